@@ -1,0 +1,1 @@
+//! Importers of benchmark files (see the module of each benchmark).

@@ -1,0 +1,12 @@
+//! makespan: provably optimal schedules for LLM planning benchmarks, and a strict verifier
+//! for any plan.
+//!
+//! The pipeline is `import → Instance → solve → Solution` and `plan → verify → Report`.
+//! Importers ([`formats`]) only translate; the solver ([`solve`]) and the verifier
+//! ([`verify`]) never know which benchmark an instance came from.
+
+pub mod formats;
+pub mod instance;
+pub mod schedule;
+pub mod solution;
+pub mod verify;

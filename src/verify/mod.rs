@@ -1,0 +1,1 @@
+//! The independent plan verifier.

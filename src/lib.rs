@@ -5,8 +5,16 @@
 //! Importers ([`formats`]) only translate; the solver ([`solve`]) and the verifier
 //! ([`verify`]) never know which benchmark an instance came from.
 
+mod assign;
+pub mod batch;
+pub mod bounds;
 pub mod formats;
+pub mod heuristics;
 pub mod instance;
+pub mod milp;
+pub mod network;
+pub mod problem;
 pub mod schedule;
 pub mod solution;
+pub mod solve;
 pub mod verify;

@@ -1,0 +1,232 @@
+//! Solving many instances: parallel (rayon), resumable (an existing solution with the same
+//! instance hash is kept), atomic (every file is written to a temporary file and renamed),
+//! with a progress bar and a `summary.csv` of the whole output folder.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::formats;
+use crate::instance::{content_hash, Instance};
+use crate::solution::{Solution, Status};
+use crate::solve::{solve, SolveOptions};
+
+/// How to run a batch.
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    pub out: PathBuf,
+    /// Instances solved at once.
+    pub jobs: usize,
+    /// Re-solve instances that already have a solution for the same instance hash.
+    pub force: bool,
+    /// Also write each benchmark's native answer form beside the solution.
+    pub emit_native: bool,
+    /// Draw a progress bar on the terminal.
+    pub progress: bool,
+    /// Write each MILP built into this folder as `<instance>.lp`.
+    pub export_lp: Option<PathBuf>,
+    pub solve: SolveOptions,
+}
+
+/// One row of the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub instance: String,
+    pub status: Status,
+    pub makespan: Option<i64>,
+    pub lower_bound: Option<i64>,
+    pub gap: Option<f64>,
+    pub seconds: f64,
+    pub method: String,
+    /// Kept from an earlier run instead of solved now.
+    pub reused: bool,
+}
+
+impl Row {
+    fn of(solution: &Solution, reused: bool) -> Row {
+        Row {
+            instance: solution.instance.name.clone(),
+            status: solution.status,
+            makespan: solution.makespan,
+            lower_bound: solution.lower_bound,
+            gap: solution.gap,
+            seconds: solution.seconds,
+            method: solution.method.clone(),
+            reused,
+        }
+    }
+}
+
+/// Why a batch could not run (per-instance failures are `error` solutions, not this).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("two inputs define instance \"{0}\" differently; rename one of them")]
+    NameClash(String),
+}
+
+/// Removes instances read twice (the same benchmark in two native forms) and refuses two
+/// different instances with one name, which would overwrite each other's solution.
+pub fn dedupe(instances: Vec<Instance>) -> Result<Vec<Instance>, BatchError> {
+    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut unique = Vec::with_capacity(instances.len());
+    for instance in instances {
+        let hash = content_hash(&without_file(&instance));
+        match seen.get(&instance.name) {
+            Some(h) if *h == hash => continue,
+            Some(_) => return Err(BatchError::NameClash(instance.name)),
+            None => {
+                seen.insert(instance.name.clone(), hash);
+                unique.push(instance);
+            }
+        }
+    }
+    Ok(unique)
+}
+
+/// The instance without the name of the file it was read from, which does not change the
+/// problem.
+fn without_file(instance: &Instance) -> Instance {
+    let mut copy = instance.clone();
+    if let Some(source) = &mut copy.source {
+        source.file = None;
+    }
+    copy
+}
+
+/// File name of an instance's solution: its name with anything unsafe in a path replaced.
+pub fn solution_path(out: &Path, name: &str) -> PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "-_.+@".contains(c) { c } else { '_' })
+        .collect();
+    out.join(format!("{safe}.json"))
+}
+
+/// Solves every instance and writes one solution file each, then `summary.csv`.
+pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, BatchError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| BatchError::Io { path, source }
+    };
+    fs::create_dir_all(&options.out).map_err(io(&options.out))?;
+    if let Some(dir) = &options.export_lp {
+        fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    let bar = if options.progress {
+        ProgressBar::new(instances.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .expect("a thread pool with a positive thread count builds");
+    let rows: Result<Vec<Row>, BatchError> = pool.install(|| {
+        instances
+            .par_iter()
+            .map(|instance| {
+                let row = solve_one(instance, options);
+                bar.inc(1);
+                if let Ok(r) = &row {
+                    bar.set_message(format!("{} {}", r.instance, r.status));
+                }
+                row
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let rows = rows?;
+    write_summary(&options.out)?;
+    Ok(rows)
+}
+
+fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {
+    let path = solution_path(&options.out, &instance.name);
+    if !options.force {
+        if let Some(existing) = read_solution(&path) {
+            if existing.instance.hash == content_hash(instance) && existing.status != Status::Error
+            {
+                return Ok(Row::of(&existing, true));
+            }
+        }
+    }
+    let mut solve_options = options.solve.clone();
+    solve_options.export_lp = options
+        .export_lp
+        .as_ref()
+        .map(|dir| solution_path(dir, &instance.name).with_extension("lp"));
+    let solution = solve(instance, &solve_options);
+    let json = serde_json::to_string_pretty(&solution).expect("a Solution always serialises");
+    write_atomically(&path, json.as_bytes())?;
+    if options.emit_native && !solution.schedule.is_empty() {
+        if let Some(native) = formats::export_native(instance, &solution.schedule) {
+            write_atomically(&path.with_extension(native.extension), native.text.as_bytes())?;
+        }
+    }
+    Ok(Row::of(&solution, false))
+}
+
+fn read_solution(path: &Path) -> Option<Solution> {
+    let text = fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Writes through a temporary file in the same folder and renames it into place, so an
+/// interrupted run never leaves half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let err = |source| BatchError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    file.write_all(bytes).map_err(err)?;
+    file.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}
+
+/// Rewrites `summary.csv` from every solution file in the folder, so it describes the
+/// folder, not just the latest run.
+fn write_summary(out: &Path) -> Result<(), BatchError> {
+    let entries = fs::read_dir(out).map_err(|source| BatchError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let mut rows: Vec<Row> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter_map(|p| read_solution(&p))
+        .map(|s| Row::of(&s, false))
+        .collect();
+    rows.sort_by(|a, b| a.instance.cmp(&b.instance));
+    let mut csv = String::from("instance,status,makespan,lower_bound,gap,seconds,method\n");
+    let cell = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
+    for r in &rows {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{:.3},{}\n",
+            r.instance,
+            r.status,
+            cell(r.makespan),
+            cell(r.lower_bound),
+            r.gap.map(|g| format!("{g:.4}")).unwrap_or_default(),
+            r.seconds,
+            r.method
+        ));
+    }
+    write_atomically(&out.join("summary.csv"), csv.as_bytes())
+}

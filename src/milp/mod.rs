@@ -1,0 +1,140 @@
+//! The exact method: a time-indexed MILP solved by HiGHS. It answers "is there a schedule
+//! that ends by the horizon, and what is the shortest one?" with HiGHS's own proof
+//! (infeasibility, or a dual bound that meets the incumbent).
+
+mod model;
+
+use std::ffi::{CStr, CString};
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+
+use highs::{HighsModelStatus, HighsSolutionStatus, Sense};
+
+use crate::problem::Problem;
+pub use model::TimeIndexed;
+
+/// Solver limits and outputs.
+#[derive(Debug, Clone)]
+pub struct MilpSettings {
+    /// Wall-clock limit in seconds.
+    pub time_limit: f64,
+    pub threads: NonZeroU32,
+    /// Write the model in LP format here before solving.
+    pub export_lp: Option<PathBuf>,
+}
+
+/// What HiGHS established about the horizon model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MilpOutcome {
+    /// Proven: no schedule ends by the horizon.
+    Infeasible { nodes: u64 },
+    /// A schedule that ends by the horizon; `proven` when HiGHS closed the gap, and `bound`
+    /// is its dual bound rounded up (every schedule within the horizon is at least this long).
+    Solved {
+        starts: Vec<i64>,
+        makespan: i64,
+        bound: i64,
+        proven: bool,
+        nodes: u64,
+    },
+    /// Stopped (time limit) without a schedule; `bound` as above when HiGHS had one.
+    Stopped { bound: Option<i64>, nodes: u64 },
+}
+
+/// The HiGHS version linked into this binary, e.g. `HiGHS 1.11.0`.
+pub fn highs_version() -> String {
+    // SAFETY: Highs_version returns a pointer to a static NUL-terminated string.
+    let version = unsafe { CStr::from_ptr(highs_sys::Highs_version()) };
+    format!("HiGHS {}", version.to_string_lossy())
+}
+
+/// Minimises the makespan over schedules that end by `horizon`.
+pub fn solve(
+    problem: &Problem,
+    horizon: i64,
+    lower_bound: i64,
+    settings: &MilpSettings,
+) -> Result<MilpOutcome, String> {
+    let Some(mut built) = TimeIndexed::build(problem, horizon, lower_bound.min(horizon)) else {
+        return Ok(MilpOutcome::Infeasible { nodes: 0 });
+    };
+    let rows = std::mem::take(&mut built.problem);
+    let mut model = rows.try_optimise(Sense::Minimise).map_err(|s| {
+        format!("HiGHS rejected the model: {s:?}")
+    })?;
+    model.make_quiet();
+    model.set_option("time_limit", settings.time_limit);
+    model.set_threads(settings.threads);
+    model.set_option("mip_rel_gap", 0.0);
+    // Makespans are integers, so a gap below one unit is a proof.
+    model.set_option("mip_abs_gap", 1.0 - 1e-6);
+    if let Some(path) = &settings.export_lp {
+        write_lp(&mut model, path)?;
+    }
+    let solved = model
+        .try_solve()
+        .map_err(|s| format!("HiGHS failed: {s:?}"))?;
+    let nodes = int64_info(&solved, c"mip_node_count").unwrap_or(0).max(0) as u64;
+    let dual = solved.double_info_value(c"mip_dual_bound").ok();
+    let bound = dual
+        .filter(|b| b.is_finite())
+        .map(|b| (b - 1e-6).ceil() as i64);
+    let status = solved.status();
+    if status == HighsModelStatus::Infeasible {
+        return Ok(MilpOutcome::Infeasible { nodes });
+    }
+    let has_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    if !has_solution {
+        return match status {
+            HighsModelStatus::ReachedTimeLimit
+            | HighsModelStatus::ReachedIterationLimit
+            | HighsModelStatus::ReachedSolutionLimit
+            | HighsModelStatus::ReachedInterrupt => Ok(MilpOutcome::Stopped { bound, nodes }),
+            other => Err(format!("HiGHS ended with status {other:?} and no solution")),
+        };
+    }
+    let solution = solved.get_solution();
+    let starts = built
+        .decode(solution.columns())
+        .ok_or("HiGHS returned a fractional solution")?;
+    let makespan = starts
+        .iter()
+        .zip(&problem.durations)
+        .map(|(s, p)| s + p)
+        .max()
+        .unwrap_or(0);
+    let proven = status == HighsModelStatus::Optimal;
+    Ok(MilpOutcome::Solved {
+        starts,
+        makespan,
+        bound: if proven { makespan } else { bound.unwrap_or(lower_bound).min(makespan) },
+        proven,
+        nodes,
+    })
+}
+
+fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {
+    let mut value: i64 = 0;
+    // SAFETY: the pointer is a live HiGHS instance and `value` outlives the call.
+    let status = unsafe {
+        highs_sys::Highs_getInt64InfoValue(model.as_ptr(), name.as_ptr(), &mut value)
+    };
+    (status == 0).then_some(value)
+}
+
+/// Writes the model as an LP file, through a temporary file so a crash never leaves half of one.
+fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = dir.join(format!(".{file_name}.{}.lp", std::process::id()));
+    let c_path = CString::new(temporary.to_string_lossy().as_bytes())
+        .map_err(|_| format!("{}: the path contains a NUL byte", path.display()))?;
+    // SAFETY: the pointer is a live HiGHS instance; c_path is NUL-terminated.
+    let status = unsafe { highs_sys::Highs_writeModel(model.as_mut_ptr(), c_path.as_ptr()) };
+    if status != 0 {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(format!("{}: HiGHS could not write the LP file", path.display()));
+    }
+    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
+}

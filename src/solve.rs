@@ -1,0 +1,304 @@
+//! The solve pipeline for one instance: validate, compile, bound, heuristic, MILP if the
+//! bounds leave a gap, then verify. Exact means proven: `optimal` is reported only when a
+//! lower bound (combinatorial, or HiGHS's) meets the schedule, and every schedule passes
+//! the independent verifier before it is returned.
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::assign;
+use crate::bounds::{self, LowerBound};
+use crate::heuristics::{self, Effort};
+use crate::instance::{content_hash, Instance};
+use crate::milp::{self, MilpOutcome, MilpSettings};
+use crate::problem::{Problem, Refusal};
+use crate::schedule::ScheduledActivity;
+use crate::solution::{BoundSource, InstanceRecord, Solution, Status, SOLUTION_FORMAT};
+use crate::verify;
+
+/// How to solve.
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// Wall-clock seconds for the MILP of one instance.
+    pub time_limit: f64,
+    /// HiGHS threads per instance.
+    pub threads: NonZeroU32,
+    /// Write the MILP (if one is built) to this LP file.
+    pub export_lp: Option<PathBuf>,
+    /// Stop after bounds and heuristics: never run the MILP.
+    pub heuristic_only: bool,
+    pub effort: Effort,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            time_limit: 60.0,
+            threads: NonZeroU32::MIN,
+            export_lp: None,
+            heuristic_only: false,
+            effort: Effort::default(),
+        }
+    }
+}
+
+/// What the search established, before it becomes a [`Solution`].
+struct Outcome {
+    status: Status,
+    starts: Option<Vec<i64>>,
+    bound: Option<LowerBound>,
+    reason: Option<String>,
+    method: String,
+    milp_ran: bool,
+    nodes: Option<u64>,
+}
+
+impl Outcome {
+    fn refused(status: Status, reason: String) -> Outcome {
+        Outcome {
+            status,
+            starts: None,
+            bound: None,
+            reason: Some(reason),
+            method: "validation".into(),
+            milp_ran: false,
+            nodes: None,
+        }
+    }
+}
+
+/// Solves one instance. Never panics on bad input: problems become `error` or `infeasible`
+/// solutions with a reason.
+pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
+    let clock = Instant::now();
+    let compiled = instance
+        .validate()
+        .map_err(|e| Refusal::Unsupported(e.to_string()))
+        .and_then(|()| Problem::compile(instance));
+    let (outcome, schedule) = match compiled {
+        Ok(problem) => {
+            let outcome = search(&problem, options);
+            let schedule = outcome
+                .starts
+                .as_ref()
+                .map(|starts| checked_schedule(instance, &problem, starts));
+            (outcome, schedule)
+        }
+        Err(Refusal::Infeasible(reason)) => (Outcome::refused(Status::Infeasible, reason), None),
+        Err(refusal) => (Outcome::refused(Status::Error, refusal.to_string()), None),
+    };
+    finish(instance, outcome, schedule, clock)
+}
+
+fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
+    let cheap = bounds::critical_path(problem).max(bounds::load(problem));
+    if !problem.has_capacity_limits() {
+        // Nothing competes for agents or resources: earliest starts are optimal.
+        return Outcome {
+            status: Status::Optimal,
+            starts: Some(problem.earliest.clone()),
+            bound: Some(cheap),
+            reason: None,
+            method: "critical-path".into(),
+            milp_ran: false,
+            nodes: None,
+        };
+    }
+    let heuristic = heuristics::best(problem, cheap.value, options.effort);
+    let upper = heuristic.as_ref().map(|h| h.makespan(problem));
+    let lower = if upper == Some(cheap.value) {
+        cheap
+    } else {
+        bounds::best(problem, upper)
+    };
+    let method = heuristic.as_ref().map_or("none", |h| h.rule);
+    if let (Some(h), Some(u)) = (&heuristic, upper) {
+        if u <= lower.value || options.heuristic_only {
+            return Outcome {
+                status: if u <= lower.value { Status::Optimal } else { Status::Feasible },
+                starts: Some(h.starts.clone()),
+                bound: Some(lower),
+                reason: None,
+                method: format!("heuristic:{method}"),
+                milp_ran: false,
+                nodes: None,
+            };
+        }
+    }
+    if options.heuristic_only {
+        return Outcome::refused(
+            Status::Error,
+            "the heuristics found no schedule that meets every maximum lag; run without --heuristic-only".into(),
+        );
+    }
+    exact(problem, options, heuristic.map(|h| h.starts), lower)
+}
+
+/// Runs the MILP on the horizon `upper − 1` (a shorter schedule exists?) or, without a
+/// heuristic schedule, on a horizon every feasible instance fits in.
+fn exact(problem: &Problem, options: &SolveOptions, heuristic: Option<Vec<i64>>, lower: LowerBound) -> Outcome {
+    let settings = MilpSettings {
+        time_limit: options.time_limit,
+        threads: options.threads,
+        export_lp: options.export_lp.clone(),
+    };
+    let sink = problem.network.sink();
+    let upper = heuristic.as_ref().map(|s| s[sink]);
+    let horizon = upper.map_or_else(|| safe_horizon(problem), |u| u - 1);
+    let milp_bound = |value: i64| {
+        lower.max(LowerBound {
+            value,
+            source: BoundSource::Milp,
+        })
+    };
+    let outcome = |status, starts, bound, nodes| Outcome {
+        status,
+        starts,
+        bound: Some(bound),
+        reason: None,
+        method: "milp".into(),
+        milp_ran: true,
+        nodes: Some(nodes),
+    };
+    match milp::solve(problem, horizon, lower.value, &settings) {
+        Err(message) => Outcome {
+            milp_ran: true,
+            ..Outcome::refused(Status::Error, message)
+        },
+        Ok(MilpOutcome::Infeasible { nodes }) => match heuristic {
+            // Nothing shorter than the heuristic's schedule exists: it is optimal.
+            Some(starts) => Outcome {
+                method: "heuristic+milp".into(),
+                ..outcome(Status::Optimal, Some(starts), milp_bound(horizon + 1), nodes)
+            },
+            None => Outcome {
+                reason: Some(format!(
+                    "HiGHS proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet (the sum over activities of the longer of duration and largest outgoing lag, after the latest release)"
+                )),
+                bound: None,
+                ..outcome(Status::Infeasible, None, lower, nodes)
+            },
+        },
+        Ok(MilpOutcome::Solved {
+            starts,
+            bound,
+            proven,
+            nodes,
+            ..
+        }) => {
+            let mut full = starts;
+            full.extend([0, full.iter().zip(&problem.durations).map(|(s, p)| s + p).max().unwrap_or(0)]);
+            let bound = milp_bound(bound);
+            let status = if proven || bound.value >= full[sink] {
+                Status::Optimal
+            } else {
+                Status::Feasible
+            };
+            outcome(status, Some(full), bound, nodes)
+        }
+        Ok(MilpOutcome::Stopped { bound, nodes }) => {
+            let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
+            Outcome {
+                method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
+                reason: heuristic.is_none().then(|| {
+                    format!("no schedule found within the time limit of {} s", options.time_limit)
+                }),
+                ..outcome(
+                    if heuristic.is_some() { Status::Feasible } else { Status::Error },
+                    heuristic,
+                    bound,
+                    nodes,
+                )
+            }
+        }
+    }
+}
+
+/// A horizon that any feasible instance can meet: after the latest release, activities one
+/// after another, each followed by its largest outgoing lag.
+fn safe_horizon(problem: &Problem) -> i64 {
+    let n = problem.len();
+    let mut span: Vec<i64> = problem.durations[..n].to_vec();
+    let mut release = 0;
+    for a in problem.network.arcs() {
+        if a.from < n && a.forward {
+            span[a.from] = span[a.from].max(a.weight);
+        } else if a.from == problem.network.origin() && a.forward {
+            release = release.max(a.weight);
+        }
+    }
+    release + span.iter().sum::<i64>()
+}
+
+fn finish(
+    instance: &Instance,
+    outcome: Outcome,
+    schedule: Option<Result<Vec<ScheduledActivity>, String>>,
+    clock: Instant,
+) -> Solution {
+    let mut solution = Solution {
+        format: SOLUTION_FORMAT.into(),
+        instance: InstanceRecord {
+            name: instance.name.clone(),
+            hash: content_hash(instance),
+            instance: instance.clone(),
+        },
+        status: outcome.status,
+        makespan: None,
+        lower_bound: outcome.bound.map(|b| b.value),
+        bound_source: outcome.bound.map(|b| b.source),
+        gap: None,
+        reason: outcome.reason,
+        method: outcome.method,
+        solver: if outcome.milp_ran { milp::highs_version() } else { "makespan".into() },
+        seconds: 0.0,
+        nodes: outcome.nodes,
+        schedule: Vec::new(),
+    };
+    if let Some(checked) = schedule {
+        match checked {
+            Ok(schedule) => {
+                let makespan = crate::schedule::makespan(&schedule);
+                solution.makespan = Some(makespan);
+                solution.gap = solution
+                    .lower_bound
+                    .map(|lb| if makespan > 0 { (makespan - lb) as f64 / makespan as f64 } else { 0.0 });
+                solution.schedule = schedule;
+            }
+            Err(message) => {
+                solution.status = Status::Error;
+                solution.reason = Some(message);
+            }
+        }
+    }
+    solution.seconds = clock.elapsed().as_secs_f64();
+    solution
+}
+
+/// Turns start times into a schedule with agents, and refuses it unless the verifier
+/// finds no violation: a solver bug must never become an oracle reference.
+fn checked_schedule(
+    instance: &Instance,
+    problem: &Problem,
+    starts: &[i64],
+) -> Result<Vec<ScheduledActivity>, String> {
+    let agents = assign::agents(problem, starts)
+        .ok_or("internal error: the schedule needs more agents than exist")?;
+    let schedule: Vec<ScheduledActivity> = instance
+        .activities
+        .iter()
+        .enumerate()
+        .map(|(j, a)| ScheduledActivity::at(a.id.clone(), agents[j], starts[j], a.duration))
+        .collect();
+    let report = verify::verify(instance, &schedule);
+    if report.valid {
+        Ok(schedule)
+    } else {
+        let details: Vec<String> = report.violations.iter().map(|v| v.message.clone()).collect();
+        Err(format!(
+            "internal error: the solver's schedule failed verification: {}",
+            details.join("; ")
+        ))
+    }
+}

@@ -26,7 +26,8 @@ impl Heuristic {
 /// How hard the heuristic tries.
 #[derive(Debug, Clone, Copy)]
 pub struct Effort {
-    /// Random-sampling passes after the deterministic rules.
+    /// Random-sampling passes after the deterministic rules (each stops the search early
+    /// once a schedule meets the lower bound, so easy instances never pay for them).
     pub samples: usize,
     pub seed: u64,
 }
@@ -34,7 +35,7 @@ pub struct Effort {
 impl Default for Effort {
     fn default() -> Self {
         Effort {
-            samples: 64,
+            samples: 2000,
             seed: 0x6d61_6b65_7370_616e,
         }
     }
@@ -62,11 +63,14 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
         }
     }
     let mut rng = SmallRng::seed_from_u64(effort.seed);
-    for _ in 0..effort.samples {
+    // Noise from gentle to strong, so the samples explore near LFT and far from it.
+    const NOISE: [f64; 4] = [0.05, 0.15, 0.3, 0.6];
+    for k in 0..effort.samples {
+        let noise = NOISE[k % NOISE.len()];
         let priority: Vec<f64> = rules
             .latest_finish
             .iter()
-            .map(|&v| v * rng.random_range(0.85..1.15) + rng.random_range(0.0..1.0))
+            .map(|&v| v * rng.random_range(1.0 - noise..1.0 + noise) + rng.random_range(0.0..1.0))
             .collect();
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic {
             starts,

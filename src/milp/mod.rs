@@ -58,6 +58,18 @@ pub fn solve(
     let Some(mut built) = TimeIndexed::build(problem, horizon, lower_bound.min(horizon)) else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
+    if built.problem.num_cols() == 0 {
+        // Every start is forced by the windows, and no row contradicts them.
+        let starts = built.decode(&[], problem.len());
+        let makespan = makespan_of(problem, &starts);
+        return Ok(MilpOutcome::Solved {
+            starts,
+            makespan,
+            bound: makespan,
+            proven: true,
+            nodes: 0,
+        });
+    }
     let rows = std::mem::take(&mut built.problem);
     let mut model = rows.try_optimise(Sense::Minimise).map_err(|s| {
         format!("HiGHS rejected the model: {s:?}")
@@ -75,15 +87,18 @@ pub fn solve(
         .try_solve()
         .map_err(|s| format!("HiGHS failed: {s:?}"))?;
     let nodes = int64_info(&solved, c"mip_node_count").unwrap_or(0).max(0) as u64;
+    let offset = built.objective_offset() as f64;
     let dual = solved.double_info_value(c"mip_dual_bound").ok();
     let bound = dual
         .filter(|b| b.is_finite())
-        .map(|b| (b - 1e-6).ceil() as i64);
+        .map(|b| (offset + b - 1e-6).ceil() as i64);
     let status = solved.status();
     if status == HighsModelStatus::Infeasible {
         return Ok(MilpOutcome::Infeasible { nodes });
     }
-    let has_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    // Read the info value directly: the binding panics on "no status" (-1).
+    let has_solution = solved.int_info_value(c"primal_solution_status").ok()
+        == Some(HighsSolutionStatus::Feasible as i64);
     if !has_solution {
         return match status {
             HighsModelStatus::ReachedTimeLimit
@@ -94,15 +109,8 @@ pub fn solve(
         };
     }
     let solution = solved.get_solution();
-    let starts = built
-        .decode(solution.columns())
-        .ok_or("HiGHS returned a fractional solution")?;
-    let makespan = starts
-        .iter()
-        .zip(&problem.durations)
-        .map(|(s, p)| s + p)
-        .max()
-        .unwrap_or(0);
+    let starts = built.decode(solution.columns(), problem.len());
+    let makespan = makespan_of(problem, &starts);
     let proven = status == HighsModelStatus::Optimal;
     Ok(MilpOutcome::Solved {
         starts,
@@ -111,6 +119,15 @@ pub fn solve(
         proven,
         nodes,
     })
+}
+
+fn makespan_of(problem: &Problem, starts: &[i64]) -> i64 {
+    starts
+        .iter()
+        .zip(&problem.durations)
+        .map(|(s, p)| s + p)
+        .max()
+        .unwrap_or(0)
 }
 
 fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {

@@ -1,17 +1,69 @@
-//! The time-indexed MILP: `x[j,t] = 1` iff activity `j` starts at period `t`, with
-//! disaggregated precedence rows (Christofides et al. 1987), one capacity row per resource
-//! and period (agents included, as one pool: no assignment variables, no symmetry), and a
-//! continuous makespan variable.
+//! The time-indexed MILP in its step form: `y[j,t] = 1` iff activity `j` has started by
+//! period `t`. It is a unimodular transform of the pulse form (`x[j,t] = y[j,t] − y[j,t−1]`)
+//! with the LP strength of disaggregated precedences (Christofides et al. 1987; Artigues
+//! 2017), but every precedence row has two nonzeros and every capacity row two per activity,
+//! so the LP stays small on long horizons. The makespan is the start of the sink, a node
+//! like any other, so it gets the same strong rows.
 
 use highs::{Col, RowProblem};
 
 use crate::problem::Problem;
 
+/// The step variables of one network node: `y[t]` for `t` in `[first, last)`; the node has
+/// certainly started by `last` (its latest start), so `y[last..] = 1` needs no column.
+pub struct Steps {
+    first: i64,
+    last: i64,
+    cols: Vec<Col>,
+}
+
+/// A term of a row: a column, or a constant that is already known.
+enum Term {
+    Col(Col),
+    Const(f64),
+}
+
+impl Steps {
+    /// "Started by `t`" as a column or a constant.
+    fn by(&self, t: i64) -> Term {
+        if t < self.first {
+            Term::Const(0.0)
+        } else if t >= self.last {
+            Term::Const(1.0)
+        } else {
+            Term::Col(self.cols[(t - self.first) as usize])
+        }
+    }
+
+    /// The start time encoded by a column solution.
+    fn start(&self, values: &[f64]) -> i64 {
+        self.cols
+            .iter()
+            .position(|c| values[c.index()] > 0.5)
+            .map_or(self.last, |k| self.first + k as i64)
+    }
+}
+
 /// A built model and the map from its columns back to start times.
 pub struct TimeIndexed {
     pub problem: RowProblem,
-    /// For each activity, the first period of its window and one column per period.
-    pub starts: Vec<(i64, Vec<Col>)>,
+    steps: Vec<Steps>,
+}
+
+/// Collects `Σ coef · term ≤/≥ bound` with constants folded into the bound.
+#[derive(Default)]
+struct Row {
+    terms: Vec<(Col, f64)>,
+    constant: f64,
+}
+
+impl Row {
+    fn add(&mut self, term: Term, coef: f64) {
+        match term {
+            Term::Col(c) => self.terms.push((c, coef)),
+            Term::Const(v) => self.constant += v * coef,
+        }
+    }
 }
 
 impl TimeIndexed {
@@ -20,57 +72,60 @@ impl TimeIndexed {
     /// rules the horizon out.
     pub fn build(problem: &Problem, horizon: i64, lower_bound: i64) -> Option<TimeIndexed> {
         let latest = problem.network.latest_starts(horizon).ok()?;
-        let earliest = &problem.earliest;
-        let n = problem.len();
-        let p = &problem.durations;
+        let sink = problem.network.sink();
         let mut model = RowProblem::default();
-        let makespan = model.add_column(1.0, lower_bound as f64..=horizon as f64);
-
-        let starts: Vec<(i64, Vec<Col>)> = (0..n)
+        let mut first: Vec<i64> = problem.earliest.clone();
+        first[sink] = first[sink].max(lower_bound);
+        if first[sink] > latest[sink] {
+            return None;
+        }
+        // Minimising the sink's start = last − Σ_t y[sink, t]: each column costs −1.
+        let steps: Vec<Steps> = (0..problem.network.nodes())
             .map(|j| {
-                let cols = (earliest[j]..=latest[j])
-                    .map(|_| model.add_integer_column(0.0, 0..=1))
+                let cost = if j == sink { -1.0 } else { 0.0 };
+                let cols = (first[j]..latest[j])
+                    .map(|_| model.add_integer_column(cost, 0..=1))
                     .collect();
-                (earliest[j], cols)
+                Steps {
+                    first: first[j],
+                    last: latest[j],
+                    cols,
+                }
             })
             .collect();
-        let x = |j: usize, t: i64| -> Option<Col> {
-            let (first, cols) = &starts[j];
-            usize::try_from(t - first).ok().and_then(|k| cols.get(k).copied())
+
+        // A row whose every term is known is either trivially true or proves the horizon
+        // infeasible.
+        let mut contradiction = false;
+        let mut add = |row: Row, upper: f64| {
+            if !row.terms.is_empty() {
+                model.add_row(..=upper - row.constant, row.terms);
+            } else if row.constant > upper + 1e-9 {
+                contradiction = true;
+            }
         };
-
-        for (j, (first, cols)) in starts.iter().enumerate() {
-            model.add_row(1.0..=1.0, cols.iter().map(|&c| (c, 1.0)));
-            // C ≥ Σ_t (t + p_j) x[j,t].
-            let mut row: Vec<(Col, f64)> = cols
-                .iter()
-                .enumerate()
-                .map(|(k, &c)| (c, -((first + k as i64 + p[j]) as f64)))
-                .collect();
-            row.push((makespan, 1.0));
-            model.add_row(0.0.., row);
+        for s in &steps {
+            // Once started, always started.
+            for w in s.cols.windows(2) {
+                add(Row { terms: vec![(w[0], 1.0), (w[1], -1.0)], constant: 0.0 }, 0.0);
+            }
         }
-
-        // Disaggregated precedence: if i starts at t or later, j cannot start before t + w.
+        // S_j ≥ S_i + w: if j has started by t, i has started by t − w.
         for arc in problem.network.arcs() {
             let (i, j, w) = (arc.from, arc.to, arc.weight);
-            if i >= n || j >= n {
-                continue; // origin and sink arcs are the windows and the makespan rows
+            if i == problem.network.origin() {
+                continue; // releases are already in the earliest starts
             }
-            let from = (earliest[i] + 1).max(earliest[j] - w + 1);
-            let to = latest[i].min(latest[j] - w);
-            for t in from..=to {
-                let row = (t..=latest[i])
-                    .filter_map(|tau| x(i, tau))
-                    .chain((earliest[j]..t + w).filter_map(|tau| x(j, tau)))
-                    .map(|c| (c, 1.0));
-                model.add_row(..=1.0, row);
+            for t in steps[j].first..steps[j].last {
+                let mut row = Row::default();
+                row.add(steps[j].by(t), 1.0);
+                row.add(steps[i].by(t - w), -1.0);
+                add(row, 0.0);
             }
         }
-
-        // Capacity: the demands running in period t fit under each resource's capacity.
+        // Capacity: j runs at t iff it started in (t − to, t − from].
         for (r, &capacity) in problem.capacities.iter().enumerate() {
-            let users: Vec<(usize, i64, i64, i64)> = (0..n)
+            let users: Vec<(usize, i64, i64, i64)> = (0..problem.len())
                 .flat_map(|j| {
                     problem.demands[j]
                         .iter()
@@ -79,37 +134,42 @@ impl TimeIndexed {
                 })
                 .collect();
             for t in 0..horizon {
-                let mut row: Vec<(Col, f64)> = Vec::new();
+                let mut row = Row::default();
                 let mut peak = 0;
                 for &(j, amount, from, to) in &users {
-                    // Running at t iff started in (t − to, t − from].
-                    let before = row.len();
-                    row.extend((t - to + 1..=t - from).filter_map(|tau| x(j, tau)).map(|c| (c, amount as f64)));
-                    if row.len() > before {
+                    let (s, e) = (steps[j].by(t - from), steps[j].by(t - to));
+                    let may_run = !matches!((&s, &e), (Term::Const(a), Term::Const(b)) if a == b);
+                    if may_run {
                         peak += amount;
+                        row.add(s, amount as f64);
+                        row.add(e, -(amount as f64));
                     }
                 }
                 if peak > capacity {
-                    model.add_row(..=capacity as f64, row);
+                    add(row, capacity as f64);
                 }
             }
         }
-
+        if contradiction {
+            return None;
+        }
         Some(TimeIndexed {
             problem: model,
-            starts,
+            steps,
         })
     }
 
-    /// Start times read from a column solution.
-    /// `None` if some activity has no start (the solution is not integral).
-    pub fn decode(&self, values: &[f64]) -> Option<Vec<i64>> {
-        self.starts
+    /// What to add to the objective value to get the makespan (the objective is
+    /// `−Σ_t y[sink, t]`).
+    pub fn objective_offset(&self) -> i64 {
+        self.steps.last().map_or(0, |sink| sink.last)
+    }
+
+    /// Start times of the activities (not the origin and sink) in a column solution.
+    pub fn decode(&self, values: &[f64], activities: usize) -> Vec<i64> {
+        self.steps[..activities]
             .iter()
-            .map(|(first, cols)| {
-                let k = cols.iter().position(|c| values[c.index()] > 0.5)?;
-                Some(first + k as i64)
-            })
+            .map(|s| s.start(values))
             .collect()
     }
 }

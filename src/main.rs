@@ -1,0 +1,203 @@
+//! The `makespan` command line: parses arguments, calls the library, prints, sets exit codes.
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+
+use makespan::batch::{self, BatchOptions, Row};
+use makespan::formats::{self, ImportOptions};
+use makespan::heuristics::Effort;
+use makespan::solution::Status;
+use makespan::solve::SolveOptions;
+
+mod verify_cmd;
+
+/// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve instances (unified or native benchmark files, or folders of them).
+    ///
+    /// Example: makespan solve ../shared/benchmarks/paracook/abstract --agents 1,2,3 --out solutions/paracook
+    Solve(SolveArgs),
+    /// Check a plan against its instance and report every violated rule.
+    ///
+    /// Exit code 0: valid; 1: violations; 2: unreadable input.
+    /// Example: makespan verify solutions/two-cooks-breakfast.json
+    Verify(verify_cmd::VerifyArgs),
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Files or folders (searched recursively) of instances.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Folder for the solution files and summary.csv.
+    #[arg(long, default_value = "solutions")]
+    out: PathBuf,
+    /// Agent counts to solve each native instance with, e.g. 1,2,3 ("unlimited" allowed).
+    /// Default: each benchmark's own (ParaCook 1,2,3; AsyncHow unlimited).
+    #[arg(long, value_delimiter = ',')]
+    agents: Vec<String>,
+    /// Seconds the MILP may spend on one instance.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
+    /// Instances solved in parallel (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// HiGHS threads per instance.
+    #[arg(long, default_value_t = NonZeroU32::MIN)]
+    threads: NonZeroU32,
+    /// Re-solve instances whose solution file already exists for the same instance.
+    #[arg(long)]
+    force: bool,
+    /// Also write each benchmark's native answer form (e.g. ParaCook per-agent lists).
+    #[arg(long)]
+    emit_native: bool,
+    /// Write each MILP that is built to DIR/<instance>.lp.
+    #[arg(long, value_name = "DIR")]
+    export_lp: Option<PathBuf>,
+    /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
+    #[arg(long)]
+    heuristic_only: bool,
+    /// Solve only shard K of N (1-based, "K/N"), for cluster job arrays.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// No progress bar and no summary table.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Verify(args) => verify_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
+    values
+        .iter()
+        .map(|v| match v.trim() {
+            "unlimited" | "inf" | "null" => Ok(None),
+            n => match n.parse::<u32>() {
+                Ok(m) if m > 0 => Ok(Some(m)),
+                _ => bail!("--agents: \"{n}\" is not a positive agent count or \"unlimited\""),
+            },
+        })
+        .collect()
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize)> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n => Ok((k, n)),
+        _ => bail!("--shard: \"{text}\" is not K/N with 1 ≤ K ≤ N, e.g. 2/8"),
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode> {
+    let import = ImportOptions {
+        agents: parse_agents(&args.agents)?,
+    };
+    let mut instances = Vec::new();
+    for input in &args.inputs {
+        for file in formats::input_files(input)? {
+            instances.extend(formats::import(&file, &import)?);
+        }
+    }
+    let mut instances = batch::dedupe(instances)?;
+    if let Some(shard) = &args.shard {
+        let (k, n) = parse_shard(shard)?;
+        instances = instances
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, inst)| inst)
+            .collect();
+    }
+    if instances.is_empty() {
+        bail!("no instances found in {:?}", args.inputs);
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let options = BatchOptions {
+        out: args.out.clone(),
+        jobs,
+        force: args.force,
+        emit_native: args.emit_native,
+        progress: !args.quiet,
+        export_lp: args.export_lp,
+        solve: SolveOptions {
+            time_limit: args.time_limit,
+            threads: args.threads,
+            export_lp: None,
+            heuristic_only: args.heuristic_only,
+            effort: Effort::default(),
+        },
+    };
+    let started = std::time::Instant::now();
+    let rows = batch::run(&instances, &options).context("solve")?;
+    if !args.quiet {
+        print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+    }
+    let failed = rows.iter().any(|r| r.status == Status::Error);
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
+    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+    let reused = rows.iter().filter(|r| r.reused).count();
+    let width = rows.iter().map(|r| r.instance.len()).max().unwrap_or(8).max(8);
+    if rows.len() <= 40 {
+        println!(
+            "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8}  method",
+            "instance", "status", "makespan", "bound", "gap", "seconds"
+        );
+        for r in rows {
+            let cell = |v: Option<i64>| v.map_or("-".into(), |x| x.to_string());
+            println!(
+                "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8.3}  {}{}",
+                r.instance,
+                r.status.to_string(),
+                cell(r.makespan),
+                cell(r.lower_bound),
+                r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
+                r.seconds,
+                r.method,
+                if r.reused { " (kept)" } else { "" }
+            );
+        }
+    }
+    println!(
+        "{} instances: {} optimal, {} feasible, {} infeasible, {} error ({} kept from an earlier run) in {:.2} s; solutions in {}",
+        rows.len(),
+        count(Status::Optimal),
+        count(Status::Feasible),
+        count(Status::Infeasible),
+        count(Status::Error),
+        reused,
+        seconds,
+        out.display()
+    );
+}

@@ -1,0 +1,142 @@
+//! `makespan verify`: read a plan (unified, a solution file, or a native answer), tie it to
+//! its instance, run the independent verifier and print every violation.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use makespan::formats::{self, ImportOptions};
+use makespan::instance::{content_hash, Instance};
+use makespan::solution::{Solution, Status};
+use makespan::verify::{agent_lists, compare, plan, Comparison, Report};
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
+    /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block).
+    plan: PathBuf,
+    /// The instance, if the plan does not name it or to override it: a unified instance or
+    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several.
+    #[arg(long, value_name = "PATH[#NAME]")]
+    instance: Option<String>,
+    /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
+    #[arg(long)]
+    agents: Option<String>,
+    /// A solution file of the same instance whose makespan is the reference (the optimum
+    /// when its status is optimal): prints the ratio and the time lost.
+    #[arg(long, value_name = "FILE")]
+    solution: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.plan)
+        .with_context(|| format!("{}: cannot read the plan", args.plan.display()))?;
+    let instance = match &args.instance {
+        Some(spec) => Some(load_instance(spec, args.agents.as_deref())?),
+        None => None,
+    };
+    let (instance, report) = if text.trim_start().starts_with('{') {
+        let resolved = plan::read_plan(&args.plan, &text)?.resolve(instance)?;
+        let report = makespan::verify::verify(&resolved.instance, &resolved.schedule);
+        (resolved.instance, report)
+    } else {
+        let Some(instance) = instance else {
+            bail!(
+                "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook)",
+                args.plan.display()
+            );
+        };
+        let lists = agent_lists::read_agent_lists(&args.plan, &text)?;
+        let report = agent_lists::verify_agent_lists(&instance, &lists);
+        (instance, report)
+    };
+    let reference = match &args.solution {
+        Some(path) => Some(reference(path, &instance)?),
+        None => None,
+    };
+    let comparison = reference
+        .as_ref()
+        .map(|(optimum, _)| compare(&report, *optimum));
+    if args.json {
+        let value = serde_json::json!({ "report": report, "comparison": comparison });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print!("{}", report.render_text());
+        if let (Some(c), Some((_, status))) = (&comparison, &reference) {
+            print_comparison(&report, c, *status);
+        }
+    }
+    Ok(if report.valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Reads `PATH[#NAME]` with the benchmark's importer and picks one instance.
+fn load_instance(spec: &str, agents: Option<&str>) -> Result<Instance> {
+    let (path, name) = match spec.rsplit_once('#') {
+        Some((p, n)) => (p, Some(n)),
+        None => (spec, None),
+    };
+    let agents = match agents {
+        Some(a) => vec![crate::parse_agents(&[a.to_string()])?[0]],
+        None => Vec::new(),
+    };
+    let mut instances = formats::import(Path::new(path), &ImportOptions { agents })?;
+    if let Some(name) = name {
+        return match instances.iter().position(|i| i.name == name) {
+            Some(k) => Ok(instances.swap_remove(k)),
+            None => bail!("{path}: no instance named \"{name}\" (it holds {})", names(&instances)),
+        };
+    }
+    match instances.len() {
+        1 => Ok(instances.remove(0)),
+        n => bail!(
+            "{path} holds {n} instances ({}); pick one with --instance {path}#NAME, or give --agents for a native file",
+            names(&instances)
+        ),
+    }
+}
+
+fn names(instances: &[Instance]) -> String {
+    let mut shown: Vec<&str> = instances.iter().take(3).map(|i| i.name.as_str()).collect();
+    if instances.len() > 3 {
+        shown.push("…");
+    }
+    shown.join(", ")
+}
+
+/// The reference makespan and its status from a solution file of the same instance.
+fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read the solution", path.display()))?;
+    let solution: Solution = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a makespan-solution/1 file", path.display()))?;
+    if solution.instance.hash != content_hash(instance) {
+        bail!(
+            "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
+            path.display(),
+            solution.instance.name,
+            solution.instance.hash,
+            instance.name,
+            content_hash(instance)
+        );
+    }
+    match solution.makespan {
+        Some(m) => Ok((m, solution.status)),
+        None => bail!("{}: the solution has no makespan (status {})", path.display(), solution.status),
+    }
+}
+
+fn print_comparison(report: &Report, c: &Comparison, status: Status) {
+    let what = if status == Status::Optimal { "optimum" } else { "best known makespan" };
+    match (c.ratio, c.lost_time) {
+        (Some(ratio), Some(lost)) => println!(
+            "ratio to the {what} {}: {ratio:.4} ({lost} time units lost); agent idle time {}",
+            c.optimum,
+            report.agent_idle_time.map_or("-".into(), |t| t.to_string())
+        ),
+        _ => println!("no ratio to the {what} {}: the plan is invalid", c.optimum),
+    }
+}

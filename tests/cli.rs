@@ -1,0 +1,150 @@
+//! The `makespan` binary as a user runs it: the README's commands, exit codes, and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn makespan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn solve_bundled_instances_writes_verified_optimal_solutions_and_resumes() {
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    let first = makespan(&["solve", "instances", "--out", out_dir, "--quiet"]);
+    assert!(first.status.success(), "{}", text(&first));
+    let summary = std::fs::read_to_string(out.path().join("summary.csv")).unwrap();
+    let rows: Vec<&str> = summary.lines().skip(1).collect();
+    assert!(rows.len() >= 3, "{summary}");
+    assert!(rows.iter().all(|r| r.contains(",optimal,")), "{summary}");
+
+    for entry in std::fs::read_dir(out.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let check = makespan(&["verify", path.to_str().unwrap()]);
+            assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+        }
+    }
+
+    let again = makespan(&["solve", "instances", "--out", out_dir]);
+    assert!(again.status.success());
+    assert!(text(&again).contains("kept from an earlier run"), "{}", text(&again));
+    assert!(text(&again).contains("(kept)"), "{}", text(&again));
+}
+
+#[test]
+fn verify_names_the_broken_rule_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.json");
+    let instance = std::fs::canonicalize("instances/three-agent-assembly.json").unwrap();
+    // mount-wheels before the paint has dried.
+    let body = serde_json::json!({
+        "format": "makespan-plan/1",
+        "instance": instance,
+        "schedule": [
+            {"activity": "fetch-frame", "agent": 0, "start": 0},
+            {"activity": "fetch-wheels", "agent": 1, "start": 0},
+            {"activity": "fetch-seat", "agent": 2, "start": 0},
+            {"activity": "paint-frame", "agent": 0, "start": 3},
+            {"activity": "dry-paint", "start": 8},
+            {"activity": "true-wheels", "agent": 1, "start": 4},
+            {"activity": "mount-wheels", "agent": 1, "start": 12},
+            {"activity": "mount-seat", "agent": 2, "start": 14},
+            {"activity": "adjust-brakes", "agent": 1, "start": 16},
+            {"activity": "test-ride", "agent": 0, "start": 19}
+        ]
+    });
+    std::fs::write(&plan, body.to_string()).unwrap();
+    let output = makespan(&["verify", plan.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report = text(&output);
+    assert!(report.contains("mount-wheels") && report.contains("dry-paint"), "{report}");
+
+    let json = makespan(&["verify", plan.to_str().unwrap(), "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["report"]["valid"], false);
+}
+
+#[test]
+fn unreadable_inputs_exit_2_with_file_and_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"format\": \"makespan-instance/1\", \"name\": \"x\",\n \"agents\": 1, \"activities\": [").unwrap();
+    let out = dir.path().join("out");
+    let output = makespan(&["solve", broken.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = text(&output);
+    assert!(message.contains("broken.json") && message.contains("line 2"), "{message}");
+    assert!(!out.join("x.json").exists(), "no half-written solution");
+
+    let plan = dir.path().join("plan.json");
+    std::fs::write(&plan, "{\"format\": \"makespan-plan/1\", \"schedule\": [").unwrap();
+    let output = makespan(&["verify", plan.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("plan.json"), "{}", text(&output));
+}
+
+#[test]
+fn positive_lag_cycle_is_reported_infeasible_with_the_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cycle.json");
+    let instance = serde_json::json!({
+        "format": "makespan-instance/1", "name": "cycle", "agents": 1,
+        "activities": [{"id": "a", "duration": 2}, {"id": "b", "duration": 3}],
+        "precedences": [{"before": "a", "after": "b"}, {"before": "b", "after": "a"}]
+    });
+    std::fs::write(&file, instance.to_string()).unwrap();
+    let out = dir.path().join("out");
+    let output = makespan(&["solve", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(output.status.success(), "{}", text(&output));
+    let solution: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("cycle.json")).unwrap()).unwrap();
+    assert_eq!(solution["status"], "infeasible");
+    let reason = solution["reason"].as_str().unwrap();
+    assert!(reason.contains("\"a\"") && reason.contains("\"b\""), "{reason}");
+}
+
+#[test]
+fn paracook_native_answer_is_decoded_and_checked() {
+    let file = Path::new("../shared/benchmarks/paracook/abstract/burger/seed_42/orders_num_1.json");
+    if !file.exists() {
+        eprintln!("skipped: {} is not there", file.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let solved = makespan(&[
+        "solve", file.to_str().unwrap(), "--agents", "2", "--out", out.to_str().unwrap(), "--emit-native", "--quiet",
+    ]);
+    assert!(solved.status.success(), "{}", text(&solved));
+    let answer = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".answer.json"))
+        .expect("a native answer file");
+    let solution = answer.to_string_lossy().replace(".answer.json", ".json");
+    let check = makespan(&[
+        "verify", answer.to_str().unwrap(), "--instance", file.to_str().unwrap(), "--agents", "2", "--solution", &solution,
+    ]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(text(&check).contains("ratio to the optimum"), "{}", text(&check));
+    assert!(text(&check).contains("1.0000"), "{}", text(&check));
+
+    // An answer that names an unknown subtask and skips the rest: violations, exit 1.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "```json\n[[\"subtask1\", \"subtask99\"]]\n```").unwrap();
+    let check = makespan(&["verify", bad.to_str().unwrap(), "--instance", file.to_str().unwrap(), "--agents", "2"]);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    assert!(text(&check).contains("subtask99"), "{}", text(&check));
+}

@@ -1,1 +1,3 @@
 //! Importers of benchmark files (see the module of each benchmark).
+
+pub mod asynchow;

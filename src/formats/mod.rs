@@ -10,10 +10,17 @@
 //! cooks, an AsyncHow file holds hundreds of tasks. [`import`] therefore returns a list.
 
 pub mod asynchow;
+mod detect;
 pub mod paracook;
+mod walk;
 
-use crate::instance::Instance;
+use std::path::Path;
+
+use crate::instance::{parse_instance, Instance, LoadError};
 use crate::schedule::ScheduledActivity;
+
+pub use detect::{detect, Format};
+pub use walk::input_files;
 
 /// What the caller wants from an import.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,6 +38,29 @@ pub struct NativeAnswer {
     pub text: String,
 }
 
+/// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
+/// instance it describes, each validated.
+pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let instances = match detect(path, &bytes)? {
+        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
+        Format::ParaCook => paracook::import(path, utf8(path, &bytes)?, opts)?,
+        Format::AsyncHowJson => asynchow::import_json(path, utf8(path, &bytes)?, opts)?,
+        Format::AsyncHowPickle => asynchow::import_pickle(path, &bytes, opts)?,
+    };
+    // A safety net: an importer bug must surface here, not as a solver error later.
+    for instance in &instances {
+        instance.validate().map_err(|source| LoadError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(instances)
+}
+
 /// The schedule in the native answer form of the benchmark the instance came from, or
 /// `None` when that benchmark has no such form (or the instance is not from a benchmark).
 pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
@@ -41,6 +71,26 @@ pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Opt
         }),
         _ => None,
     }
+}
+
+/// A unified instance, once per requested agent count if any were requested.
+fn import_unified(
+    path: &Path,
+    text: &str,
+    opts: &ImportOptions,
+) -> Result<Vec<Instance>, LoadError> {
+    let instance = parse_instance(path, text)?;
+    if opts.agents.is_empty() {
+        return Ok(vec![instance]);
+    }
+    Ok(agent_counts(opts, &[])
+        .into_iter()
+        .map(|agents| Instance {
+            name: format!("{}{}", instance.name, agents_suffix(agents)),
+            agents,
+            ..instance.clone()
+        })
+        .collect())
 }
 
 /// The requested agent counts in the order given, without repeats (which would produce
@@ -66,6 +116,18 @@ fn agents_suffix(agents: Option<u32>) -> String {
         Some(m) => format!("-m{m}"),
         None => "-unlimited".to_string(),
     }
+}
+
+/// The bytes as text; [`detect`] has already checked this for every text format, but the
+/// importers take `&str` and must not panic if called on their own.
+fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        LoadError::format(
+            path,
+            format!("byte {}", e.valid_up_to()),
+            "the file is not UTF-8 text; save it as UTF-8",
+        )
+    })
 }
 
 #[cfg(test)]

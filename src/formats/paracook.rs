@@ -5,6 +5,10 @@
 //! precedence with a minimum lag. The file does not say how many cooks there are: the
 //! benchmark solves each file for 1, 2 and 3, so one file gives one instance per count.
 //! The list is not in topological order, so nothing here assumes it.
+//!
+//! Instances are named `paracook-<dish>-s<seed>-o<orders>-m<m>` when the path follows the
+//! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
+//! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -40,7 +40,7 @@ struct JsonStep {
     seconds_full_hi: Option<i64>,
 }
 
-/// Every instance of `instances.json`; see [`super::instances`] for the variants.
+/// Every instance of `instances.json` (the variants are described in [`super`]).
 pub fn import_json(
     path: &Path,
     text: &str,

@@ -1,15 +1,24 @@
 //! AsyncHow (Lin et al., ICML 2024): "how to" tasks whose steps have durations and
 //! precedences, asked with unlimited agents, so the answer is the critical path.
 //!
-//! Two readers, one translation: the upstream pickles (`<split>_benchmark.pkl`) and the
-//! project's normalised `instances.json` both become a [`Task`], and only [`instances`]
-//! turns a task into [`Instance`]s. That is what makes an instance read from either file
-//! equal (apart from `source.file`), which the batch runner relies on to drop duplicates.
+//! Two readers, one translation: the upstream pickles (`<split>_benchmark.pkl`,
+//! [`import_pickle`]) and the project's normalised `instances.json` ([`import_json`]) both
+//! become one internal task, and a single function turns a task into instances. That is
+//! what makes an instance read from either file equal (apart from `source.file`), which
+//! the batch runner relies on to drop duplicates.
+//!
+//! Instances of task `<id>` (e.g. `async-0163`): `asynchow-<id>` with the `hi` durations
+//! and unlimited agents (the benchmark's question); `asynchow-<id>-lo` with the `lo`
+//! durations where a month or year makes them differ; and `-m<k>` variants of both for
+//! each requested agent count. Activity ids are the step numbers, labels the step texts,
+//! and the time unit is the second.
 //!
 //! Durations are read from the duration *text* by our own parser (every component summed;
 //! months and years as [lo, hi] intervals), never from upstream's parsed values, because
-//! upstream misread compound texts. The benchmark's gold and what we find wrong with it go
-//! into `source.notes` (see [`upstream`]).
+//! upstream misread compound texts. `source.notes` holds `id`, `split`, `index`, `title`,
+//! `duration_end` (`"hi"`/`"lo"`), the benchmark's gold (`gold_seconds_lo`/`_hi`) and
+//! what we find wrong with the upstream data: `upstream_misread_steps`, `gold_error`,
+//! `plan_type_error` (found by computation, see the `upstream` module).
 
 mod duration;
 mod json;

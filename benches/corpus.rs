@@ -16,8 +16,16 @@ fn main() {
         "{:<22} {:>9} {:>8} {:>6} {:>10} {:>10} {:>10} {:>10}",
         "corpus", "instances", "optimal", "milp", "wall s", "cpu s", "median s", "max s"
     );
-    run("paracook (m=1,2,3)", "../shared/benchmarks/paracook/abstract", vec![Some(1), Some(2), Some(3)]);
-    run("asynchow (unlimited)", "../shared/benchmarks/asynchow/instances.json", vec![]);
+    run(
+        "paracook (m=1,2,3)",
+        "../shared/benchmarks/paracook/abstract",
+        vec![Some(1), Some(2), Some(3)],
+    );
+    run(
+        "asynchow (unlimited)",
+        "../shared/benchmarks/asynchow/instances.json",
+        vec![],
+    );
 }
 
 fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
@@ -44,7 +52,10 @@ fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
         "{:<22} {:>9} {:>8} {:>6} {:>10.2} {:>10.2} {:>10.4} {:>10.3}",
         label,
         solutions.len(),
-        solutions.iter().filter(|s| s.status == Status::Optimal).count(),
+        solutions
+            .iter()
+            .filter(|s| s.status == Status::Optimal)
+            .count(),
         solutions.iter().filter(|s| s.nodes.is_some()).count(),
         wall,
         seconds.iter().sum::<f64>(),

@@ -11,7 +11,11 @@ use makespan::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 
 fn bundled(c: &mut Criterion) {
-    for name in ["two-cooks-breakfast", "lab-incubation", "three-agent-assembly"] {
+    for name in [
+        "two-cooks-breakfast",
+        "lab-incubation",
+        "three-agent-assembly",
+    ] {
         let path = Path::new("instances").join(format!("{name}.json"));
         let text = std::fs::read_to_string(&path).expect("bundled instance");
         let instance = parse_instance(&path, &text).expect("valid bundled instance");
@@ -19,9 +23,20 @@ fn bundled(c: &mut Criterion) {
         c.bench_function(&format!("{name}/solve"), |b| {
             b.iter(|| solve(&instance, &SolveOptions::default()))
         });
-        c.bench_function(&format!("{name}/bounds"), |b| b.iter(|| bounds::best(&problem, None)));
+        c.bench_function(&format!("{name}/bounds"), |b| {
+            b.iter(|| bounds::best(&problem, None))
+        });
         c.bench_function(&format!("{name}/heuristic"), |b| {
-            b.iter(|| heuristics::best(&problem, 0, Effort { samples: 16, ..Effort::default() }))
+            b.iter(|| {
+                heuristics::best(
+                    &problem,
+                    0,
+                    Effort {
+                        samples: 16,
+                        ..Effort::default()
+                    },
+                )
+            })
         });
     }
 }

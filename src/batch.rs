@@ -106,7 +106,13 @@ fn without_file(instance: &Instance) -> Instance {
 pub fn solution_path(out: &Path, name: &str) -> PathBuf {
     let safe: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "-_.+@".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+@".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     out.join(format!("{safe}.json"))
 }
@@ -174,7 +180,10 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     write_atomically(&path, json.as_bytes())?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
-            write_atomically(&path.with_extension(native.extension), native.text.as_bytes())?;
+            write_atomically(
+                &path.with_extension(native.extension),
+                native.text.as_bytes(),
+            )?;
         }
     }
     Ok(Row::of(&solution, false))
@@ -188,7 +197,10 @@ fn read_solution(path: &Path) -> Option<Solution> {
 /// Writes through a temporary file in the same folder and renames it into place, so an
 /// interrupted run never leaves half a file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let err = |source| BatchError::Io {
         path: path.to_path_buf(),
         source,

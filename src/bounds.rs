@@ -77,7 +77,11 @@ fn energetic(problem: &Problem, from: i64, upper: Option<i64>) -> Option<i64> {
         let candidate = lo + step;
         if let Some(u) = upper {
             if candidate >= u {
-                break if passes(problem, u) { u } else { return Some(u) };
+                break if passes(problem, u) {
+                    u
+                } else {
+                    return Some(u);
+                };
             }
         }
         if passes(problem, candidate) {
@@ -143,7 +147,10 @@ fn overloaded(problem: &Problem, resource: usize, latest: &[i64]) -> bool {
         .iter()
         .flat_map(|j| [j.release, j.due - j.len])
         .collect();
-    let mut ends: Vec<i64> = jobs.iter().flat_map(|j| [j.due, j.release + j.len]).collect();
+    let mut ends: Vec<i64> = jobs
+        .iter()
+        .flat_map(|j| [j.due, j.release + j.len])
+        .collect();
     starts.sort_unstable();
     starts.dedup();
     ends.sort_unstable();
@@ -194,7 +201,13 @@ mod tests {
     fn energetic_reasoning_sees_work_squeezed_between_lags() {
         // One agent; a0 (3) → a1 (3) and a2 (4) free: CP 6, load 10 = the optimum.
         let p = Problem::compile(&instance(1, &[3, 3, 4], &[(0, 1, 0)])).unwrap();
-        assert_eq!(best(&p, None), LowerBound { value: 10, source: BoundSource::Load });
+        assert_eq!(
+            best(&p, None),
+            LowerBound {
+                value: 10,
+                source: BoundSource::Load
+            }
+        );
         // Two agents, a0 (4) → a1 (4) with lag 4, and a2 (6), a3 (6) free: CP 12, load 10.
         // In [4, 8) nothing of the chain runs; energy is never overloaded, so CP stands.
         let p = Problem::compile(&instance(2, &[4, 4, 6, 6], &[(0, 1, 4)])).unwrap();

@@ -162,13 +162,22 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
     }
     let failed = rows.iter().any(|r| r.status == Status::Error);
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
     let reused = rows.iter().filter(|r| r.reused).count();
-    let width = rows.iter().map(|r| r.instance.len()).max().unwrap_or(8).max(8);
+    let width = rows
+        .iter()
+        .map(|r| r.instance.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     if rows.len() <= 40 {
         println!(
             "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8}  method",

@@ -37,7 +37,10 @@ impl Network {
     /// A network over `n` activities with the given durations (origin and sink arcs added).
     pub fn new(durations: &[i64]) -> Self {
         let n = durations.len();
-        let mut network = Network { n, arcs: Vec::new() };
+        let mut network = Network {
+            n,
+            arcs: Vec::new(),
+        };
         for (j, &p) in durations.iter().enumerate() {
             network.add(n, j, 0, true);
             network.add(j, n + 1, p, true);
@@ -143,7 +146,11 @@ fn longest_paths(
     }
     for a in arcs {
         // Longest paths are shortest paths with negated weights; times stay far below 2^53.
-        graph.add_edge(NodeIndex::new(a.from), NodeIndex::new(a.to), -(a.weight as f64));
+        graph.add_edge(
+            NodeIndex::new(a.from),
+            NodeIndex::new(a.to),
+            -(a.weight as f64),
+        );
     }
     let source = NodeIndex::new(source);
     match bellman_ford(&graph, source) {

@@ -55,7 +55,11 @@ impl Problem {
 
         let mut resource_names: Vec<String> =
             instance.resources.iter().map(|r| r.id.clone()).collect();
-        let mut capacities: Vec<i64> = instance.resources.iter().map(|r| r.capacity.into()).collect();
+        let mut capacities: Vec<i64> = instance
+            .resources
+            .iter()
+            .map(|r| r.capacity.into())
+            .collect();
         let agent_resource = instance.agents.map(|m| {
             resource_names.push("agents".into());
             capacities.push(m.into());
@@ -71,7 +75,9 @@ impl Problem {
         let mut demands = Vec::with_capacity(durations.len() + 2);
         for a in &instance.activities {
             let mut own = Vec::new();
-            if let (Some(agents), Some((from, to))) = (agent_resource, a.agent.busy_span(a.duration)) {
+            if let (Some(agents), Some((from, to))) =
+                (agent_resource, a.agent.busy_span(a.duration))
+            {
                 own.push(Demand {
                     resource: agents,
                     amount: 1,
@@ -152,7 +158,10 @@ impl Problem {
     /// Whether resources or agents constrain the schedule at all; without them the
     /// earliest-start schedule is optimal.
     pub fn has_capacity_limits(&self) -> bool {
-        self.demands.iter().flatten().any(|d| d.amount > 0 && d.to > d.from)
+        self.demands
+            .iter()
+            .flatten()
+            .any(|d| d.amount > 0 && d.to > d.from)
     }
 
     /// The same problem backwards in time (for right-justification).
@@ -271,7 +280,8 @@ mod tests {
     #[test]
     fn positive_cycle_is_infeasible_and_named() {
         let mut inst = instance(None);
-        inst.precedences.push(Precedence::finish_to_start("b", "a", 0));
+        inst.precedences
+            .push(Precedence::finish_to_start("b", "a", 0));
         let err = Problem::compile(&inst).unwrap_err();
         let text = err.to_string();
         assert!(matches!(err, Refusal::Infeasible(_)));
@@ -286,7 +296,9 @@ mod tests {
             capacity: 1,
             states: vec!["temperature".into()],
         });
-        inst.activities[0].sets.insert("oven.temperature".into(), 350.into());
+        inst.activities[0]
+            .sets
+            .insert("oven.temperature".into(), 350.into());
         let err = Problem::compile(&inst).unwrap_err();
         assert!(err.to_string().starts_with("not supported yet"), "{err}");
     }

@@ -52,5 +52,9 @@ impl ScheduledActivity {
 
 /// Latest end over all activities (0 for an empty schedule).
 pub fn makespan(schedule: &[ScheduledActivity]) -> i64 {
-    schedule.iter().filter_map(ScheduledActivity::end).max().unwrap_or(0)
+    schedule
+        .iter()
+        .filter_map(ScheduledActivity::end)
+        .max()
+        .unwrap_or(0)
 }

@@ -116,7 +116,11 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
     if let (Some(h), Some(u)) = (&heuristic, upper) {
         if u <= lower.value || options.heuristic_only {
             return Outcome {
-                status: if u <= lower.value { Status::Optimal } else { Status::Feasible },
+                status: if u <= lower.value {
+                    Status::Optimal
+                } else {
+                    Status::Feasible
+                },
                 starts: Some(h.starts.clone()),
                 bound: Some(lower),
                 reason: None,
@@ -137,7 +141,12 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
 
 /// Runs the MILP on the horizon `upper − 1` (a shorter schedule exists?) or, without a
 /// heuristic schedule, on a horizon every feasible instance fits in.
-fn exact(problem: &Problem, options: &SolveOptions, heuristic: Option<Vec<i64>>, lower: LowerBound) -> Outcome {
+fn exact(
+    problem: &Problem,
+    options: &SolveOptions,
+    heuristic: Option<Vec<i64>>,
+    lower: LowerBound,
+) -> Outcome {
     let settings = MilpSettings {
         time_limit: options.time_limit,
         threads: options.threads,
@@ -251,7 +260,11 @@ fn finish(
         gap: None,
         reason: outcome.reason,
         method: outcome.method,
-        solver: if outcome.milp_ran { milp::highs_version() } else { "makespan".into() },
+        solver: if outcome.milp_ran {
+            milp::highs_version()
+        } else {
+            "makespan".into()
+        },
         seconds: 0.0,
         nodes: outcome.nodes,
         schedule: Vec::new(),
@@ -261,9 +274,13 @@ fn finish(
             Ok(schedule) => {
                 let makespan = crate::schedule::makespan(&schedule);
                 solution.makespan = Some(makespan);
-                solution.gap = solution
-                    .lower_bound
-                    .map(|lb| if makespan > 0 { (makespan - lb) as f64 / makespan as f64 } else { 0.0 });
+                solution.gap = solution.lower_bound.map(|lb| {
+                    if makespan > 0 {
+                        (makespan - lb) as f64 / makespan as f64
+                    } else {
+                        0.0
+                    }
+                });
                 solution.schedule = schedule;
             }
             Err(message) => {
@@ -295,7 +312,11 @@ fn checked_schedule(
     if report.valid {
         Ok(schedule)
     } else {
-        let details: Vec<String> = report.violations.iter().map(|v| v.message.clone()).collect();
+        let details: Vec<String> = report
+            .violations
+            .iter()
+            .map(|v| v.message.clone())
+            .collect();
         Err(format!(
             "internal error: the solver's schedule failed verification: {}",
             details.join("; ")

@@ -70,7 +70,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             print_comparison(&report, c, *status);
         }
     }
-    Ok(if report.valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Reads `PATH[#NAME]` with the benchmark's importer and picks one instance.
@@ -87,7 +91,10 @@ fn load_instance(spec: &str, agents: Option<&str>) -> Result<Instance> {
     if let Some(name) = name {
         return match instances.iter().position(|i| i.name == name) {
             Some(k) => Ok(instances.swap_remove(k)),
-            None => bail!("{path}: no instance named \"{name}\" (it holds {})", names(&instances)),
+            None => bail!(
+                "{path}: no instance named \"{name}\" (it holds {})",
+                names(&instances)
+            ),
         };
     }
     match instances.len() {
@@ -125,12 +132,20 @@ fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
     }
     match solution.makespan {
         Some(m) => Ok((m, solution.status)),
-        None => bail!("{}: the solution has no makespan (status {})", path.display(), solution.status),
+        None => bail!(
+            "{}: the solution has no makespan (status {})",
+            path.display(),
+            solution.status
+        ),
     }
 }
 
 fn print_comparison(report: &Report, c: &Comparison, status: Status) {
-    let what = if status == Status::Optimal { "optimum" } else { "best known makespan" };
+    let what = if status == Status::Optimal {
+        "optimum"
+    } else {
+        "best known makespan"
+    };
     match (c.ratio, c.lost_time) {
         (Some(ratio), Some(lost)) => println!(
             "ratio to the {what} {}: {ratio:.4} ({lost} time units lost); agent idle time {}",

@@ -34,8 +34,15 @@ fn import_all(root: &Path, options: &ImportOptions) -> Vec<Instance> {
 
 #[test]
 fn every_paracook_instance_is_proven_optimal_and_verifies() {
-    let Some(root) = shared("paracook/abstract") else { return };
-    let instances = import_all(&root, &ImportOptions { agents: vec![Some(1), Some(2), Some(3)] });
+    let Some(root) = shared("paracook/abstract") else {
+        return;
+    };
+    let instances = import_all(
+        &root,
+        &ImportOptions {
+            agents: vec![Some(1), Some(2), Some(3)],
+        },
+    );
     assert_eq!(instances.len(), 216);
     let failures: Vec<String> = instances
         .par_iter()
@@ -49,7 +56,12 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
                 && report.valid
                 && solution.lower_bound == Some(makespan)
                 && lower <= makespan;
-            (!ok).then(|| format!("{}: {:?} {:?}", instance.name, solution.status, solution.reason))
+            (!ok).then(|| {
+                format!(
+                    "{}: {:?} {:?}",
+                    instance.name, solution.status, solution.reason
+                )
+            })
         })
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
@@ -59,7 +71,9 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
 /// prompt shows, found by comparison (the spec lists the same ones).
 #[test]
 fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
-    let Some(root) = shared("asynchow/instances.json") else { return };
+    let Some(root) = shared("asynchow/instances.json") else {
+        return;
+    };
     let instances = formats::import(&root, &ImportOptions::default()).unwrap();
     assert!(instances.len() >= 1_998, "{}", instances.len());
     let mut wrong_hi = BTreeSet::new();
@@ -67,11 +81,19 @@ fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
     for instance in &instances {
         let solution = solve(instance, &SolveOptions::default());
         assert_eq!(solution.status, Status::Optimal, "{}", instance.name);
-        assert!(verify(instance, &solution.schedule).valid, "{}", instance.name);
+        assert!(
+            verify(instance, &solution.schedule).valid,
+            "{}",
+            instance.name
+        );
         let notes = &instance.source.as_ref().unwrap().notes;
         let end = notes["duration_end"].as_str().unwrap();
         let gold = notes[&format!("gold_seconds_{end}")].as_i64().unwrap();
-        let id = instance.name.trim_start_matches("asynchow-").trim_end_matches("-lo").to_string();
+        let id = instance
+            .name
+            .trim_start_matches("asynchow-")
+            .trim_end_matches("-lo")
+            .to_string();
         if solution.makespan != Some(gold) {
             if end == "hi" {
                 wrong_hi.insert(id);
@@ -81,12 +103,24 @@ fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
         }
     }
     // Compound durations ("2 hours 30 minutes") that upstream cut to their last part.
-    let compound: BTreeSet<String> = ["async-0163", "async-0356", "async-0589", "async-0594", "seq-0099", "seq-0161"]
-        .map(String::from)
-        .into();
+    let compound: BTreeSet<String> = [
+        "async-0163",
+        "async-0356",
+        "async-0589",
+        "async-0594",
+        "seq-0099",
+        "seq-0161",
+    ]
+    .map(String::from)
+    .into();
     assert_eq!(wrong_hi, compound);
     // The lo end additionally has upstream's path-order-dependent lo update (too wide).
     let lo_quirk: BTreeSet<String> = ["async-0829", "async-1113"].map(String::from).into();
     assert!(wrong_lo.is_superset(&lo_quirk), "{wrong_lo:?}");
-    assert!(wrong_lo.difference(&lo_quirk).all(|id| compound.contains(id)), "{wrong_lo:?}");
+    assert!(
+        wrong_lo
+            .difference(&lo_quirk)
+            .all(|id| compound.contains(id)),
+        "{wrong_lo:?}"
+    );
 }

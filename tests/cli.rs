@@ -39,7 +39,11 @@ fn solve_bundled_instances_writes_verified_optimal_solutions_and_resumes() {
 
     let again = makespan(&["solve", "instances", "--out", out_dir]);
     assert!(again.status.success());
-    assert!(text(&again).contains("kept from an earlier run"), "{}", text(&again));
+    assert!(
+        text(&again).contains("kept from an earlier run"),
+        "{}",
+        text(&again)
+    );
     assert!(text(&again).contains("(kept)"), "{}", text(&again));
 }
 
@@ -69,7 +73,10 @@ fn verify_names_the_broken_rule_and_exits_1() {
     let output = makespan(&["verify", plan.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let report = text(&output);
-    assert!(report.contains("mount-wheels") && report.contains("dry-paint"), "{report}");
+    assert!(
+        report.contains("mount-wheels") && report.contains("dry-paint"),
+        "{report}"
+    );
 
     let json = makespan(&["verify", plan.to_str().unwrap(), "--json"]);
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -80,12 +87,24 @@ fn verify_names_the_broken_rule_and_exits_1() {
 fn unreadable_inputs_exit_2_with_file_and_position() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.json");
-    std::fs::write(&broken, "{\"format\": \"makespan-instance/1\", \"name\": \"x\",\n \"agents\": 1, \"activities\": [").unwrap();
+    std::fs::write(
+        &broken,
+        "{\"format\": \"makespan-instance/1\", \"name\": \"x\",\n \"agents\": 1, \"activities\": [",
+    )
+    .unwrap();
     let out = dir.path().join("out");
-    let output = makespan(&["solve", broken.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let output = makespan(&[
+        "solve",
+        broken.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let message = text(&output);
-    assert!(message.contains("broken.json") && message.contains("line 2"), "{message}");
+    assert!(
+        message.contains("broken.json") && message.contains("line 2"),
+        "{message}"
+    );
     assert!(!out.join("x.json").exists(), "no half-written solution");
 
     let plan = dir.path().join("plan.json");
@@ -106,13 +125,22 @@ fn positive_lag_cycle_is_reported_infeasible_with_the_cycle() {
     });
     std::fs::write(&file, instance.to_string()).unwrap();
     let out = dir.path().join("out");
-    let output = makespan(&["solve", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let output = makespan(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(output.status.success(), "{}", text(&output));
     let solution: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("cycle.json")).unwrap()).unwrap();
     assert_eq!(solution["status"], "infeasible");
     let reason = solution["reason"].as_str().unwrap();
-    assert!(reason.contains("\"a\"") && reason.contains("\"b\""), "{reason}");
+    assert!(
+        reason.contains("\"a\"") && reason.contains("\"b\""),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -125,7 +153,14 @@ fn paracook_native_answer_is_decoded_and_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let solved = makespan(&[
-        "solve", file.to_str().unwrap(), "--agents", "2", "--out", out.to_str().unwrap(), "--emit-native", "--quiet",
+        "solve",
+        file.to_str().unwrap(),
+        "--agents",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--emit-native",
+        "--quiet",
     ]);
     assert!(solved.status.success(), "{}", text(&solved));
     let answer = std::fs::read_dir(&out)
@@ -135,16 +170,34 @@ fn paracook_native_answer_is_decoded_and_checked() {
         .expect("a native answer file");
     let solution = answer.to_string_lossy().replace(".answer.json", ".json");
     let check = makespan(&[
-        "verify", answer.to_str().unwrap(), "--instance", file.to_str().unwrap(), "--agents", "2", "--solution", &solution,
+        "verify",
+        answer.to_str().unwrap(),
+        "--instance",
+        file.to_str().unwrap(),
+        "--agents",
+        "2",
+        "--solution",
+        &solution,
     ]);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check));
-    assert!(text(&check).contains("ratio to the optimum"), "{}", text(&check));
+    assert!(
+        text(&check).contains("ratio to the optimum"),
+        "{}",
+        text(&check)
+    );
     assert!(text(&check).contains("1.0000"), "{}", text(&check));
 
     // An answer that names an unknown subtask and skips the rest: violations, exit 1.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "```json\n[[\"subtask1\", \"subtask99\"]]\n```").unwrap();
-    let check = makespan(&["verify", bad.to_str().unwrap(), "--instance", file.to_str().unwrap(), "--agents", "2"]);
+    let check = makespan(&[
+        "verify",
+        bad.to_str().unwrap(),
+        "--instance",
+        file.to_str().unwrap(),
+        "--agents",
+        "2",
+    ]);
     assert_eq!(check.status.code(), Some(1), "{}", text(&check));
     assert!(text(&check).contains("subtask99"), "{}", text(&check));
 }

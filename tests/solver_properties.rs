@@ -6,7 +6,9 @@ use std::num::NonZeroU32;
 
 use makespan::bounds;
 use makespan::heuristics::{self, Effort};
-use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT};
+use makespan::instance::{
+    Activity, AgentUse, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT,
+};
 use makespan::milp::{self, MilpOutcome, MilpSettings};
 use makespan::problem::Problem;
 use makespan::solution::Status;
@@ -98,7 +100,10 @@ fn brute_force(instance: &Instance) -> i64 {
 fn search(instance: &Instance, k: usize, starts: &mut Vec<i64>, best: &mut i64) {
     let acts = &instance.activities;
     if k == acts.len() {
-        let end = (0..k).map(|j| starts[j] + acts[j].duration).max().unwrap_or(0);
+        let end = (0..k)
+            .map(|j| starts[j] + acts[j].duration)
+            .max()
+            .unwrap_or(0);
         *best = (*best).min(end);
         return;
     }
@@ -146,7 +151,10 @@ fn fits(instance: &Instance, k: usize, starts: &[i64]) -> bool {
     }
     if let Some(mine) = agent_span(k) {
         // Peak agent use inside `mine` is reached at some interval start.
-        let spans: Vec<(i64, i64)> = (0..k).filter_map(agent_span).filter(|&s| overlaps(s, mine)).collect();
+        let spans: Vec<(i64, i64)> = (0..k)
+            .filter_map(agent_span)
+            .filter(|&s| overlaps(s, mine))
+            .collect();
         let capacity = instance.agents.unwrap_or(u32::MAX) as usize;
         let peak = std::iter::once(mine.0)
             .chain(spans.iter().map(|s| s.0))

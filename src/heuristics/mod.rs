@@ -48,11 +48,15 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
     let mut best: Option<Heuristic> = None;
     let consider = |candidate: Option<Heuristic>, best: &mut Option<Heuristic>| {
         if let Some(c) = candidate {
-            if best.as_ref().is_none_or(|b| c.makespan(problem) < b.makespan(problem)) {
+            if best
+                .as_ref()
+                .is_none_or(|b| c.makespan(problem) < b.makespan(problem))
+            {
                 *best = Some(c);
             }
         }
-        best.as_ref().is_some_and(|b| b.makespan(problem) <= lower_bound)
+        best.as_ref()
+            .is_some_and(|b| b.makespan(problem) <= lower_bound)
     };
 
     for (rule, priority) in rules.deterministic() {
@@ -125,7 +129,12 @@ impl PriorityRules {
         let p = &problem.durations;
         let horizon = problem.earliest[problem.network.sink()]
             + p.iter().sum::<i64>()
-            + problem.network.arcs().iter().map(|a| a.weight.max(0)).sum::<i64>();
+            + problem
+                .network
+                .arcs()
+                .iter()
+                .map(|a| a.weight.max(0))
+                .sum::<i64>();
         let latest = problem
             .network
             .latest_starts(horizon)

@@ -60,7 +60,13 @@ pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
 
 /// The eligible node with the lowest priority value (the origin always goes first).
 fn pick(eligible: &[usize], priority: &[f64], origin: usize) -> Option<usize> {
-    let value = |j: usize| if j == origin { f64::NEG_INFINITY } else { priority[j] };
+    let value = |j: usize| {
+        if j == origin {
+            f64::NEG_INFINITY
+        } else {
+            priority[j]
+        }
+    };
     (0..eligible.len()).min_by(|&a, &b| {
         value(eligible[a])
             .total_cmp(&value(eligible[b]))

@@ -68,8 +68,7 @@ impl LoadError {
 
 /// Parses and validates a unified instance; `path` is used only in error messages.
 pub fn parse_instance(path: &Path, text: &str) -> Result<Instance, LoadError> {
-    let instance: Instance =
-        serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let instance: Instance = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
     instance.validate().map_err(|source| LoadError::Invalid {
         path: path.to_path_buf(),
         source,
@@ -136,7 +135,10 @@ mod tests {
     fn unknown_field_is_an_error_naming_it() {
         let text = TWO_COOKS.replace("\"time_unit\"", "\"timeunit\"");
         let err = parse_instance(Path::new("k.json"), &text).unwrap_err();
-        assert!(err.to_string().contains("unknown field `timeunit`"), "{err}");
+        assert!(
+            err.to_string().contains("unknown field `timeunit`"),
+            "{err}"
+        );
     }
 
     #[test]

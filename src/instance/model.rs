@@ -189,9 +189,7 @@ impl AgentUse {
 #[serde(untagged)]
 enum AgentUseRepr {
     Word(String),
-    BusyFor {
-        busy_for: i64,
-    },
+    BusyFor { busy_for: i64 },
 }
 
 impl Serialize for AgentUse {
@@ -312,7 +310,11 @@ pub struct Precedence {
 
 impl Precedence {
     /// A finish-to-start precedence with the given minimum lag and no maximum.
-    pub fn finish_to_start(before: impl Into<String>, after: impl Into<String>, min_lag: i64) -> Self {
+    pub fn finish_to_start(
+        before: impl Into<String>,
+        after: impl Into<String>,
+        min_lag: i64,
+    ) -> Self {
         Precedence {
             before: before.into(),
             after: after.into(),

@@ -31,7 +31,11 @@ pub struct ValidationError {
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.problems.len();
-        write!(f, "{n} problem{} in the instance", if n == 1 { "" } else { "s" })?;
+        write!(
+            f,
+            "{n} problem{} in the instance",
+            if n == 1 { "" } else { "s" }
+        )?;
         for p in &self.problems {
             write!(f, "\n  - {p}")?;
         }
@@ -55,7 +59,10 @@ impl Instance {
             );
         }
         if self.name.trim().is_empty() {
-            problem("name".into(), "is empty; give the instance a unique name".into());
+            problem(
+                "name".into(),
+                "is empty; give the instance a unique name".into(),
+            );
         }
         if self.agents == Some(0) {
             let uses_agent = self.activities.iter().any(|a| a.agent != AgentUse::None);
@@ -71,12 +78,18 @@ impl Instance {
         let mut states: BTreeSet<String> = BTreeSet::new();
         for (i, r) in self.resources.iter().enumerate() {
             if resources.insert(r.id.as_str(), i).is_some() {
-                problem(format!("resources[{i}].id"), format!("\"{}\" is defined twice", r.id));
+                problem(
+                    format!("resources[{i}].id"),
+                    format!("\"{}\" is defined twice", r.id),
+                );
             }
             if r.capacity == 0 {
                 problem(
                     format!("resources[{i}].capacity"),
-                    format!("resource \"{}\" has capacity 0; remove it or give it capacity ≥ 1", r.id),
+                    format!(
+                        "resource \"{}\" has capacity 0; remove it or give it capacity ≥ 1",
+                        r.id
+                    ),
                 );
             }
             for s in &r.states {
@@ -93,7 +106,10 @@ impl Instance {
             if let Some(first) = activities.insert(a.id.as_str(), i) {
                 problem(
                     format!("activities[{i}].id"),
-                    format!("\"{}\" is already the id of activities[{first}]; ids must be unique", a.id),
+                    format!(
+                        "\"{}\" is already the id of activities[{first}]; ids must be unique",
+                        a.id
+                    ),
                 );
             }
             if a.duration < 0 {
@@ -114,7 +130,10 @@ impl Instance {
                 if !resources.contains_key(r.resource.as_str()) {
                     problem(
                         format!("{}[{u}]", at("uses")),
-                        format!("unknown resource \"{}\"; declare it under \"resources\"", r.resource),
+                        format!(
+                            "unknown resource \"{}\"; declare it under \"resources\"",
+                            r.resource
+                        ),
                     );
                 }
             }
@@ -158,7 +177,10 @@ impl Instance {
                 if max < p.min_lag {
                     problem(
                         format!("precedences[{i}].max_lag"),
-                        format!("{max} is below min_lag {}; no start satisfies both", p.min_lag),
+                        format!(
+                            "{max} is below min_lag {}; no start satisfies both",
+                            p.min_lag
+                        ),
                     );
                 }
             }
@@ -179,7 +201,10 @@ impl Instance {
                 }
             }
             if s.time < 0 {
-                problem(format!("setups[{i}].time"), format!("{} is negative", s.time));
+                problem(
+                    format!("setups[{i}].time"),
+                    format!("{} is negative", s.time),
+                );
             }
         }
 
@@ -230,7 +255,8 @@ mod tests {
         let mut inst = base();
         inst.activities[0].duration = -1;
         inst.activities.push(Activity::new("b", 1));
-        inst.precedences.push(Precedence::finish_to_start("a", "ghost", 0));
+        inst.precedences
+            .push(Precedence::finish_to_start("a", "ghost", 0));
         inst.activities[1].uses.push(ResourceUse {
             resource: "oven".into(),
             amount: 1,

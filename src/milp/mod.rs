@@ -71,9 +71,9 @@ pub fn solve(
         });
     }
     let rows = std::mem::take(&mut built.problem);
-    let mut model = rows.try_optimise(Sense::Minimise).map_err(|s| {
-        format!("HiGHS rejected the model: {s:?}")
-    })?;
+    let mut model = rows
+        .try_optimise(Sense::Minimise)
+        .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
     model.make_quiet();
     model.set_option("time_limit", settings.time_limit);
     model.set_threads(settings.threads);
@@ -115,7 +115,11 @@ pub fn solve(
     Ok(MilpOutcome::Solved {
         starts,
         makespan,
-        bound: if proven { makespan } else { bound.unwrap_or(lower_bound).min(makespan) },
+        bound: if proven {
+            makespan
+        } else {
+            bound.unwrap_or(lower_bound).min(makespan)
+        },
         proven,
         nodes,
     })
@@ -133,17 +137,22 @@ fn makespan_of(problem: &Problem, starts: &[i64]) -> i64 {
 fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {
     let mut value: i64 = 0;
     // SAFETY: the pointer is a live HiGHS instance and `value` outlives the call.
-    let status = unsafe {
-        highs_sys::Highs_getInt64InfoValue(model.as_ptr(), name.as_ptr(), &mut value)
-    };
+    let status =
+        unsafe { highs_sys::Highs_getInt64InfoValue(model.as_ptr(), name.as_ptr(), &mut value) };
     (status == 0).then_some(value)
 }
 
 /// Writes the model as an LP file, through a temporary file so a crash never leaves half of one.
 fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let temporary = dir.join(format!(".{file_name}.{}.lp", std::process::id()));
     let c_path = CString::new(temporary.to_string_lossy().as_bytes())
         .map_err(|_| format!("{}: the path contains a NUL byte", path.display()))?;
@@ -151,7 +160,10 @@ fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
     let status = unsafe { highs_sys::Highs_writeModel(model.as_mut_ptr(), c_path.as_ptr()) };
     if status != 0 {
         let _ = std::fs::remove_file(&temporary);
-        return Err(format!("{}: HiGHS could not write the LP file", path.display()));
+        return Err(format!(
+            "{}: HiGHS could not write the LP file",
+            path.display()
+        ));
     }
     std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -107,7 +107,13 @@ impl TimeIndexed {
         for s in &steps {
             // Once started, always started.
             for w in s.cols.windows(2) {
-                add(Row { terms: vec![(w[0], 1.0), (w[1], -1.0)], constant: 0.0 }, 0.0);
+                add(
+                    Row {
+                        terms: vec![(w[0], 1.0), (w[1], -1.0)],
+                        constant: 0.0,
+                    },
+                    0.0,
+                );
             }
         }
         // S_j ≥ S_i + w: if j has started by t, i has started by t − w.

@@ -181,7 +181,8 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
             write_atomically(
-                &path.with_extension(native.extension),
+                // `<instance>.answer.<ext>`: never the solution file's own name.
+                &path.with_extension(format!("answer.{}", native.extension)),
                 native.text.as_bytes(),
             )?;
         }

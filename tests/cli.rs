@@ -201,3 +201,31 @@ fn paracook_native_answer_is_decoded_and_checked() {
     assert_eq!(check.status.code(), Some(1), "{}", text(&check));
     assert!(text(&check).contains("subtask99"), "{}", text(&check));
 }
+
+#[test]
+fn export_lp_writes_the_milp_that_proves_the_bundled_showcase() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let models = dir.path().join("models");
+    let output = makespan(&[
+        "solve",
+        "instances/three-cooks-seven-dishes.json",
+        "--out",
+        out.to_str().unwrap(),
+        "--export-lp",
+        models.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let solution: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("three-cooks-seven-dishes.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(solution["status"], "optimal");
+    assert_eq!(
+        solution["bound_source"], "milp",
+        "the heuristic alone cannot prove this one"
+    );
+    let lp = std::fs::read_to_string(models.join("three-cooks-seven-dishes.lp")).unwrap();
+    assert!(lp.contains("st") && lp.contains("bin"), "{lp}");
+}

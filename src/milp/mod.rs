@@ -158,7 +158,8 @@ fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
         .map_err(|_| format!("{}: the path contains a NUL byte", path.display()))?;
     // SAFETY: the pointer is a live HiGHS instance; c_path is NUL-terminated.
     let status = unsafe { highs_sys::Highs_writeModel(model.as_mut_ptr(), c_path.as_ptr()) };
-    if status != 0 {
+    // 1 is a warning: HiGHS made up the column and row names the model does not carry.
+    if status < 0 {
         let _ = std::fs::remove_file(&temporary);
         return Err(format!(
             "{}: HiGHS could not write the LP file",

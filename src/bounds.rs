@@ -166,15 +166,10 @@ fn overloaded(problem: &Problem, resource: usize, latest: &[i64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::{Activity, Instance, Precedence, INSTANCE_FORMAT};
+    use crate::instance::{Activity, Instance, Precedence};
 
     fn instance(agents: u32, durations: &[i64], edges: &[(usize, usize, i64)]) -> Instance {
         Instance {
-            format: INSTANCE_FORMAT.into(),
-            name: "t".into(),
-            time_unit: Default::default(),
-            agents: Some(agents),
-            resources: vec![],
             activities: durations
                 .iter()
                 .enumerate()
@@ -184,9 +179,7 @@ mod tests {
                 .iter()
                 .map(|&(i, j, l)| Precedence::finish_to_start(format!("a{i}"), format!("a{j}"), l))
                 .collect(),
-            setups: vec![],
-            objective: Default::default(),
-            source: None,
+            ..Instance::new("t", Some(agents))
         }
     }
 

@@ -252,20 +252,13 @@ fn describe_cycle(cycle: &PositiveCycle, names: &[String], network: &Network) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::{Activity, Precedence, INSTANCE_FORMAT};
+    use crate::instance::{Activity, Precedence};
 
     fn instance(agents: Option<u32>) -> Instance {
         Instance {
-            format: INSTANCE_FORMAT.into(),
-            name: "t".into(),
-            time_unit: Default::default(),
-            agents,
-            resources: vec![],
             activities: vec![Activity::new("a", 2), Activity::new("b", 3)],
             precedences: vec![Precedence::finish_to_start("a", "b", 1)],
-            setups: vec![],
-            objective: Default::default(),
-            source: None,
+            ..Instance::new("t", agents)
         }
     }
 

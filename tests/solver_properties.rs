@@ -6,9 +6,7 @@ use std::num::NonZeroU32;
 
 use makespan::bounds;
 use makespan::heuristics::{self, Effort};
-use makespan::instance::{
-    Activity, AgentUse, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT,
-};
+use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
 use makespan::milp::{self, MilpOutcome, MilpSettings};
 use makespan::problem::Problem;
 use makespan::solution::Status;
@@ -62,10 +60,6 @@ fn instances() -> impl Strategy<Value = Instance> {
                     }
                 }
                 Instance {
-                    format: INSTANCE_FORMAT.into(),
-                    name: "random".into(),
-                    time_unit: Default::default(),
-                    agents: Some(agents),
                     resources: vec![Resource {
                         id: "tool".into(),
                         capacity: 1,
@@ -73,9 +67,7 @@ fn instances() -> impl Strategy<Value = Instance> {
                     }],
                     activities,
                     precedences,
-                    setups: vec![],
-                    objective: Default::default(),
-                    source: None,
+                    ..Instance::new("random", Some(agents))
                 }
             })
     })

@@ -164,7 +164,7 @@ impl PriorityRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::{Activity, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT};
+    use crate::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
 
     fn kitchen() -> Instance {
         let mut activities: Vec<Activity> = [("chop", 4), ("boil", 6), ("fry", 5), ("plate", 2)]
@@ -180,10 +180,6 @@ mod tests {
             amount: 1,
         });
         Instance {
-            format: INSTANCE_FORMAT.into(),
-            name: "k".into(),
-            time_unit: Default::default(),
-            agents: Some(2),
             resources: vec![Resource {
                 id: "stove".into(),
                 capacity: 1,
@@ -195,9 +191,7 @@ mod tests {
                 Precedence::finish_to_start("boil", "plate", 0),
                 Precedence::finish_to_start("fry", "plate", 1),
             ],
-            setups: vec![],
-            objective: Default::default(),
-            source: None,
+            ..Instance::new("k", Some(2))
         }
     }
 

@@ -42,6 +42,25 @@ pub struct Instance {
     pub source: Option<Source>,
 }
 
+impl Instance {
+    /// An empty instance with the given name and agents (`None` = unlimited); fill in
+    /// activities, resources and precedences with struct-update syntax.
+    pub fn new(name: impl Into<String>, agents: Option<u32>) -> Self {
+        Instance {
+            format: INSTANCE_FORMAT.into(),
+            name: name.into(),
+            time_unit: TimeUnit::default(),
+            agents,
+            resources: Vec::new(),
+            activities: Vec::new(),
+            precedences: Vec::new(),
+            setups: Vec::new(),
+            objective: Objective::default(),
+            source: None,
+        }
+    }
+}
+
 /// The unit of every integer time in an instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

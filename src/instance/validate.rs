@@ -232,16 +232,9 @@ mod tests {
 
     fn base() -> Instance {
         Instance {
-            format: INSTANCE_FORMAT.into(),
-            name: "t".into(),
-            time_unit: Default::default(),
-            agents: Some(1),
-            resources: vec![],
             activities: vec![Activity::new("a", 2), Activity::new("b", 3)],
             precedences: vec![Precedence::finish_to_start("a", "b", 0)],
-            setups: vec![],
-            objective: Default::default(),
-            source: None,
+            ..Instance::new("t", Some(1))
         }
     }
 

@@ -139,6 +139,8 @@ pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, B
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
+        // HiGHS recurses deeply on some models; the 2 MiB default is not enough.
+        .stack_size(256 << 20)
         .build()
         .expect("a thread pool with a positive thread count builds");
     let rows: Result<Vec<Row>, BatchError> = pool.install(|| {

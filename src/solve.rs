@@ -206,6 +206,18 @@ fn exact(
             };
             outcome(status, Some(full), bound, nodes)
         }
+        Ok(MilpOutcome::TooLarge { variables }) => Outcome {
+            status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
+            starts: heuristic,
+            bound: Some(lower),
+            reason: Some(format!(
+                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables (more than {})",
+                milp::MAX_VARIABLES
+            )),
+            method: "heuristic".into(),
+            milp_ran: false,
+            nodes: None,
+        },
         Ok(MilpOutcome::Stopped { bound, nodes }) => {
             let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
             Outcome {

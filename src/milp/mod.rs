@@ -39,7 +39,13 @@ pub enum MilpOutcome {
     },
     /// Stopped (time limit) without a schedule; `bound` as above when HiGHS had one.
     Stopped { bound: Option<i64>, nodes: u64 },
+    /// Not built: a time grid this long (days in seconds, say) would need more than
+    /// [`MAX_VARIABLES`] variables.
+    TooLarge { variables: u64 },
 }
+
+/// The largest time-indexed model worth building on one core and 24 GiB.
+pub const MAX_VARIABLES: u64 = 2_000_000;
 
 /// The HiGHS version linked into this binary, e.g. `HiGHS 1.11.0`.
 pub fn highs_version() -> String {
@@ -55,6 +61,13 @@ pub fn solve(
     lower_bound: i64,
     settings: &MilpSettings,
 ) -> Result<MilpOutcome, String> {
+    match TimeIndexed::variables(problem, horizon) {
+        None => return Ok(MilpOutcome::Infeasible { nodes: 0 }),
+        Some(variables) if variables > MAX_VARIABLES => {
+            return Ok(MilpOutcome::TooLarge { variables })
+        }
+        Some(_) => {}
+    }
     let Some(mut built) = TimeIndexed::build(problem, horizon, lower_bound.min(horizon)) else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };

@@ -67,6 +67,19 @@ impl Row {
 }
 
 impl TimeIndexed {
+    /// Number of step variables the model of `horizon` would have (`None` if the temporal
+    /// network alone rules the horizon out), to refuse models too large to be useful.
+    pub fn variables(problem: &Problem, horizon: i64) -> Option<u64> {
+        let latest = problem.network.latest_starts(horizon).ok()?;
+        Some(
+            latest
+                .iter()
+                .zip(&problem.earliest)
+                .map(|(l, e)| (l - e).max(0) as u64)
+                .sum(),
+        )
+    }
+
     /// Builds the model of "every activity ends by `horizon`", minimising the makespan with
     /// `lower_bound` as the makespan's lower limit. `None` if the temporal network alone
     /// rules the horizon out.

@@ -72,11 +72,16 @@ impl Outcome {
 /// solutions with a reason.
 pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
     let clock = Instant::now();
-    let compiled = instance
-        .validate()
-        .map_err(|e| Refusal::Unsupported(e.to_string()))
-        .and_then(|()| Problem::compile(instance));
-    let (outcome, schedule) = match compiled {
+    if let Err(invalid) = instance.validate() {
+        let reason = format!("invalid instance: {invalid}");
+        return finish(
+            instance,
+            Outcome::refused(Status::Error, reason),
+            None,
+            clock,
+        );
+    }
+    let (outcome, schedule) = match Problem::compile(instance) {
         Ok(problem) => {
             let outcome = search(&problem, options);
             let schedule = outcome
@@ -333,5 +338,60 @@ fn checked_schedule(
             "internal error: the solver's schedule failed verification: {}",
             details.join("; ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::{Activity, Precedence};
+
+    fn chain(agents: Option<u32>) -> Instance {
+        Instance {
+            activities: vec![
+                Activity::new("a", 2),
+                Activity::new("b", 3),
+                Activity::new("c", 4),
+            ],
+            precedences: vec![Precedence::finish_to_start("a", "b", 1)],
+            ..Instance::new("chain", agents)
+        }
+    }
+
+    #[test]
+    fn unlimited_agents_are_solved_by_the_critical_path() {
+        let s = solve(&chain(None), &SolveOptions::default());
+        assert_eq!(
+            (s.status, s.makespan, s.method.as_str()),
+            (Status::Optimal, Some(6), "critical-path")
+        );
+        assert_eq!(s.bound_source, Some(BoundSource::CriticalPath));
+    }
+
+    #[test]
+    fn one_agent_is_proven_by_the_load_bound() {
+        let s = solve(&chain(Some(1)), &SolveOptions::default());
+        assert_eq!(
+            (s.status, s.makespan, s.lower_bound),
+            (Status::Optimal, Some(9), Some(9))
+        );
+        assert_eq!(s.bound_source, Some(BoundSource::Load));
+        assert_eq!(s.schedule.len(), 3);
+    }
+
+    #[test]
+    fn invalid_and_unsupported_instances_are_errors_with_the_reason() {
+        let mut invalid = chain(Some(1));
+        invalid.activities[0].duration = -2;
+        let s = solve(&invalid, &SolveOptions::default());
+        assert_eq!(s.status, Status::Error);
+        assert!(s.reason.unwrap().starts_with("invalid instance"));
+
+        let mut preemptive = chain(Some(1));
+        preemptive.activities[1].preemptible = true;
+        let s = solve(&preemptive, &SolveOptions::default());
+        assert_eq!(s.status, Status::Error);
+        assert!(s.reason.unwrap().starts_with("not supported yet"));
+        assert!(s.schedule.is_empty());
     }
 }

@@ -17,9 +17,7 @@ use serde::Deserialize;
 use serde_json::{Map, Number, Value};
 
 use super::{agent_counts, agents_suffix, ImportOptions};
-use crate::instance::{
-    Activity, Instance, LoadError, Objective, Precedence, Source, TimeUnit, INSTANCE_FORMAT,
-};
+use crate::instance::{Activity, Instance, LoadError, Precedence, Source, TimeUnit};
 use crate::schedule::ScheduledActivity;
 
 /// `source.benchmark` of every ParaCook instance.
@@ -79,20 +77,18 @@ pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Insta
                 agents.map_or(Value::Null, Value::from),
             );
             Instance {
-                format: INSTANCE_FORMAT.to_string(),
-                name: format!("{BENCHMARK}-{stem}{}", agents_suffix(agents)),
                 time_unit: TimeUnit::Step,
-                agents,
-                resources: Vec::new(),
                 activities: activities.clone(),
                 precedences: precedences.clone(),
-                setups: Vec::new(),
-                objective: Objective::Makespan,
                 source: Some(Source {
                     benchmark: BENCHMARK.to_string(),
                     file: Some(path.display().to_string()),
                     notes,
                 }),
+                ..Instance::new(
+                    format!("{BENCHMARK}-{stem}{}", agents_suffix(agents)),
+                    agents,
+                )
             }
         })
         .collect())

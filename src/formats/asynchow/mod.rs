@@ -32,9 +32,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{agent_counts, ImportOptions};
-use crate::instance::{
-    Activity, Instance, Objective, Precedence, Source, TimeUnit, INSTANCE_FORMAT,
-};
+use crate::instance::{Activity, Instance, Precedence, Source, TimeUnit};
 
 pub use duration::{parse_duration_text, upstream_duration_reading};
 pub use json::import_json;
@@ -139,20 +137,18 @@ fn instances(task: &Task, file: &Path, opts: &ImportOptions) -> Vec<Instance> {
         for &agents in &agent_variants {
             let agents_suffix = agents.map(|m| format!("-m{m}")).unwrap_or_default();
             out.push(Instance {
-                format: INSTANCE_FORMAT.to_string(),
-                name: format!("{BENCHMARK}-{}{end_suffix}{agents_suffix}", task.id),
                 time_unit: TimeUnit::Second,
-                agents,
-                resources: Vec::new(),
                 activities: activities.clone(),
                 precedences: precedences.clone(),
-                setups: Vec::new(),
-                objective: Objective::Makespan,
                 source: Some(Source {
                     benchmark: BENCHMARK.to_string(),
                     file: Some(file.display().to_string()),
                     notes: notes.clone(),
                 }),
+                ..Instance::new(
+                    format!("{BENCHMARK}-{}{end_suffix}{agents_suffix}", task.id),
+                    agents,
+                )
             });
         }
     }

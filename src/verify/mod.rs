@@ -2,7 +2,7 @@
 //! schedule, every violation reported as a value naming the rule, the activities, the time
 //! and a fix. It shares no code with the solver, so a solver bug cannot hide behind it.
 //!
-//! Inputs: a unified plan or solution file, or per-agent ordered lists of
+//! Inputs: a unified plan or solution file ([`plan`]), or per-agent ordered lists of
 //! activity ids as ParaCook agents answer. Both end in [`verify`].
 //!
 //! # Decisions where the model leaves room
@@ -39,6 +39,7 @@
 
 mod metrics;
 mod placed;
+pub mod plan;
 mod report;
 mod rules;
 #[cfg(test)]

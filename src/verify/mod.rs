@@ -3,7 +3,7 @@
 //! and a fix. It shares no code with the solver, so a solver bug cannot hide behind it.
 //!
 //! Inputs: a unified plan or solution file ([`plan`]), or per-agent ordered lists of
-//! activity ids as ParaCook agents answer. Both end in [`verify`].
+//! activity ids as ParaCook agents answer ([`agent_lists`]). Both end in [`verify`].
 //!
 //! # Decisions where the model leaves room
 //! - **Which entry counts.** Only the first entry of an activity is checked by the timing
@@ -37,6 +37,7 @@
 //!   `m` limited agents, is `m × makespan − busy time`: for a valid plan, the sum over all
 //!   agents of (makespan − that agent's busy time).
 
+pub mod agent_lists;
 mod metrics;
 mod placed;
 pub mod plan;

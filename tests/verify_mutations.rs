@@ -1,172 +1,289 @@
-//! The verifier flags every mutation that breaks a rule: random small instances get a valid
-//! schedule built here (everything in a row on agent 0, independent of the solver), which
-//! must verify clean; then one rule is broken on purpose and must be reported by name.
+//! Mutation testing of the verifier: random small instances get a valid schedule from a
+//! simple greedy built here (independently of any solver), which must verify clean; then
+//! one mutation that breaks a known rule must be reported under that rule.
 
-use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
+use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT};
 use makespan::schedule::{Piece, ScheduledActivity};
 use makespan::verify::{verify, Rule};
 use proptest::prelude::*;
 
-/// Activities `a0..an` with durations 1..=5, a random DAG of precedences (index order) with
-/// lags 0..=3, 1–3 agents and a unary tool used by some of them.
-fn instances() -> impl Strategy<Value = Instance> {
-    (2usize..=6, 1u32..=3).prop_flat_map(|(n, agents)| {
-        (
-            proptest::collection::vec((1i64..=5, any::<bool>()), n),
-            proptest::collection::vec((any::<bool>(), 0i64..=3), n * (n - 1) / 2),
-        )
-            .prop_map(move |(acts, edges)| {
-                let activities = acts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(p, tool))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        if tool {
-                            a.uses.push(ResourceUse {
-                                resource: "tool".into(),
-                                amount: 1,
-                            });
-                        }
-                        a
-                    })
-                    .collect();
-                let mut precedences = Vec::new();
-                let mut k = 0;
-                for i in 0..n {
-                    for j in i + 1..n {
-                        if edges[k].0 {
-                            precedences.push(Precedence::finish_to_start(
-                                format!("a{i}"),
-                                format!("a{j}"),
-                                edges[k].1,
-                            ));
-                        }
-                        k += 1;
-                    }
-                }
-                Instance {
-                    resources: vec![Resource {
-                        id: "tool".into(),
-                        capacity: 1,
-                        states: vec![],
-                    }],
-                    activities,
-                    precedences,
-                    ..Instance::new("mutations", Some(agents))
-                }
-            })
-    })
+/// A generated instance: activity `i` may only depend on activities before it, so index
+/// order is a topological order.
+#[derive(Debug, Clone)]
+struct Case {
+    instance: Instance,
+    schedule: Vec<ScheduledActivity>,
 }
 
-/// Everything in index order on agent 0, each as early as its predecessors allow.
-fn serial_schedule(instance: &Instance) -> Vec<ScheduledActivity> {
-    let mut schedule: Vec<ScheduledActivity> = Vec::new();
-    let mut free = 0;
+fn case() -> impl Strategy<Value = Case> {
+    (1u32..=3, 2usize..=8)
+        .prop_flat_map(|(m, n)| {
+            (
+                Just(m),
+                prop::collection::vec((1i64..=6, any::<bool>(), any::<bool>()), n),
+                prop::collection::vec((0..n, 0..n, 0i64..=3, prop::bool::weighted(0.3)), 0..=n * 2),
+            )
+        })
+        .prop_map(|(m, specs, edges)| {
+            let activities: Vec<Activity> = specs
+                .iter()
+                .enumerate()
+                .map(|(i, &(d, preemptible, uses_pot))| {
+                    let mut a = Activity::new(format!("j{i}"), d);
+                    a.preemptible = preemptible;
+                    if uses_pot {
+                        a.uses.push(ResourceUse {
+                            resource: "pot".into(),
+                            amount: 1,
+                        });
+                    }
+                    a
+                })
+                .collect();
+            let mut precedences: Vec<Precedence> = Vec::new();
+            for (x, y, lag, start_to_start) in edges {
+                let (b, a) = (x.min(y), x.max(y));
+                if b == a
+                    || precedences
+                        .iter()
+                        .any(|p| p.before == activities[b].id && p.after == activities[a].id)
+                {
+                    continue;
+                }
+                let mut p = Precedence::finish_to_start(
+                    activities[b].id.clone(),
+                    activities[a].id.clone(),
+                    lag,
+                );
+                if start_to_start {
+                    p.relation = makespan::instance::Relation::StartToStart;
+                }
+                precedences.push(p);
+            }
+            let instance = Instance {
+                format: INSTANCE_FORMAT.into(),
+                name: "random".into(),
+                time_unit: Default::default(),
+                agents: Some(m),
+                resources: vec![Resource {
+                    id: "pot".into(),
+                    capacity: 1,
+                    states: vec![],
+                }],
+                activities,
+                precedences,
+                setups: vec![],
+                objective: Default::default(),
+                source: None,
+            };
+            let schedule = greedy(&instance);
+            Case { instance, schedule }
+        })
+}
+
+/// Serial schedule generation in index order: each activity at the earliest time its
+/// predecessors, the earliest free agent and the pot allow, in one piece.
+fn greedy(instance: &Instance) -> Vec<ScheduledActivity> {
+    let m = instance.agents.unwrap_or(1) as usize;
+    let mut agent_free = vec![0i64; m];
+    let mut pot_free = 0i64;
+    let mut placed: Vec<ScheduledActivity> = Vec::new();
     for a in &instance.activities {
-        let ready = instance
-            .precedences
-            .iter()
-            .filter(|p| p.after == a.id)
-            .map(|p| {
-                let before = schedule.iter().find(|s| s.activity == p.before).unwrap();
-                before.end().unwrap() + p.min_lag
-            })
-            .max()
-            .unwrap_or(0);
-        let start = free.max(ready);
-        free = start + a.duration;
-        schedule.push(ScheduledActivity::at(
+        let mut ready = 0;
+        for p in instance.precedences.iter().filter(|p| p.after == a.id) {
+            let before = placed
+                .iter()
+                .find(|s| s.activity == p.before)
+                .expect("index order is topological");
+            let anchor = match p.relation {
+                makespan::instance::Relation::FinishToStart => before.end().unwrap_or(0),
+                makespan::instance::Relation::StartToStart => before.start().unwrap_or(0),
+            };
+            ready = ready.max(anchor + p.min_lag);
+        }
+        if !a.uses.is_empty() {
+            ready = ready.max(pot_free);
+        }
+        let agent = (0..m).min_by_key(|&k| agent_free[k]).unwrap_or(0);
+        let start = ready.max(agent_free[agent]);
+        agent_free[agent] = start + a.duration;
+        if !a.uses.is_empty() {
+            pot_free = start + a.duration;
+        }
+        placed.push(ScheduledActivity::at(
             a.id.clone(),
-            Some(0),
+            Some(agent as u32),
             start,
             a.duration,
         ));
     }
-    schedule
+    placed
 }
 
-fn rules(instance: &Instance, schedule: &[ScheduledActivity]) -> Vec<Rule> {
-    verify(instance, schedule)
-        .violations
-        .iter()
-        .map(|v| v.rule)
-        .collect()
+/// A change to a valid schedule, and the rule it must trigger.
+#[derive(Debug, Clone, Copy)]
+enum Mutation {
+    /// Start a successor `by` units before its precedence allows.
+    ShiftBeforePredecessor {
+        edge: usize,
+        by: i64,
+    },
+    /// Move an activity onto another's agent so that they overlap.
+    MoveOntoBusyAgent {
+        moved: usize,
+        onto: usize,
+        offset: i64,
+    },
+    Drop {
+        which: usize,
+    },
+    Duplicate {
+        which: usize,
+    },
+    /// Split a non-preemptible activity, leaving a gap.
+    Split {
+        which: usize,
+        gap: i64,
+    },
+    /// Run two activities that use the unary pot at the same time.
+    ShareThePot {
+        moved: usize,
+        onto: usize,
+    },
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (0usize..64, 1i64..=3).prop_map(|(edge, by)| Mutation::ShiftBeforePredecessor { edge, by }),
+        (0usize..64, 0usize..64, 0i64..6).prop_map(|(moved, onto, offset)| {
+            Mutation::MoveOntoBusyAgent {
+                moved,
+                onto,
+                offset,
+            }
+        }),
+        (0usize..64).prop_map(|which| Mutation::Drop { which }),
+        (0usize..64).prop_map(|which| Mutation::Duplicate { which }),
+        (0usize..64, 0i64..=3).prop_map(|(which, gap)| Mutation::Split { which, gap }),
+        (0usize..64, 0usize..64).prop_map(|(moved, onto)| Mutation::ShareThePot { moved, onto }),
+    ]
+}
+
+fn start_of(s: &ScheduledActivity) -> i64 {
+    s.start().unwrap_or(0)
+}
+
+/// Applies the mutation; `None` when it does not apply to this case.
+fn apply(case: &Case, mutation: Mutation) -> Option<(Vec<ScheduledActivity>, Rule)> {
+    let inst = &case.instance;
+    let mut plan = case.schedule.clone();
+    let n = plan.len();
+    let index = |id: &str| plan.iter().position(|s| s.activity == id);
+    let rule = match mutation {
+        Mutation::ShiftBeforePredecessor { edge, by } => {
+            let p = inst.precedences.get(edge % inst.precedences.len().max(1))?;
+            let (b, a) = (index(&p.before)?, index(&p.after)?);
+            let anchor = match p.relation {
+                makespan::instance::Relation::FinishToStart => plan[b].end()?,
+                makespan::instance::Relation::StartToStart => plan[b].start()?,
+            };
+            let d = inst.activities[a].duration;
+            let start = anchor + p.min_lag - by;
+            plan[a].pieces = vec![Piece(start, start + d)];
+            Rule::PrecedenceViolated
+        }
+        Mutation::MoveOntoBusyAgent {
+            moved,
+            onto,
+            offset,
+        } => {
+            let (x, y) = (moved % n, onto % n);
+            if x == y {
+                return None;
+            }
+            let start = start_of(&plan[y]) + offset % inst.activities[y].duration;
+            plan[x].agent = plan[y].agent;
+            plan[x].pieces = vec![Piece(start, start + inst.activities[x].duration)];
+            Rule::AgentDoubleBooked
+        }
+        Mutation::Drop { which } => {
+            plan.remove(which % n);
+            Rule::MissingActivity
+        }
+        Mutation::Duplicate { which } => {
+            let copy = plan[which % n].clone();
+            plan.push(copy);
+            Rule::DuplicateActivity
+        }
+        Mutation::Split { which, gap } => {
+            let i = which % n;
+            let a = &inst.activities[i];
+            if a.preemptible || a.duration < 2 {
+                return None;
+            }
+            let s = start_of(&plan[i]);
+            plan[i].pieces = vec![Piece(s, s + 1), Piece(s + 1 + gap, s + a.duration + gap)];
+            Rule::NotPreemptible
+        }
+        Mutation::ShareThePot { moved, onto } => {
+            let (x, y) = (moved % n, onto % n);
+            if x == y || inst.activities[x].uses.is_empty() || inst.activities[y].uses.is_empty() {
+                return None;
+            }
+            let start = start_of(&plan[y]);
+            plan[x].pieces = vec![Piece(start, start + inst.activities[x].duration)];
+            Rule::ResourceOverCapacity
+        }
+    };
+    Some((plan, rule))
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
-    fn a_serial_schedule_is_valid(instance in instances()) {
-        let schedule = serial_schedule(&instance);
-        let report = verify(&instance, &schedule);
+    fn greedy_schedules_verify_clean(case in case()) {
+        case.instance.validate().expect("generated instances are well-formed");
+        let report = verify(&case.instance, &case.schedule);
         prop_assert!(report.valid, "{}", report.render_text());
+        let latest = case.schedule.iter().filter_map(ScheduledActivity::end).max();
+        prop_assert_eq!(report.makespan, latest);
     }
 
     #[test]
-    fn a_successor_shifted_before_its_predecessor_is_reported(instance in instances(), pick in any::<prop::sample::Index>()) {
-        prop_assume!(!instance.precedences.is_empty());
-        let p = pick.get(&instance.precedences);
-        let mut schedule = serial_schedule(&instance);
-        let end = schedule.iter().find(|s| s.activity == p.before).unwrap().end().unwrap();
-        let after = schedule.iter_mut().find(|s| s.activity == p.after).unwrap();
-        let length = after.pieces[0].end() - after.pieces[0].start();
-        let start = end + p.min_lag - 1;
-        prop_assume!(start >= 0);
-        after.pieces = vec![Piece(start, start + length)];
-        prop_assert!(rules(&instance, &schedule).contains(&Rule::PrecedenceViolated));
+    fn every_mutation_is_reported_under_its_rule(case in case(), mutation in mutation()) {
+        let applied = apply(&case, mutation);
+        prop_assume!(applied.is_some());
+        let Some((plan, rule)) = applied else { unreachable!() };
+        let report = verify(&case.instance, &plan);
+        prop_assert!(!report.valid);
+        prop_assert!(
+            report.violations.iter().any(|v| v.rule == rule),
+            "{:?} should give {:?}:\n{}",
+            mutation,
+            rule,
+            report.render_text()
+        );
     }
 
     #[test]
-    fn two_jobs_overlapping_on_one_agent_are_reported(instance in instances(), pick in any::<prop::sample::Index>()) {
-        let mut schedule = serial_schedule(&instance);
-        let k = 1 + pick.index(schedule.len() - 1);
-        let start = schedule[k - 1].start().unwrap();
-        let length = instance.activities[k].duration;
-        schedule[k].pieces = vec![Piece(start, start + length)];
-        prop_assert!(rules(&instance, &schedule).contains(&Rule::AgentDoubleBooked));
-    }
-
-    #[test]
-    fn dropped_duplicated_unknown_and_split_activities_are_reported(instance in instances(), pick in any::<prop::sample::Index>()) {
-        let schedule = serial_schedule(&instance);
-        let k = pick.index(schedule.len());
-
-        let mut dropped = schedule.clone();
-        dropped.remove(k);
-        prop_assert!(rules(&instance, &dropped).contains(&Rule::MissingActivity));
-
-        let mut duplicated = schedule.clone();
-        duplicated.push(schedule[k].clone());
-        prop_assert!(rules(&instance, &duplicated).contains(&Rule::DuplicateActivity));
-
-        let mut unknown = schedule.clone();
-        unknown[k].activity = "ghost".into();
-        let found = rules(&instance, &unknown);
-        prop_assert!(found.contains(&Rule::UnknownActivity) && found.contains(&Rule::MissingActivity));
-
-        let mut too_many = schedule.clone();
-        too_many[k].agent = instance.agents;
-        prop_assert!(rules(&instance, &too_many).contains(&Rule::TooManyAgents));
-
-        let (s, e) = (schedule[k].start().unwrap(), schedule[k].end().unwrap());
-        prop_assume!(e - s >= 2);
-        let mut split = schedule.clone();
-        split[k].pieces = vec![Piece(s, s + 1), Piece(s + 1, e)];
-        prop_assert!(rules(&instance, &split).contains(&Rule::NotPreemptible));
-    }
-
-    #[test]
-    fn two_tool_users_at_once_overload_the_tool(instance in instances()) {
-        let users: Vec<usize> = (0..instance.activities.len())
-            .filter(|&j| !instance.activities[j].uses.is_empty())
+    fn arbitrary_schedules_never_panic(
+        case in case(),
+        entries in prop::collection::vec(
+            (0usize..10, prop::option::of(0u32..5), prop::collection::vec((any::<i64>(), any::<i64>()), 0..3)),
+            0..12,
+        ),
+    ) {
+        let schedule: Vec<ScheduledActivity> = entries
+            .into_iter()
+            .map(|(i, agent, pieces)| ScheduledActivity {
+                activity: case.instance.activities.get(i).map_or("ghost".to_string(), |a| a.id.clone()),
+                agent,
+                pieces: pieces.into_iter().map(|(s, e)| Piece(s, e)).collect(),
+            })
             .collect();
-        prop_assume!(users.len() >= 2);
-        let mut schedule = serial_schedule(&instance);
-        let (a, b) = (users[0], users[1]);
-        let start = schedule[a].start().unwrap();
-        schedule[b].pieces = vec![Piece(start, start + instance.activities[b].duration)];
-        schedule[b].agent = Some(instance.agents.unwrap() - 1);
-        prop_assert!(rules(&instance, &schedule).contains(&Rule::ResourceOverCapacity));
+        let report = verify(&case.instance, &schedule);
+        prop_assert_eq!(report.valid, report.violations.is_empty());
+        prop_assert!(!report.render_text().is_empty());
     }
 }

@@ -9,7 +9,10 @@
 //! [`verify`], so lists are held to every rule of the instance. Unlike the scorer, this
 //! reports unknown ids, missing and repeated activities, lists beyond the agent count and
 //! lists that wait on each other, each naming the activities, instead of crashing or
-//! accepting them.
+//! accepting them. A list beyond the agent count that holds work is reported as
+//! [`Rule::TooManyAgents`] (one violation per extra agent); an empty extra list is
+//! harmless. A repeated activity is checked at its first occurrence (list by list); later
+//! occurrences still take their agent's time, as in the scorer.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -47,7 +47,7 @@ pub fn out_of_range(placements: &Placements, out: &mut Vec<Violation>) {
     }
 }
 
-/// Two overlapping busy pieces of one agent, each with its placement index.
+/// Two overlapping busy intervals and the placements they belong to, earlier first.
 type Clash = (Piece, usize, Piece, usize);
 
 /// Every pair of activities that keep one agent busy at the same time (each pair once, at

@@ -196,15 +196,16 @@ fn exact(
         },
         Ok(MilpOutcome::Solved {
             starts,
+            makespan,
             bound,
             proven,
             nodes,
-            ..
         }) => {
+            // Origin at 0 and sink at the makespan, like every other node list.
             let mut full = starts;
-            full.extend([0, full.iter().zip(&problem.durations).map(|(s, p)| s + p).max().unwrap_or(0)]);
+            full.extend([0, makespan]);
             let bound = milp_bound(bound);
-            let status = if proven || bound.value >= full[sink] {
+            let status = if proven || bound.value >= makespan {
                 Status::Optimal
             } else {
                 Status::Feasible

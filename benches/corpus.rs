@@ -34,7 +34,10 @@ fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
         println!("{label:<22} skipped: {} is not there", path.display());
         return;
     }
-    let options = ImportOptions { agents };
+    let options = ImportOptions {
+        agents,
+        ..ImportOptions::default()
+    };
     let instances: Vec<Instance> = formats::input_files(path)
         .expect("readable corpus")
         .iter()

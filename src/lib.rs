@@ -6,6 +6,7 @@
 //! ([`verify`]) never know which benchmark an instance came from.
 
 mod assign;
+mod baseline;
 pub mod batch;
 pub mod bounds;
 pub mod formats;

@@ -11,7 +11,7 @@ use makespan::batch::{self, BatchOptions, Row};
 use makespan::formats::{self, ImportOptions};
 use makespan::heuristics::Effort;
 use makespan::solution::Status;
-use makespan::solve::SolveOptions;
+use makespan::solve::{Method, SolveOptions};
 
 mod verify_cmd;
 
@@ -48,6 +48,17 @@ struct SolveArgs {
     /// Default: each benchmark's own (ParaCook 1,2,3; AsyncHow unlimited).
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
+    /// Combination sizes for benchmarks that combine tasks (TimeArena: tasks per run),
+    /// e.g. 1,2,3. Default: the benchmark's own (TimeArena 1,2,3: all 525 runs).
+    #[arg(long, value_delimiter = ',')]
+    combine: Vec<usize>,
+    /// Build the constrained-resource variant (TimeArena: one pot, one fryer, one oven).
+    #[arg(long)]
+    constraint: bool,
+    /// How to solve: `exact` (bounds, heuristics, MILP: proven optima) or a benchmark's own
+    /// baseline, replayed and verified (`timearena-greedy`).
+    #[arg(long, value_enum, default_value_t = Method::Exact)]
+    method: Method,
     /// Seconds the MILP may spend on one instance.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
@@ -116,8 +127,13 @@ fn parse_shard(text: &str) -> Result<(usize, usize)> {
 }
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
+    if args.combine.contains(&0) {
+        bail!("--combine: sizes are numbers of tasks per run, at least 1 (e.g. 1,2,3)");
+    }
     let import = ImportOptions {
         agents: parse_agents(&args.agents)?,
+        combine: args.combine.clone(),
+        constraint: args.constraint,
     };
     let mut instances = Vec::new();
     for input in &args.inputs {
@@ -154,6 +170,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             export_lp: None,
             heuristic_only: args.heuristic_only,
             effort: Effort::default(),
+            method: args.method,
         },
     };
     let started = std::time::Instant::now();
@@ -199,11 +216,12 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
         }
     }
     println!(
-        "{} instances: {} optimal, {} feasible, {} infeasible, {} error ({} kept from an earlier run) in {:.2} s; solutions in {}",
+        "{} instances: {} optimal, {} feasible, {} infeasible, {} invalid, {} error ({} kept from an earlier run) in {:.2} s; solutions in {}",
         rows.len(),
         count(Status::Optimal),
         count(Status::Feasible),
         count(Status::Infeasible),
+        count(Status::Invalid),
         count(Status::Error),
         reused,
         seconds,

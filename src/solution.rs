@@ -21,6 +21,9 @@ pub enum Status {
     Feasible,
     /// No schedule exists; `reason` says why.
     Infeasible,
+    /// A baseline method's schedule (e.g. `timearena-greedy`) breaks rules of the
+    /// instance; `reason` names them. The exact pipeline never reports it.
+    Invalid,
     /// Something went wrong (unsupported feature, solver failure); `reason` says what.
     Error,
 }
@@ -31,6 +34,7 @@ impl fmt::Display for Status {
             Status::Optimal => "optimal",
             Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
+            Status::Invalid => "invalid",
             Status::Error => "error",
         })
     }

@@ -29,6 +29,18 @@ pub struct SolveOptions {
     /// Stop after bounds and heuristics: never run the MILP.
     pub heuristic_only: bool,
     pub effort: Effort,
+    pub method: Method,
+}
+
+/// Which method produces the schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Method {
+    /// Bounds, heuristics and the MILP: optima proven where time allows.
+    #[default]
+    Exact,
+    /// TimeArena's own greedy oracle, replayed ([`crate::formats::timearena::greedy`]) and
+    /// verified: a baseline, reported `feasible` or `invalid`, never `optimal`.
+    TimearenaGreedy,
 }
 
 impl Default for SolveOptions {
@@ -39,6 +51,7 @@ impl Default for SolveOptions {
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
+            method: Method::Exact,
         }
     }
 }
@@ -72,6 +85,9 @@ impl Outcome {
 /// solutions with a reason.
 pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
     let clock = Instant::now();
+    if options.method != Method::Exact {
+        return crate::baseline::solve(instance, options.method, clock);
+    }
     if let Err(invalid) = instance.validate() {
         let reason = format!("invalid instance: {invalid}");
         return finish(

@@ -24,13 +24,19 @@ pub enum Format {
     AsyncHowJson,
     /// An AsyncHow benchmark pickle (`<split>_benchmark.pkl`).
     AsyncHowPickle,
+    /// TimeArena's `tasks.json`: an object with `tasks` and `dependencygraph_disagreements`.
+    TimeArenaTasks,
+    /// TimeArena's `dependencygraph.json` (the oracle's graph): an object of
+    /// `[durations, dependencies]` pairs. It holds no instances of its own.
+    TimeArenaGraph,
 }
 
 /// Appended to every "not recognised" error, so the user sees the alternatives.
 const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      \"format\": \"makespan-instance/1\"), a ParaCook abstract task file (JSON list of \
      {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
-     \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl)";
+     \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), TimeArena tasks.json \
+     (JSON object with \"tasks\") or its dependencygraph.json";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -41,6 +47,8 @@ const PICKLE_PROTO: u8 = 0x80;
 struct ObjectProbe {
     format: Option<serde_json::Value>,
     instances: Option<IgnoredAny>,
+    tasks: Option<IgnoredAny>,
+    dependencygraph_disagreements: Option<IgnoredAny>,
 }
 
 /// Which format `bytes` (the content of `path`) are in; a clear error naming the accepted
@@ -131,6 +139,14 @@ fn detect_object(path: &Path, text: &str) -> Result<Format, LoadError> {
             ))
         }
         None if probe.instances.is_some() => Ok(Format::AsyncHowJson),
+        None if probe.tasks.is_some() && probe.dependencygraph_disagreements.is_some() => {
+            Ok(Format::TimeArenaTasks)
+        }
+        None if serde_json::from_str(text)
+            .is_ok_and(|v| super::timearena::graph::looks_like_graph(&v)) =>
+        {
+            Ok(Format::TimeArenaGraph)
+        }
         None => Err(LoadError::format(
             path,
             "top level",

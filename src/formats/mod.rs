@@ -12,6 +12,7 @@
 pub mod asynchow;
 mod detect;
 pub mod paracook;
+pub mod timearena;
 mod walk;
 
 use std::path::Path;
@@ -28,6 +29,12 @@ pub struct ImportOptions {
     /// Agent counts to build instances for (`None` = unlimited); empty means the
     /// benchmark's own choice (ParaCook: 1, 2 and 3 cooks; AsyncHow: unlimited).
     pub agents: Vec<Option<u32>>,
+    /// Combination sizes to build (TimeArena: tasks per run); empty means the
+    /// benchmark's own choice (TimeArena: 1, 2 and 3).
+    pub combine: Vec<usize>,
+    /// Build the constrained-resource variant (TimeArena `--constraint`: one pot, fryer
+    /// and oven per run).
+    pub constraint: bool,
 }
 
 /// A schedule written in a benchmark's own answer form, ready to save beside a solution.
@@ -50,6 +57,9 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::ParaCook => paracook::import(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowJson => asynchow::import_json(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowPickle => asynchow::import_pickle(path, &bytes, opts)?,
+        Format::TimeArenaTasks => timearena::import(path, utf8(path, &bytes)?, opts)?,
+        // The oracle's graph is read beside tasks.json; on its own it holds no instances.
+        Format::TimeArenaGraph => Vec::new(),
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
@@ -68,6 +78,10 @@ pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Opt
         paracook::BENCHMARK => Some(NativeAnswer {
             extension: "json",
             text: paracook::answer_lists(instance, schedule),
+        }),
+        timearena::BENCHMARK => Some(NativeAnswer {
+            extension: "json",
+            text: timearena::decisions(instance, schedule),
         }),
         _ => None,
     }
@@ -143,6 +157,7 @@ mod tests {
         );
         let some = ImportOptions {
             agents: vec![Some(3), None, Some(3)],
+            ..ImportOptions::default()
         };
         assert_eq!(agent_counts(&some, &[Some(1)]), vec![Some(3), None]);
     }

@@ -1,6 +1,7 @@
 //! Speed on whole benchmark corpora, as a table: `cargo bench --bench corpus`.
-//! Solves every ParaCook instance (72 files × 1–3 agents) and every AsyncHow instance from
-//! `../shared/benchmarks` with the default options and all cores, and prints counts and times.
+//! Solves every ParaCook instance (72 files × 1–3 agents), every AsyncHow instance and every
+//! TimeArena run (525, plus the 175 constrained cooking runs) from `../shared/benchmarks`
+//! with the default options and all cores, and prints counts and times.
 
 use std::path::Path;
 use std::time::Instant;
@@ -16,28 +17,41 @@ fn main() {
         "{:<22} {:>9} {:>8} {:>6} {:>10} {:>10} {:>10} {:>10}",
         "corpus", "instances", "optimal", "milp", "wall s", "cpu s", "median s", "max s"
     );
+    let agents = |agents| ImportOptions {
+        agents,
+        ..ImportOptions::default()
+    };
     run(
         "paracook (m=1,2,3)",
         "../shared/benchmarks/paracook/abstract",
-        vec![Some(1), Some(2), Some(3)],
+        agents(vec![Some(1), Some(2), Some(3)]),
     );
     run(
         "asynchow (unlimited)",
         "../shared/benchmarks/asynchow/instances.json",
-        vec![],
+        agents(vec![]),
+    );
+    run(
+        "timearena (1,2,3)",
+        "../shared/benchmarks/timearena/tasks.json",
+        ImportOptions::default(),
+    );
+    run(
+        "timearena --constraint",
+        "../shared/benchmarks/timearena/tasks.json",
+        ImportOptions {
+            constraint: true,
+            ..ImportOptions::default()
+        },
     );
 }
 
-fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
+fn run(label: &str, path: &str, options: ImportOptions) {
     let path = Path::new(path);
     if !path.exists() {
         println!("{label:<22} skipped: {} is not there", path.display());
         return;
     }
-    let options = ImportOptions {
-        agents,
-        ..ImportOptions::default()
-    };
     let instances: Vec<Instance> = formats::input_files(path)
         .expect("readable corpus")
         .iter()

@@ -6,20 +6,28 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use makespan::formats::reference;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
+use makespan::verify::timearena_log::{self, TimeArenaVerdict};
 use makespan::verify::{agent_lists, compare, plan, Comparison, Report};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
-    /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block).
+    /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block; a
+    /// TimeArena decision list or LLM_test.py trajectory).
     plan: PathBuf,
     /// The instance, if the plan does not name it or to override it: a unified instance or
-    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several.
-    #[arg(long, value_name = "PATH[#NAME]")]
+    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
+    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2).
+    #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
     instance: Option<String>,
+    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA, else
+    /// ../shared/benchmarks).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
     /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
     #[arg(long)]
     agents: Option<String>,
@@ -36,13 +44,26 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.plan)
         .with_context(|| format!("{}: cannot read the plan", args.plan.display()))?;
     let instance = match &args.instance {
-        Some(spec) => Some(load_instance(spec, args.agents.as_deref())?),
+        Some(spec) => Some(load_instance(spec, &args)?),
         None => None,
     };
+    let mut timearena = None;
     let (instance, report) = if text.trim_start().starts_with('{') {
         let resolved = plan::read_plan(&args.plan, &text)?.resolve(instance)?;
         let report = makespan::verify::verify(&resolved.instance, &resolved.schedule);
         (resolved.instance, report)
+    } else if serde_json::from_str(&text).is_ok_and(|v| timearena_log::is_decision_log(&v)) {
+        let Some(instance) = instance else {
+            bail!(
+                "{}: a TimeArena decision list does not name its run; pass --instance, e.g. --instance timearena:cooking1+cooking2",
+                args.plan.display()
+            );
+        };
+        let log = timearena_log::read_decisions(&args.plan, &text)?;
+        let verdict = timearena_log::verify_decisions(&instance, &log);
+        let report = verdict.report.clone();
+        timearena = Some((verdict, log.final_record));
+        (instance, report)
     } else {
         let Some(instance) = instance else {
             bail!(
@@ -62,10 +83,17 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         .as_ref()
         .map(|(optimum, _)| compare(&report, *optimum));
     if args.json {
-        let value = serde_json::json!({ "report": report, "comparison": comparison });
+        let mut value = serde_json::json!({ "report": report, "comparison": comparison });
+        if let Some((verdict, _)) = &timearena {
+            value["timearena"] =
+                serde_json::json!({"metrics": verdict.metrics, "warnings": verdict.warnings});
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", report.render_text());
+        if let Some((verdict, final_record)) = &timearena {
+            print_timearena(verdict, *final_record);
+        }
         if let (Some(c), Some((_, status))) = (&comparison, &reference) {
             print_comparison(&report, c, *status);
         }
@@ -77,8 +105,14 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     })
 }
 
-/// Reads `PATH[#NAME]` with the benchmark's importer and picks one instance.
-fn load_instance(spec: &str, agents: Option<&str>) -> Result<Instance> {
+/// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
+/// instance.
+fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
+    let agents = args.agents.as_deref();
+    let data = reference::data_dir(args.data.as_deref());
+    if let Some(found) = reference::resolve(spec, &data, &ImportOptions::default()) {
+        return Ok(found?);
+    }
     let (path, name) = match spec.rsplit_once('#') {
         Some((p, n)) => (p, Some(n)),
         None => (spec, None),
@@ -126,7 +160,15 @@ fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
         .with_context(|| format!("{}: cannot read the solution", path.display()))?;
     let solution: Solution = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a makespan-solution/1 file", path.display()))?;
-    if solution.instance.hash != content_hash(instance) {
+    // The file an instance was read from is provenance, not content.
+    let without_file = |i: &Instance| {
+        let mut copy = i.clone();
+        if let Some(source) = &mut copy.source {
+            source.file = None;
+        }
+        content_hash(&copy)
+    };
+    if without_file(&solution.instance.instance) != without_file(instance) {
         bail!(
             "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
             path.display(),
@@ -143,6 +185,25 @@ fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
             path.display(),
             solution.status
         ),
+    }
+}
+
+fn print_timearena(verdict: &TimeArenaVerdict, final_record: Option<(i64, i64, bool)>) {
+    for warning in &verdict.warnings {
+        println!("warning: {warning}");
+    }
+    let m = &verdict.metrics;
+    println!(
+        "TimeArena: progress score {}, completion time {} min, completion speed {:.2}/min, completed: {}",
+        m.progress_score,
+        m.completion_time,
+        m.completion_speed,
+        if m.completed { "yes" } else { "no" }
+    );
+    if let Some((time, score, completed)) = final_record {
+        println!(
+            "the trajectory's final record says: total_time {time}, total_score {score}, isCompleted {completed}"
+        );
     }
 }
 

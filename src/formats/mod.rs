@@ -12,6 +12,7 @@
 pub mod asynchow;
 mod detect;
 pub mod paracook;
+pub mod reference;
 pub mod timearena;
 mod walk;
 

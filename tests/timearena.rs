@@ -380,3 +380,48 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn committed_oracle_references_match_the_data_and_replay() {
+    let Some(mut instances) = runs(&ImportOptions::default()) else {
+        return;
+    };
+    instances.extend(
+        runs(&ImportOptions {
+            constraint: true,
+            ..ImportOptions::default()
+        })
+        .unwrap(),
+    );
+    let folder = Path::new("solutions/timearena");
+    let problems: Vec<String> = instances
+        .par_iter()
+        .filter_map(|instance| {
+            let check = || -> Option<bool> {
+                let path = makespan::batch::solution_path(folder, &instance.name);
+                let text = std::fs::read_to_string(&path).ok()?;
+                let solution: Solution = serde_json::from_str(&text).ok()?;
+                let answer = std::fs::read_to_string(path.with_extension("answer.json")).ok()?;
+                let log = makespan::verify::timearena_log::read_decisions(&path, &answer).ok()?;
+                let verdict = verify_decisions(instance, &log);
+                let ok = solution.instance.hash == makespan::instance::content_hash(instance)
+                    && solution.status == Status::Optimal
+                    && verify(instance, &solution.schedule).valid
+                    && verdict.report.valid
+                    && verdict.metrics.completed
+                    && Some(verdict.metrics.completion_time) == solution.makespan;
+                Some(ok)
+            };
+            (check() != Some(true)).then(|| instance.name.clone())
+        })
+        .collect();
+    let present = instances
+        .iter()
+        .filter(|i| makespan::batch::solution_path(folder, &i.name).exists())
+        .count();
+    assert_eq!(present, 700, "regenerate with the commands in the README");
+    assert!(
+        problems.is_empty(),
+        "stale or wrong references: {problems:?}"
+    );
+}

@@ -1,0 +1,93 @@
+//! The TimeArena commands of the README, as a user runs them.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn makespan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+const DATA: &str = "../shared/benchmarks/timearena";
+
+#[test]
+fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
+    if !Path::new(DATA).exists() {
+        return;
+    }
+    let answer = "solutions/timearena/cooking2+cooking3.answer.json";
+    let ok = makespan(&[
+        "verify",
+        answer,
+        "--instance",
+        "timearena:cooking2+cooking3",
+        "--solution",
+        "solutions/timearena/cooking2+cooking3.json",
+    ]);
+    let out = text(&ok);
+    assert_eq!(ok.status.code(), Some(0), "{out}");
+    assert!(out.contains("ratio to the optimum"), "{out}");
+    assert!(out.contains("progress score 100"), "{out}");
+    assert!(
+        out.contains("cannot complete this run"),
+        "spec §8.3 warning: {out}"
+    );
+
+    let records: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(answer).unwrap()).unwrap();
+    let mut broken = records.clone();
+    broken.retain(|r| r["action"] != "wait");
+    broken.truncate(broken.len() - 1);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.json");
+    std::fs::write(&path, serde_json::to_string(&broken).unwrap()).unwrap();
+    let bad = makespan(&[
+        "verify",
+        path.to_str().unwrap(),
+        "--instance",
+        "timearena:cooking2+cooking3",
+    ]);
+    assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
+    assert!(text(&bad).contains("missing_activity"), "{}", text(&bad));
+
+    let unnamed = makespan(&["verify", answer]);
+    assert_eq!(unnamed.status.code(), Some(2));
+    assert!(text(&unnamed).contains("--instance"), "{}", text(&unnamed));
+}
+
+#[test]
+fn the_greedy_method_reports_invalid_schedules_with_the_reason() {
+    if !Path::new(DATA).exists() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let run = makespan(&[
+        "solve",
+        DATA,
+        "--combine",
+        "1",
+        "--method",
+        "timearena-greedy",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run));
+    let solution: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("household4.json")).unwrap())
+            .unwrap();
+    assert_eq!(solution["status"], "invalid");
+    assert_eq!(solution["makespan"], 9);
+    assert!(solution["reason"].as_str().unwrap().contains("fruit_tree"));
+    let zero = makespan(&["solve", DATA, "--combine", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
+}

@@ -17,4 +17,5 @@ pub mod problem;
 pub mod schedule;
 pub mod solution;
 pub mod solve;
+pub mod validation;
 pub mod verify;

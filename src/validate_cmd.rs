@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use makespan::solve::SolveOptions;
-use makespan::validation::{self, OptimaTable, Verdict};
+use makespan::validation::{self, Optima, Verdict};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -18,7 +18,8 @@ pub struct ValidateArgs {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Table(s) of published optima, CSV `problem,optimum` (an integer, `lb..ub` or `unsat`),
-    /// keyed by file name (case-insensitive). Repeat for several tables.
+    /// keyed by file name (case-insensitive). Repeat for several tables; each applies first
+    /// to the instances in its own folder.
     #[arg(long, required = true, value_name = "TABLE.csv")]
     optima: Vec<PathBuf>,
     /// Seconds the MILP may spend on one instance.
@@ -38,9 +39,9 @@ pub struct ValidateArgs {
 /// Exit code 0: every result agrees with (or, unproven, brackets) the table; 1: at least
 /// one disagreement; 2: unreadable input.
 pub fn run(args: ValidateArgs) -> Result<ExitCode> {
-    let mut table = OptimaTable::default();
+    let mut optima = Optima::default();
     for path in &args.optima {
-        table.read(path)?;
+        optima.read(path)?;
     }
     let cases = validation::load_cases(&args.inputs)?;
     if cases.is_empty() {
@@ -64,7 +65,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
             .expect("the template is valid")
             .progress_chars("=> "),
     );
-    let outcomes = validation::run(&cases, &table, &options, jobs, &|o| {
+    let outcomes = validation::run(&cases, &optima, &options, jobs, &|o| {
         bar.inc(1);
         bar.set_message(format!("{} {}", o.instance, o.verdict.label()));
     });

@@ -5,6 +5,9 @@
 //! A table is CSV with the header `problem,optimum`; `optimum` is an integer (proven
 //! optimum), `lb..ub` (open; either end may be empty) or `unsat` (no schedule exists). Keys
 //! are file names, compared case-insensitively (`PSP1.SCH` and `psp1.sch` are the same key).
+//! Sets reuse file names (every ProGen/max set has a `PSP1`), so each table is tied to its
+//! folder: an instance is looked up first in the tables of the folders that contain it,
+//! nearest first, and only then in the others, in the order given ([`Optima`]).
 //!
 //! Only a *proven* claim can disagree: an optimum that differs from a published exact
 //! value or lies outside a published range, infeasibility where a schedule is known, a
@@ -137,6 +140,58 @@ impl OptimaTable {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// Several tables, each tied to the folder it lies in.
+#[derive(Debug, Clone, Default)]
+pub struct Optima {
+    tables: Vec<(PathBuf, OptimaTable)>,
+}
+
+impl Optima {
+    /// Reads a table file and ties it to its folder.
+    pub fn read(&mut self, path: &Path) -> Result<(), TableError> {
+        let mut table = OptimaTable::default();
+        table.read(path)?;
+        let folder = path.parent().unwrap_or(Path::new("."));
+        self.add(folder, table);
+        Ok(())
+    }
+
+    /// Adds a table tied to `folder`.
+    pub fn add(&mut self, folder: &Path, table: OptimaTable) {
+        self.tables.push((absolute(folder), table));
+    }
+
+    /// The published result for an instance file: from the nearest table whose folder holds
+    /// the file, else from the first other table that lists its name.
+    pub fn get(&self, file: &Path) -> Option<Published> {
+        let name = file.file_name()?.to_string_lossy();
+        let file = absolute(file);
+        let mut scoped: Vec<&(PathBuf, OptimaTable)> = self
+            .tables
+            .iter()
+            .filter(|(folder, _)| file.starts_with(folder))
+            .collect();
+        scoped.sort_by_key(|(folder, _)| std::cmp::Reverse(folder.components().count()));
+        let others = self
+            .tables
+            .iter()
+            .filter(|(folder, _)| !file.starts_with(folder));
+        scoped
+            .into_iter()
+            .chain(others)
+            .find_map(|(_, table)| table.get(&name))
+    }
+}
+
+/// The path made absolute and resolved where it exists, so `a/../b` and `./b` compare equal.
+fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    })
 }
 
 fn parse_published(value: &str) -> Option<Published> {
@@ -303,11 +358,11 @@ impl Outcome {
     }
 }
 
-/// Solves every case with [`solve`] (`jobs` at once) and judges it against `table`, in the
+/// Solves every case with [`solve`] (`jobs` at once) and judges it against `optima`, in the
 /// order of `cases`; `done` is called after each instance (for a progress bar).
 pub fn run(
     cases: &[Case],
-    table: &OptimaTable,
+    optima: &Optima,
     options: &SolveOptions,
     jobs: usize,
     done: &(dyn Fn(&Outcome) + Sync),
@@ -323,7 +378,7 @@ pub fn run(
             .par_iter()
             .map(|case| {
                 let solution = solve(&case.instance, options);
-                let published = table.get(&case.key());
+                let published = optima.get(&case.file);
                 let outcome = Outcome {
                     set: case.set(),
                     key: case.key(),
@@ -494,6 +549,22 @@ mod tests {
         );
         assert_eq!(t.get("x").unwrap().to_string(), "3..5");
         assert_eq!(t.get("y"), None);
+    }
+
+    #[test]
+    fn tables_apply_to_their_own_folder_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let mut optima = Optima::default();
+        optima.add(&a, table("problem,optimum\nPSP1.SCH,26\n").unwrap());
+        optima.add(
+            &b,
+            table("problem,optimum\npsp1.sch,unsat\nx.sm,4\n").unwrap(),
+        );
+        assert_eq!(optima.get(&a.join("PSP1.SCH")), Some(Published::Exact(26)));
+        assert_eq!(optima.get(&b.join("psp1.sch")), Some(Published::Unsat));
+        assert_eq!(optima.get(&a.join("x.sm")), Some(Published::Exact(4)));
+        assert_eq!(optima.get(&dir.path().join("y.sm")), None);
     }
 
     #[test]

@@ -56,19 +56,34 @@ pub fn highs_version() -> String {
 }
 
 /// Minimises the makespan over schedules that end by `horizon`.
+///
+/// Propagation first ([`propagate`]): it may prove the horizon infeasible or raise the lower
+/// bound (the smallest horizon it cannot rule out), and its tighter windows and derived
+/// precedences shrink and strengthen the model.
 pub fn solve(
     problem: &Problem,
     horizon: i64,
     lower_bound: i64,
     settings: &MilpSettings,
 ) -> Result<MilpOutcome, String> {
-    // Propagation first: it may prove the horizon infeasible or raise the lower bound, and
-    // its tighter windows and derived precedences shrink and strengthen the model.
     let Some(lower_bound) =
         propagate::first_open_horizon(problem, lower_bound.min(horizon), horizon)
     else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
+    solve_window(problem, horizon, lower_bound, settings)
+}
+
+/// Minimises the makespan over schedules that end by `horizon`, given that none is shorter
+/// than `lower_bound`.
+fn solve_window(
+    problem: &Problem,
+    horizon: i64,
+    lower_bound: i64,
+    settings: &MilpSettings,
+) -> Result<MilpOutcome, String> {
+    // Propagation first: it may prove the horizon infeasible, and its tighter windows and
+    // derived precedences shrink and strengthen the model.
     let Some(tightened) = propagate::tighten(problem, horizon) else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };

@@ -61,7 +61,7 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
         l.starts_with("PRECEDENCE RELATIONS")
     })?;
     r.line("the precedence header row")?;
-    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); jobs];
+    let mut successors: Vec<Vec<usize>> = Vec::with_capacity(jobs);
     for expected in 0..jobs {
         let line = r.line(&format!("the precedence row of job {}", expected + 1))?;
         job_number(&r, &line, expected)?;
@@ -81,9 +81,10 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
             3 + count,
             &format!("the row of job {}", expected + 1),
         )?;
-        for k in 0..count {
-            successors[expected].push(r.index(&line, 3 + k, "successor", 1, jobs)?);
-        }
+        let row: Result<Vec<usize>, LoadError> = (0..count)
+            .map(|k| r.index(&line, 3 + k, "successor", 1, jobs))
+            .collect();
+        successors.push(row?);
     }
 
     r.seek("REQUESTS/DURATIONS: section", |l| {

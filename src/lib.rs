@@ -18,4 +18,5 @@ pub mod problem;
 pub mod schedule;
 pub mod solution;
 pub mod solve;
+pub mod validation;
 pub mod verify;

@@ -13,6 +13,7 @@ use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::{Method, SolveOptions};
 
+mod validate_cmd;
 mod verify_cmd;
 
 /// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.
@@ -34,6 +35,11 @@ enum Command {
     /// Exit code 0: valid; 1: violations; 2: unreadable input.
     /// Example: makespan verify solutions/two-cooks-breakfast.json
     Verify(verify_cmd::VerifyArgs),
+    /// Solve classic instances and compare with published optima (exit code 1 on any
+    /// disagreement with a proven result).
+    ///
+    /// Example: makespan validate ../shared/external-validation/rcpsp-max/sm_j10 --optima ../shared/external-validation/rcpsp-max/sm_j10/optimum.csv
+    Validate(validate_cmd::ValidateArgs),
 }
 
 #[derive(clap::Args)]
@@ -93,6 +99,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify_cmd::run(args),
+        Command::Validate(args) => validate_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -29,6 +29,29 @@ pub enum Format {
     /// TimeArena's `dependencygraph.json` (the oracle's graph): an object of
     /// `[durations, dependencies]` pairs. It holds no instances of its own.
     TimeArenaGraph,
+    /// A PSPLIB single-mode RCPSP file (`.sm`).
+    Psplib,
+    /// A ProGen/max RCPSP/max file (`.sch`, any case).
+    RcpspMax,
+    /// A job shop file in the kobe `.jss` format.
+    JobShop,
+}
+
+/// The plain-text scheduling formats, recognised by file extension (any case): their
+/// content has no signature beyond a line of numbers.
+const TEXT_FORMATS: [(&str, Format); 3] = [
+    ("sm", Format::Psplib),
+    ("sch", Format::RcpspMax),
+    ("jss", Format::JobShop),
+];
+
+/// The format a file extension names, if it is one of [`TEXT_FORMATS`].
+pub(super) fn text_format(path: &Path) -> Option<Format> {
+    let extension = path.extension()?.to_str()?;
+    TEXT_FORMATS
+        .iter()
+        .find(|(e, _)| extension.eq_ignore_ascii_case(e))
+        .map(|&(_, f)| f)
 }
 
 /// Appended to every "not recognised" error, so the user sees the alternatives.
@@ -36,7 +59,8 @@ const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      \"format\": \"makespan-instance/1\"), a ParaCook abstract task file (JSON list of \
      {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
      \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), TimeArena tasks.json \
-     (JSON object with \"tasks\") or its dependencygraph.json";
+     (JSON object with \"tasks\") or its dependencygraph.json, PSPLIB .sm, RCPSP/max .sch, \
+     job shop .jss";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -80,6 +104,12 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, LoadError> {
         let at = format!("byte {}", e.valid_up_to());
         not_recognised(&at, "the file is neither UTF-8 text nor a pickle".into())
     })?;
+    if let Some(format) = text_format(path) {
+        return Ok(format);
+    }
+    if super::psplib::looks_like(text) {
+        return Ok(Format::Psplib);
+    }
     match text.trim_start().chars().next() {
         Some('[') => detect_list(path, text),
         Some('{') => detect_object(path, text),
@@ -184,6 +214,11 @@ mod tests {
             detect_text("instances.json", asynchow),
             Ok(Format::AsyncHowJson)
         );
+        assert_eq!(detect_text("PSP1.SCH", "10 5 0 0"), Ok(Format::RcpspMax));
+        assert_eq!(detect_text("j301_1.sm", "****"), Ok(Format::Psplib));
+        assert_eq!(detect_text("ft06.jss", "# ft06\n6 6"), Ok(Format::JobShop));
+        let psplib = "*****\nfile with basedata\nPRECEDENCE RELATIONS:\n";
+        assert_eq!(detect_text("renamed.txt", psplib), Ok(Format::Psplib));
         let pickle = [PICKLE_PROTO, 4, 0x95];
         assert_eq!(
             detect(Path::new("async_benchmark.pkl"), &pickle).ok(),

@@ -11,9 +11,13 @@
 
 pub mod asynchow;
 mod detect;
+pub mod jobshop;
+mod lines;
 pub mod paracook;
 pub mod reference;
 pub mod timearena;
+pub mod psplib;
+pub mod rcpsp_max;
 mod walk;
 
 use std::path::Path;
@@ -61,6 +65,9 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::TimeArenaTasks => timearena::import(path, utf8(path, &bytes)?, opts)?,
         // The oracle's graph is read beside tasks.json; on its own it holds no instances.
         Format::TimeArenaGraph => Vec::new(),
+        Format::Psplib => psplib::import(path, utf8(path, &bytes)?)?,
+        Format::RcpspMax => rcpsp_max::import(path, utf8(path, &bytes)?)?,
+        Format::JobShop => jobshop::import(path, utf8(path, &bytes)?)?,
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
@@ -131,6 +138,14 @@ fn agents_suffix(agents: Option<u32>) -> String {
         Some(m) => format!("-m{m}"),
         None => "-unlimited".to_string(),
     }
+}
+
+/// The file name without its extension, for instance names.
+fn file_stem(path: &Path) -> String {
+    path.file_stem().map_or_else(
+        || "instance".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
 }
 
 /// The bytes as text; [`detect`] has already checked this for every text format, but the

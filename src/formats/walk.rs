@@ -9,7 +9,7 @@ use crate::instance::{LoadError, INSTANCE_FORMAT};
 
 /// The input files under `path`: `path` itself if it is a file (the user named it, so it is
 /// never filtered), else every `.json` and `.pkl` file below it, recursively, sorted by
-/// path. Skipped: hidden files and folders (`.git`), folders reached through symbolic links
+/// path (plus the plain-text scheduling formats `.sm`, `.sch`, `.jss`). Skipped: hidden files and folders (`.git`), folders reached through symbolic links
 /// (they can form loops), and JSON files whose `"format"` tag names another makespan file
 /// kind (`makespan-solution/1` and the like), which sit beside instances in output folders.
 /// Files of other extensions (`LICENSE`, `summary.csv`, `README.md`) are never inputs.
@@ -49,6 +49,7 @@ fn is_input(path: &Path) -> Result<bool, LoadError> {
     let extension = path.extension().map(|e| e.to_ascii_lowercase());
     match extension.as_ref().and_then(|e| e.to_str()) {
         Some("pkl") => Ok(true),
+        _ if super::detect::text_format(path).is_some() => Ok(true),
         Some("json") => {
             let text = fs::read(path).map_err(|source| LoadError::Io {
                 path: path.to_path_buf(),

@@ -2,6 +2,7 @@
 //! sampling, and forward–backward improvement (justification). The best schedule is the
 //! MILP's horizon and, when it meets the lower bound, the optimum itself.
 
+mod local;
 mod profile;
 mod sgs;
 
@@ -40,6 +41,9 @@ impl Default for Effort {
         }
     }
 }
+
+/// Local-search moves × activities, at most (about two seconds of decoding).
+const LOCAL_SEARCH_WORK: usize = 400_000;
 
 /// The best schedule found, stopping early once it reaches `lower_bound`.
 pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
@@ -82,10 +86,12 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
         });
         let improved = found.map(|h| improve(problem, &mirror, h));
         if consider(improved, &mut best) {
-            break;
+            return best;
         }
     }
-    best
+    // Local search pays per activity on every move: fewer moves on large instances.
+    let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
+    best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng))
 }
 
 /// Forward–backward improvement: right-justify in the order of finish times, then

@@ -3,6 +3,7 @@
 //! (infeasibility, or a dual bound that meets the incumbent).
 
 mod model;
+pub mod propagate;
 
 use std::ffi::{CStr, CString};
 use std::num::NonZeroU32;
@@ -55,12 +56,38 @@ pub fn highs_version() -> String {
 }
 
 /// Minimises the makespan over schedules that end by `horizon`.
+///
+/// Propagation first ([`propagate`]): it may prove the horizon infeasible or raise the lower
+/// bound (the smallest horizon it cannot rule out), and its tighter windows and derived
+/// precedences shrink and strengthen the model.
 pub fn solve(
     problem: &Problem,
     horizon: i64,
     lower_bound: i64,
     settings: &MilpSettings,
 ) -> Result<MilpOutcome, String> {
+    let Some(lower_bound) =
+        propagate::first_open_horizon(problem, lower_bound.min(horizon), horizon)
+    else {
+        return Ok(MilpOutcome::Infeasible { nodes: 0 });
+    };
+    solve_window(problem, horizon, lower_bound, settings)
+}
+
+/// Minimises the makespan over schedules that end by `horizon`, given that none is shorter
+/// than `lower_bound`.
+fn solve_window(
+    problem: &Problem,
+    horizon: i64,
+    lower_bound: i64,
+    settings: &MilpSettings,
+) -> Result<MilpOutcome, String> {
+    // Propagation first: it may prove the horizon infeasible, and its tighter windows and
+    // derived precedences shrink and strengthen the model.
+    let Some(tightened) = propagate::tighten(problem, horizon) else {
+        return Ok(MilpOutcome::Infeasible { nodes: 0 });
+    };
+    let problem = &tightened;
     match TimeIndexed::variables(problem, horizon) {
         None => return Ok(MilpOutcome::Infeasible { nodes: 0 }),
         Some(variables) if variables > MAX_VARIABLES => {
@@ -117,7 +144,10 @@ pub fn solve(
             HighsModelStatus::ReachedTimeLimit
             | HighsModelStatus::ReachedIterationLimit
             | HighsModelStatus::ReachedSolutionLimit
-            | HighsModelStatus::ReachedInterrupt => Ok(MilpOutcome::Stopped { bound, nodes }),
+            | HighsModelStatus::ReachedInterrupt => Ok(MilpOutcome::Stopped {
+                bound: Some(bound.map_or(lower_bound, |b| b.max(lower_bound))),
+                nodes,
+            }),
             other => Err(format!("HiGHS ended with status {other:?} and no solution")),
         };
     }
@@ -131,7 +161,9 @@ pub fn solve(
         bound: if proven {
             makespan
         } else {
-            bound.unwrap_or(lower_bound).min(makespan)
+            bound
+                .map_or(lower_bound, |b| b.max(lower_bound))
+                .min(makespan)
         },
         proven,
         nodes,

@@ -51,6 +51,10 @@ struct SolveArgs {
     /// Seconds the MILP may spend on one instance.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
+    /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
+    /// an instance stopped by it is reported `feasible` with its bound and gap.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
     /// Instances solved in parallel (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -151,6 +155,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         solve: SolveOptions {
             time_limit: args.time_limit,
             threads: args.threads,
+            node_limit: args.node_limit,
             export_lp: None,
             heuristic_only: args.heuristic_only,
             effort: Effort::default(),

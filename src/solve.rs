@@ -24,6 +24,8 @@ pub struct SolveOptions {
     pub time_limit: f64,
     /// HiGHS threads per instance.
     pub threads: NonZeroU32,
+    /// Branch-and-bound nodes the MILP of one instance may explore; `None` for no limit.
+    pub node_limit: Option<u64>,
     /// Write the MILP (if one is built) to this LP file.
     pub export_lp: Option<PathBuf>,
     /// Stop after bounds and heuristics: never run the MILP.
@@ -36,6 +38,7 @@ impl Default for SolveOptions {
         SolveOptions {
             time_limit: 60.0,
             threads: NonZeroU32::MIN,
+            node_limit: None,
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
@@ -128,7 +131,9 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                 },
                 starts: Some(h.starts.clone()),
                 bound: Some(lower),
-                reason: None,
+                reason: (u > lower.value).then(|| {
+                    "not proven optimal: --heuristic-only skips the MILP; lower_bound and gap say how far from optimal it can be".to_string()
+                }),
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
@@ -155,6 +160,7 @@ fn exact(
     let settings = MilpSettings {
         time_limit: options.time_limit,
         threads: options.threads,
+        node_limit: options.node_limit,
         export_lp: options.export_lp.clone(),
     };
     let sink = problem.network.sink();
@@ -205,12 +211,14 @@ fn exact(
             let mut full = starts;
             full.extend([0, makespan]);
             let bound = milp_bound(bound);
-            let status = if proven || bound.value >= makespan {
-                Status::Optimal
+            if proven || bound.value >= makespan {
+                outcome(Status::Optimal, Some(full), bound, nodes)
             } else {
-                Status::Feasible
-            };
-            outcome(status, Some(full), bound, nodes)
+                Outcome {
+                    reason: Some(not_proven(options, nodes)),
+                    ..outcome(Status::Feasible, Some(full), bound, nodes)
+                }
+            }
         }
         Ok(MilpOutcome::TooLarge { variables }) => Outcome {
             status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
@@ -228,8 +236,10 @@ fn exact(
             let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
             Outcome {
                 method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
-                reason: heuristic.is_none().then(|| {
-                    format!("no schedule found within the time limit of {} s", options.time_limit)
+                reason: Some(if heuristic.is_some() {
+                    not_proven(options, nodes)
+                } else {
+                    format!("no schedule found: {}", stopped_by(options, nodes))
                 }),
                 ..outcome(
                     if heuristic.is_some() { Status::Feasible } else { Status::Error },
@@ -239,6 +249,27 @@ fn exact(
                 )
             }
         }
+    }
+}
+
+/// Why a schedule is `feasible` but not `optimal` after the MILP stopped early.
+fn not_proven(options: &SolveOptions, nodes: u64) -> String {
+    format!(
+        "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
+        stopped_by(options, nodes)
+    )
+}
+
+/// Which limit stopped HiGHS: the node limit when it was reached, else the time limit.
+fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
+    match options.node_limit {
+        Some(limit) if nodes >= limit => {
+            format!("the MILP stopped at the node limit of {limit} (--node-limit)")
+        }
+        _ => format!(
+            "the MILP stopped at the time limit of {} s (--time-limit) after {nodes} nodes",
+            options.time_limit
+        ),
     }
 }
 

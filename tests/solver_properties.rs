@@ -165,6 +165,7 @@ fn settings() -> MilpSettings {
     MilpSettings {
         time_limit: 30.0,
         threads: NonZeroU32::MIN,
+        node_limit: None,
         export_lp: None,
     }
 }

@@ -19,6 +19,8 @@ pub struct MilpSettings {
     /// Wall-clock limit in seconds.
     pub time_limit: f64,
     pub threads: NonZeroU32,
+    /// Branch-and-bound nodes HiGHS may explore (`mip_max_nodes`); `None` for no limit.
+    pub node_limit: Option<u64>,
     /// Write the model in LP format here before solving.
     pub export_lp: Option<PathBuf>,
 }
@@ -37,7 +39,7 @@ pub enum MilpOutcome {
         proven: bool,
         nodes: u64,
     },
-    /// Stopped (time limit) without a schedule; `bound` as above when HiGHS had one.
+    /// Stopped (time or node limit) without a schedule; `bound` as above when HiGHS had one.
     Stopped { bound: Option<i64>, nodes: u64 },
     /// Not built: a time grid this long (days in seconds, say) would need more than
     /// [`MAX_VARIABLES`] variables.
@@ -89,6 +91,11 @@ pub fn solve(
         .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
     model.make_quiet();
     model.set_option("time_limit", settings.time_limit);
+    if let Some(nodes) = settings.node_limit {
+        model
+            .try_set_option("mip_max_nodes", i32::try_from(nodes).unwrap_or(i32::MAX))
+            .map_err(|s| format!("HiGHS refused the node limit {nodes}: {s:?}"))?;
+    }
     model.set_threads(settings.threads);
     model.set_option("mip_rel_gap", 0.0);
     // Makespans are integers, so a gap below one unit is a proof.

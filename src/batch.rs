@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::formats;
 use crate::instance::{content_hash, Instance};
+use crate::interrupt;
 use crate::solution::{Solution, Status};
 use crate::solve::{solve, SolveOptions};
 
@@ -117,7 +118,9 @@ pub fn solution_path(out: &Path, name: &str) -> PathBuf {
     out.join(format!("{safe}.json"))
 }
 
-/// Solves every instance and writes one solution file each, then `summary.csv`.
+/// Solves every instance and writes one solution file each, then `summary.csv`. After an
+/// interrupt ([`interrupt::requested`]) it starts no further instance and returns the rows
+/// of those that were completed.
 pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, BatchError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -143,23 +146,27 @@ pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, B
         .stack_size(256 << 20)
         .build()
         .expect("a thread pool with a positive thread count builds");
-    let rows: Result<Vec<Row>, BatchError> = pool.install(|| {
+    let rows: Result<Vec<Option<Row>>, BatchError> = pool.install(|| {
         instances
             .par_iter()
             .map(|instance| {
+                // After Ctrl-C, instances not yet started are left for the next run.
+                if interrupt::requested() {
+                    return Ok(None);
+                }
                 let row = solve_one(instance, options);
                 bar.inc(1);
                 if let Ok(r) = &row {
                     bar.set_message(format!("{} {}", r.instance, r.status));
                 }
-                row
+                row.map(Some)
             })
             .collect()
     });
     bar.finish_and_clear();
     let rows = rows?;
     write_summary(&options.out)?;
-    Ok(rows)
+    Ok(rows.into_iter().flatten().collect())
 }
 
 fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {

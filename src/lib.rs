@@ -11,6 +11,7 @@ pub mod bounds;
 pub mod formats;
 pub mod heuristics;
 pub mod instance;
+pub mod interrupt;
 pub mod milp;
 pub mod network;
 pub mod problem;

@@ -162,9 +162,19 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         },
     };
     let started = std::time::Instant::now();
+    makespan::interrupt::install().map_err(anyhow::Error::msg)?;
     let rows = batch::run(&instances, &options).context("solve")?;
     if !args.quiet {
         print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+    }
+    if makespan::interrupt::requested() {
+        eprintln!(
+            "interrupted: {} of {} instances done, summary in {}; run the same command again to solve the rest (finished instances are kept)",
+            rows.len(),
+            instances.len(),
+            args.out.join("summary.csv").display()
+        );
+        return Ok(ExitCode::from(makespan::interrupt::EXIT_CODE));
     }
     let failed = rows.iter().any(|r| r.status == Status::Error);
     Ok(if failed {

@@ -223,10 +223,11 @@ fn deeply_nested_json_is_an_error_not_a_stack_overflow() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("recursion limit"), "{err}");
+    // Lists of lists of ids: the third level is already the wrong type.
     let err = read_agent_lists(Path::new("answer.txt"), &deep)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("recursion limit"), "{err}");
+    assert!(err.starts_with("answer.txt: line 1, column"), "{err}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod assign;
 pub mod batch;
 pub mod bounds;
+pub mod check;
 pub mod formats;
 pub mod heuristics;
 pub mod instance;

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use makespan::batch::{self, BatchOptions, Row};
+use makespan::check::Verdict;
 use makespan::formats::{self, ImportOptions};
 use makespan::heuristics::Effort;
 use makespan::solution::Status;
@@ -70,6 +71,10 @@ struct SolveArgs {
     /// Write each MILP that is built to DIR/<instance>.lp.
     #[arg(long, value_name = "DIR")]
     export_lp: Option<PathBuf>,
+    /// Re-solve every instance by a second method (exhaustive search on small instances, the
+    /// MILP alone on larger ones) and report any disagreement (exit code 3).
+    #[arg(long)]
+    check: bool,
     /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
     #[arg(long)]
     heuristic_only: bool,
@@ -152,6 +157,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         emit_native: args.emit_native,
         progress: !args.quiet,
         export_lp: args.export_lp,
+        check: args.check,
         solve: SolveOptions {
             time_limit: args.time_limit,
             threads: args.threads,
@@ -175,6 +181,19 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             args.out.join("summary.csv").display()
         );
         return Ok(ExitCode::from(makespan::interrupt::EXIT_CODE));
+    }
+    let disagreements: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.check == Some(Verdict::Disagree))
+        .map(|r| r.instance.as_str())
+        .collect();
+    if !disagreements.is_empty() {
+        eprintln!(
+            "check: the second method disagrees on {} instance(s): {} (see \"check\" in their solution files)",
+            disagreements.len(),
+            disagreements.join(", ")
+        );
+        return Ok(ExitCode::from(3));
     }
     let failed = rows.iter().any(|r| r.status == Status::Error);
     Ok(if failed {
@@ -209,7 +228,10 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
                 r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
                 r.seconds,
                 r.method,
-                if r.reused { " (kept)" } else { "" }
+                match r.check {
+                    Some(v) => format!(" check:{}", batch::verdict_name(v)),
+                    None => String::new(),
+                } + if r.reused { " (kept)" } else { "" }
             );
         }
     }

@@ -89,4 +89,7 @@ pub struct Solution {
     pub nodes: Option<u64>,
     #[serde(default)]
     pub schedule: Vec<ScheduledActivity>,
+    /// The second method's verdict, when solved with `--check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<crate::check::CrossCheck>,
 }

@@ -275,7 +275,7 @@ fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
 
 /// A horizon that any feasible instance can meet: after the latest release, activities one
 /// after another, each followed by its largest outgoing lag.
-fn safe_horizon(problem: &Problem) -> i64 {
+pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
     let n = problem.len();
     let mut span: Vec<i64> = problem.durations[..n].to_vec();
     let mut release = 0;
@@ -317,6 +317,7 @@ fn finish(
         seconds: 0.0,
         nodes: outcome.nodes,
         schedule: Vec::new(),
+        check: None,
     };
     if let Some(checked) = schedule {
         match checked {

@@ -50,7 +50,7 @@ struct SolveArgs {
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
     /// Seconds the MILP may spend on one instance.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     time_limit: f64,
     /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
     /// an instance stopped by it is reported `feasible` with its bound and gap.
@@ -112,6 +112,15 @@ pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
             },
         })
         .collect()
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!(
+            "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
+        )),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize)> {

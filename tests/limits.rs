@@ -84,3 +84,29 @@ fn the_solution_file_of_a_node_limited_solve_says_feasible_with_bound_and_gap() 
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.contains("js-6x6,feasible,"), "{summary}");
 }
+
+#[test]
+fn a_negative_or_nan_time_limit_is_refused_not_a_panic() {
+    for bad in ["-1", "nan", "inf"] {
+        let run = Command::new(env!("CARGO_BIN_EXE_makespan"))
+            .args([
+                "solve",
+                "instances/three-cooks-seven-dishes.json",
+                "--quiet",
+            ])
+            .arg(format!("--time-limit={bad}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a number of seconds"), "{stderr}");
+    }
+    // Through the library the MILP refuses it with a reason.
+    let options = SolveOptions {
+        time_limit: -1.0,
+        ..SolveOptions::default()
+    };
+    let s = solve(&common::needs_branching(), &options);
+    assert_eq!(s.status, Status::Error);
+    assert!(s.reason.unwrap().contains("time limit"));
+}

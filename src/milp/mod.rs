@@ -90,7 +90,14 @@ pub fn solve(
         .try_optimise(Sense::Minimise)
         .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
     model.make_quiet();
-    model.set_option("time_limit", settings.time_limit);
+    model
+        .try_set_option("time_limit", settings.time_limit)
+        .map_err(|s| {
+            format!(
+                "HiGHS refused the time limit {} s ({s:?}); give a number of seconds ≥ 0",
+                settings.time_limit
+            )
+        })?;
     if let Some(nodes) = settings.node_limit {
         model
             .try_set_option("mip_max_nodes", i32::try_from(nodes).unwrap_or(i32::MAX))

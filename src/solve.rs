@@ -225,7 +225,7 @@ fn exact(
             starts: heuristic,
             bound: Some(lower),
             reason: Some(format!(
-                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables (more than {})",
+                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables or capacity rows (more than {})",
                 milp::MAX_VARIABLES
             )),
             method: "heuristic".into(),

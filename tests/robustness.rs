@@ -247,3 +247,120 @@ fn unknown_fields_are_errors_naming_them() {
         .to_string();
     assert!(err.contains("unknown field `verdict`"), "{err}");
 }
+
+mod edgy_instances {
+    //! The solver on valid instances full of edge values: zero durations, negative and
+    //! maximum lags, start-to-start relations, releases and deadlines, times near the
+    //! limit. It must never panic, and whatever it returns must be consistent.
+
+    use makespan::instance::{
+        Activity, AgentUse, Instance, Precedence, Relation, Resource, ResourceUse, MAX_TIME,
+    };
+    use makespan::solution::Status;
+    use makespan::solve::{solve, SolveOptions};
+    use makespan::verify::verify;
+    use proptest::prelude::*;
+
+    /// A time drawn mostly from edge values, bounded so that the instance stays valid.
+    fn time() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            Just(0i64),
+            Just(1),
+            0i64..5,
+            Just(MAX_TIME / 64),
+            Just(MAX_TIME / 64 - 1),
+        ]
+    }
+
+    fn instances() -> impl Strategy<Value = Instance> {
+        let activity = (time(), 0u8..4, any::<bool>(), proptest::option::of(time()));
+        let precedence = (
+            0usize..6,
+            0usize..6,
+            any::<bool>(),
+            -3i64..3,
+            proptest::option::of(0i64..4),
+        );
+        (
+            proptest::collection::vec(activity, 1..6),
+            proptest::collection::vec(precedence, 0..6),
+            proptest::option::of(1u32..3),
+        )
+            .prop_map(|(acts, precs, agents)| {
+                let n = acts.len();
+                let activities = acts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(p, kind, tool, release))| {
+                        let mut a = Activity::new(format!("a{i}"), p);
+                        a.agent = match kind {
+                            0 if p >= 1 => AgentUse::BusyFor(1),
+                            1 => AgentUse::None,
+                            _ => AgentUse::Whole,
+                        };
+                        if tool {
+                            a.uses.push(ResourceUse {
+                                resource: "tool".into(),
+                                amount: 1,
+                            });
+                        }
+                        a.release = release;
+                        a
+                    })
+                    .collect();
+                let precedences = precs
+                    .iter()
+                    .filter(|&&(i, j, ..)| i % n != j % n)
+                    .map(|&(i, j, start, min_lag, extra)| Precedence {
+                        before: format!("a{}", i % n),
+                        after: format!("a{}", j % n),
+                        relation: if start {
+                            Relation::StartToStart
+                        } else {
+                            Relation::FinishToStart
+                        },
+                        min_lag,
+                        max_lag: extra.map(|e| min_lag + e),
+                    })
+                    .collect();
+                Instance {
+                    resources: vec![Resource {
+                        id: "tool".into(),
+                        capacity: 1,
+                        states: vec![],
+                    }],
+                    activities,
+                    precedences,
+                    ..Instance::new("edgy", agents)
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Found a hang: nearly fixed starts far out in time passed the variable-count guard,
+        /// and the capacity rows were built for every time unit of a 2^34-unit horizon.
+        #[test]
+        fn the_solver_never_panics_or_hangs_and_its_answers_are_consistent(instance in instances()) {
+            let options = SolveOptions { time_limit: 1.0, ..SolveOptions::default() };
+            let s = solve(&instance, &options);
+            match s.status {
+                Status::Optimal | Status::Feasible => {
+                    let makespan = s.makespan.unwrap();
+                    prop_assert!(s.lower_bound.unwrap() <= makespan);
+                    prop_assert!(verify(&instance, &s.schedule).valid);
+                    if s.status == Status::Optimal {
+                        prop_assert_eq!(s.lower_bound, Some(makespan));
+                    }
+                }
+                Status::Infeasible => prop_assert!(s.reason.is_some() && s.schedule.is_empty()),
+                // Only the solver's honest "no schedule within the limits" is acceptable.
+                Status::Error => {
+                    let reason = s.reason.unwrap_or_default();
+                    prop_assert!(reason.contains("limit") || reason.contains("variables"), "{}", reason);
+                }
+            }
+        }
+    }
+}

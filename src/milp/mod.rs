@@ -42,7 +42,7 @@ pub enum MilpOutcome {
     /// Stopped (time or node limit) without a schedule; `bound` as above when HiGHS had one.
     Stopped { bound: Option<i64>, nodes: u64 },
     /// Not built: a time grid this long (days in seconds, say) would need more than
-    /// [`MAX_VARIABLES`] variables.
+    /// [`MAX_VARIABLES`] variables (or time-step capacity rows; the larger count is given).
     TooLarge { variables: u64 },
 }
 
@@ -63,10 +63,15 @@ pub fn solve(
     lower_bound: i64,
     settings: &MilpSettings,
 ) -> Result<MilpOutcome, String> {
+    // Capacity rows are built for every time unit of the horizon, however few variables
+    // the windows leave: a long horizon is too large even when the starts are nearly fixed.
+    let grid = (horizon.max(0) as u64).saturating_mul(problem.capacities.len() as u64);
     match TimeIndexed::variables(problem, horizon) {
         None => return Ok(MilpOutcome::Infeasible { nodes: 0 }),
-        Some(variables) if variables > MAX_VARIABLES => {
-            return Ok(MilpOutcome::TooLarge { variables })
+        Some(variables) if variables.max(grid) > MAX_VARIABLES => {
+            return Ok(MilpOutcome::TooLarge {
+                variables: variables.max(grid),
+            })
         }
         Some(_) => {}
     }

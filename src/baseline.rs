@@ -6,33 +6,15 @@
 use std::time::Instant;
 
 use crate::formats::timearena;
-use crate::instance::{content_hash, Instance};
-use crate::solution::{InstanceRecord, Solution, Status, SOLUTION_FORMAT};
+use crate::instance::Instance;
+use crate::solution::{Solution, Status};
 use crate::solve::Method;
 use crate::verify;
 
 /// Runs a baseline method on an instance: status `feasible` (a valid schedule), `invalid`
 /// (the schedule breaks rules; `reason` names each) or `error` (the method cannot run).
 pub fn solve(instance: &Instance, method: Method, clock: Instant) -> Solution {
-    let mut solution = Solution {
-        format: SOLUTION_FORMAT.into(),
-        instance: InstanceRecord {
-            name: instance.name.clone(),
-            hash: content_hash(instance),
-            instance: instance.clone(),
-        },
-        status: Status::Error,
-        makespan: None,
-        lower_bound: None,
-        bound_source: None,
-        gap: None,
-        reason: None,
-        method: "timearena-greedy".into(),
-        solver: "makespan".into(),
-        seconds: 0.0,
-        nodes: None,
-        schedule: Vec::new(),
-    };
+    let mut solution = Solution::new(instance, Status::Error, "timearena-greedy");
     debug_assert_eq!(method, Method::TimearenaGreedy);
     match timearena::greedy::run(instance) {
         Err(message) => solution.reason = Some(message),

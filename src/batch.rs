@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::check::{self, Verdict};
 use crate::formats;
 use crate::instance::{content_hash, Instance};
+use crate::interrupt;
 use crate::solution::{Solution, Status};
 use crate::solve::{solve, SolveOptions};
 
@@ -29,6 +31,8 @@ pub struct BatchOptions {
     pub progress: bool,
     /// Write each MILP built into this folder as `<instance>.lp`.
     pub export_lp: Option<PathBuf>,
+    /// Re-solve each instance by a second method and record the verdict ([`check`]).
+    pub check: bool,
     pub solve: SolveOptions,
 }
 
@@ -44,6 +48,8 @@ pub struct Row {
     pub method: String,
     /// Kept from an earlier run instead of solved now.
     pub reused: bool,
+    /// The cross-check's verdict, when one ran.
+    pub check: Option<Verdict>,
 }
 
 impl Row {
@@ -57,6 +63,7 @@ impl Row {
             seconds: solution.seconds,
             method: solution.method.clone(),
             reused,
+            check: solution.check.as_ref().map(|c| c.verdict),
         }
     }
 }
@@ -117,7 +124,9 @@ pub fn solution_path(out: &Path, name: &str) -> PathBuf {
     out.join(format!("{safe}.json"))
 }
 
-/// Solves every instance and writes one solution file each, then `summary.csv`.
+/// Solves every instance and writes one solution file each, then `summary.csv`. After an
+/// interrupt ([`interrupt::requested`]) it starts no further instance and returns the rows
+/// of those that were completed.
 pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, BatchError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -143,23 +152,27 @@ pub fn run(instances: &[Instance], options: &BatchOptions) -> Result<Vec<Row>, B
         .stack_size(256 << 20)
         .build()
         .expect("a thread pool with a positive thread count builds");
-    let rows: Result<Vec<Row>, BatchError> = pool.install(|| {
+    let rows: Result<Vec<Option<Row>>, BatchError> = pool.install(|| {
         instances
             .par_iter()
             .map(|instance| {
+                // After Ctrl-C, instances not yet started are left for the next run.
+                if interrupt::requested() {
+                    return Ok(None);
+                }
                 let row = solve_one(instance, options);
                 bar.inc(1);
                 if let Ok(r) = &row {
                     bar.set_message(format!("{} {}", r.instance, r.status));
                 }
-                row
+                row.map(Some)
             })
             .collect()
     });
     bar.finish_and_clear();
     let rows = rows?;
     write_summary(&options.out)?;
-    Ok(rows)
+    Ok(rows.into_iter().flatten().collect())
 }
 
 fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {
@@ -168,7 +181,14 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         if let Some(existing) = read_solution(&path) {
             if existing.instance.hash == content_hash(instance) && existing.status != Status::Error
             {
-                return Ok(Row::of(&existing, true));
+                if !options.check || existing.check.is_some() {
+                    return Ok(Row::of(&existing, true));
+                }
+                // `--check` on a folder solved before checks the solutions kept there.
+                let mut checked = existing;
+                checked.check = Some(check::cross_check(instance, &checked, &options.solve));
+                write_solution(&path, &checked)?;
+                return Ok(Row::of(&checked, true));
             }
         }
     }
@@ -177,9 +197,11 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         .export_lp
         .as_ref()
         .map(|dir| solution_path(dir, &instance.name).with_extension("lp"));
-    let solution = solve(instance, &solve_options);
-    let json = serde_json::to_string_pretty(&solution).expect("a Solution always serialises");
-    write_atomically(&path, json.as_bytes())?;
+    let mut solution = solve(instance, &solve_options);
+    if options.check {
+        solution.check = Some(check::cross_check(instance, &solution, &solve_options));
+    }
+    write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
             write_atomically(
@@ -190,6 +212,11 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         }
     }
     Ok(Row::of(&solution, false))
+}
+
+fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {
+    let json = serde_json::to_string_pretty(solution).expect("a Solution always serialises");
+    write_atomically(path, json.as_bytes())
 }
 
 fn read_solution(path: &Path) -> Option<Solution> {
@@ -214,6 +241,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
     Ok(())
 }
 
+/// The verdict as written in the summary.
+pub fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Agree => "agree",
+        Verdict::Disagree => "disagree",
+        Verdict::Skipped => "skipped",
+    }
+}
+
 /// Rewrites `summary.csv` from every solution file in the folder, so it describes the
 /// folder, not just the latest run.
 fn write_summary(out: &Path) -> Result<(), BatchError> {
@@ -229,18 +265,19 @@ fn write_summary(out: &Path) -> Result<(), BatchError> {
         .map(|s| Row::of(&s, false))
         .collect();
     rows.sort_by(|a, b| a.instance.cmp(&b.instance));
-    let mut csv = String::from("instance,status,makespan,lower_bound,gap,seconds,method\n");
+    let mut csv = String::from("instance,status,makespan,lower_bound,gap,seconds,method,check\n");
     let cell = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
     for r in &rows {
         csv.push_str(&format!(
-            "{},{},{},{},{},{:.3},{}\n",
+            "{},{},{},{},{},{:.3},{},{}\n",
             r.instance,
             r.status,
             cell(r.makespan),
             cell(r.lower_bound),
             r.gap.map(|g| format!("{g:.4}")).unwrap_or_default(),
             r.seconds,
-            r.method
+            r.method,
+            r.check.map(verdict_name).unwrap_or_default()
         ));
     }
     write_atomically(&out.join("summary.csv"), csv.as_bytes())

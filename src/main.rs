@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use makespan::batch::{self, BatchOptions, Row};
+use makespan::check::Verdict;
 use makespan::formats::{self, ImportOptions};
 use makespan::heuristics::Effort;
 use makespan::solution::Status;
@@ -66,8 +67,12 @@ struct SolveArgs {
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
     /// Seconds the MILP may spend on one instance.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     time_limit: f64,
+    /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
+    /// an instance stopped by it is reported `feasible` with its bound and gap.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
     /// Instances solved in parallel (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -83,6 +88,10 @@ struct SolveArgs {
     /// Write each MILP that is built to DIR/<instance>.lp.
     #[arg(long, value_name = "DIR")]
     export_lp: Option<PathBuf>,
+    /// Re-solve every instance by a second method (exhaustive search on small instances, the
+    /// MILP alone on larger ones) and report any disagreement (exit code 3).
+    #[arg(long)]
+    check: bool,
     /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
     #[arg(long)]
     heuristic_only: bool,
@@ -121,6 +130,15 @@ pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
             },
         })
         .collect()
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!(
+            "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
+        )),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize)> {
@@ -171,9 +189,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         emit_native: args.emit_native,
         progress: !args.quiet,
         export_lp: args.export_lp,
+        check: args.check,
         solve: SolveOptions {
             time_limit: args.time_limit,
             threads: args.threads,
+            node_limit: args.node_limit,
             export_lp: None,
             heuristic_only: args.heuristic_only,
             effort: Effort::default(),
@@ -181,9 +201,32 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         },
     };
     let started = std::time::Instant::now();
+    makespan::interrupt::install().map_err(anyhow::Error::msg)?;
     let rows = batch::run(&instances, &options).context("solve")?;
     if !args.quiet {
         print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+    }
+    if makespan::interrupt::requested() {
+        eprintln!(
+            "interrupted: {} of {} instances done, summary in {}; run the same command again to solve the rest (finished instances are kept)",
+            rows.len(),
+            instances.len(),
+            args.out.join("summary.csv").display()
+        );
+        return Ok(ExitCode::from(makespan::interrupt::EXIT_CODE));
+    }
+    let disagreements: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.check == Some(Verdict::Disagree))
+        .map(|r| r.instance.as_str())
+        .collect();
+    if !disagreements.is_empty() {
+        eprintln!(
+            "check: the second method disagrees on {} instance(s): {} (see \"check\" in their solution files)",
+            disagreements.len(),
+            disagreements.join(", ")
+        );
+        return Ok(ExitCode::from(3));
     }
     let failed = rows.iter().any(|r| r.status == Status::Error);
     Ok(if failed {
@@ -218,7 +261,10 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
                 r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
                 r.seconds,
                 r.method,
-                if r.reused { " (kept)" } else { "" }
+                match r.check {
+                    Some(v) => format!(" check:{}", batch::verdict_name(v)),
+                    None => String::new(),
+                } + if r.reused { " (kept)" } else { "" }
             );
         }
     }

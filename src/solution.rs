@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::instance::Instance;
+use crate::instance::{content_hash, Instance};
 use crate::schedule::ScheduledActivity;
 
 /// The format tag of every solution file.
@@ -93,4 +93,34 @@ pub struct Solution {
     pub nodes: Option<u64>,
     #[serde(default)]
     pub schedule: Vec<ScheduledActivity>,
+    /// The second method's verdict, when solved with `--check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<crate::check::CrossCheck>,
+}
+
+impl Solution {
+    /// A solution of `instance` with its status and method, and nothing else known yet:
+    /// the one place that ties a solution to its instance's content hash.
+    pub fn new(instance: &Instance, status: Status, method: impl Into<String>) -> Self {
+        Solution {
+            format: SOLUTION_FORMAT.into(),
+            instance: InstanceRecord {
+                name: instance.name.clone(),
+                hash: content_hash(instance),
+                instance: instance.clone(),
+            },
+            status,
+            makespan: None,
+            lower_bound: None,
+            bound_source: None,
+            gap: None,
+            reason: None,
+            method: method.into(),
+            solver: "makespan".into(),
+            seconds: 0.0,
+            nodes: None,
+            schedule: Vec::new(),
+            check: None,
+        }
+    }
 }

@@ -10,11 +10,11 @@ use std::time::Instant;
 use crate::assign;
 use crate::bounds::{self, LowerBound};
 use crate::heuristics::{self, Effort};
-use crate::instance::{content_hash, Instance};
+use crate::instance::Instance;
 use crate::milp::{self, MilpOutcome, MilpSettings};
 use crate::problem::{Problem, Refusal};
 use crate::schedule::ScheduledActivity;
-use crate::solution::{BoundSource, InstanceRecord, Solution, Status, SOLUTION_FORMAT};
+use crate::solution::{BoundSource, Solution, Status};
 use crate::verify;
 
 /// How to solve.
@@ -24,6 +24,8 @@ pub struct SolveOptions {
     pub time_limit: f64,
     /// HiGHS threads per instance.
     pub threads: NonZeroU32,
+    /// Branch-and-bound nodes the MILP of one instance may explore; `None` for no limit.
+    pub node_limit: Option<u64>,
     /// Write the MILP (if one is built) to this LP file.
     pub export_lp: Option<PathBuf>,
     /// Stop after bounds and heuristics: never run the MILP.
@@ -48,6 +50,7 @@ impl Default for SolveOptions {
         SolveOptions {
             time_limit: 60.0,
             threads: NonZeroU32::MIN,
+            node_limit: None,
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
@@ -144,7 +147,9 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                 },
                 starts: Some(h.starts.clone()),
                 bound: Some(lower),
-                reason: None,
+                reason: (u > lower.value).then(|| {
+                    "not proven optimal: --heuristic-only skips the MILP; lower_bound and gap say how far from optimal it can be".to_string()
+                }),
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
@@ -171,6 +176,7 @@ fn exact(
     let settings = MilpSettings {
         time_limit: options.time_limit,
         threads: options.threads,
+        node_limit: options.node_limit,
         export_lp: options.export_lp.clone(),
     };
     let sink = problem.network.sink();
@@ -221,19 +227,21 @@ fn exact(
             let mut full = starts;
             full.extend([0, makespan]);
             let bound = milp_bound(bound);
-            let status = if proven || bound.value >= makespan {
-                Status::Optimal
+            if proven || bound.value >= makespan {
+                outcome(Status::Optimal, Some(full), bound, nodes)
             } else {
-                Status::Feasible
-            };
-            outcome(status, Some(full), bound, nodes)
+                Outcome {
+                    reason: Some(not_proven(options, nodes)),
+                    ..outcome(Status::Feasible, Some(full), bound, nodes)
+                }
+            }
         }
         Ok(MilpOutcome::TooLarge { variables }) => Outcome {
             status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
             starts: heuristic,
             bound: Some(lower),
             reason: Some(format!(
-                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables (more than {})",
+                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables or capacity rows (more than {})",
                 milp::MAX_VARIABLES
             )),
             method: "heuristic".into(),
@@ -244,8 +252,10 @@ fn exact(
             let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
             Outcome {
                 method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
-                reason: heuristic.is_none().then(|| {
-                    format!("no schedule found within the time limit of {} s", options.time_limit)
+                reason: Some(if heuristic.is_some() {
+                    not_proven(options, nodes)
+                } else {
+                    format!("no schedule found: {}", stopped_by(options, nodes))
                 }),
                 ..outcome(
                     if heuristic.is_some() { Status::Feasible } else { Status::Error },
@@ -258,9 +268,30 @@ fn exact(
     }
 }
 
+/// Why a schedule is `feasible` but not `optimal` after the MILP stopped early.
+fn not_proven(options: &SolveOptions, nodes: u64) -> String {
+    format!(
+        "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
+        stopped_by(options, nodes)
+    )
+}
+
+/// Which limit stopped HiGHS: the node limit when it was reached, else the time limit.
+fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
+    match options.node_limit {
+        Some(limit) if nodes >= limit => {
+            format!("the MILP stopped at the node limit of {limit} (--node-limit)")
+        }
+        _ => format!(
+            "the MILP stopped at the time limit of {} s (--time-limit) after {nodes} nodes",
+            options.time_limit
+        ),
+    }
+}
+
 /// A horizon that any feasible instance can meet: after the latest release, activities one
 /// after another, each followed by its largest outgoing lag.
-fn safe_horizon(problem: &Problem) -> i64 {
+pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
     let n = problem.len();
     let mut span: Vec<i64> = problem.durations[..n].to_vec();
     let mut release = 0;
@@ -281,27 +312,16 @@ fn finish(
     clock: Instant,
 ) -> Solution {
     let mut solution = Solution {
-        format: SOLUTION_FORMAT.into(),
-        instance: InstanceRecord {
-            name: instance.name.clone(),
-            hash: content_hash(instance),
-            instance: instance.clone(),
-        },
-        status: outcome.status,
-        makespan: None,
         lower_bound: outcome.bound.map(|b| b.value),
         bound_source: outcome.bound.map(|b| b.source),
-        gap: None,
         reason: outcome.reason,
-        method: outcome.method,
         solver: if outcome.milp_ran {
             milp::highs_version()
         } else {
             "makespan".into()
         },
-        seconds: 0.0,
         nodes: outcome.nodes,
-        schedule: Vec::new(),
+        ..Solution::new(instance, outcome.status, outcome.method)
     };
     if let Some(checked) = schedule {
         match checked {

@@ -502,7 +502,6 @@ pub fn render(outcomes: &[Outcome]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solution::{InstanceRecord, SOLUTION_FORMAT};
 
     fn table(text: &str) -> Result<OptimaTable, String> {
         let mut t = OptimaTable::default();
@@ -512,25 +511,10 @@ mod tests {
     }
 
     fn solution(status: Status, makespan: Option<i64>, bound: Option<i64>) -> Solution {
-        let instance = Instance::new("x", None);
         Solution {
-            format: SOLUTION_FORMAT.into(),
-            instance: InstanceRecord {
-                name: "x".into(),
-                hash: String::new(),
-                instance,
-            },
-            status,
             makespan,
             lower_bound: bound,
-            bound_source: None,
-            gap: None,
-            reason: None,
-            method: String::new(),
-            solver: String::new(),
-            seconds: 0.0,
-            nodes: None,
-            schedule: Vec::new(),
+            ..Solution::new(&Instance::new("x", None), status, "")
         }
     }
 

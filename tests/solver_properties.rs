@@ -5,6 +5,7 @@
 use std::num::NonZeroU32;
 
 use makespan::bounds;
+use makespan::check::{cross_check, Verdict};
 use makespan::heuristics::{self, Effort};
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
 use makespan::milp::{self, MilpOutcome, MilpSettings};
@@ -165,6 +166,7 @@ fn settings() -> MilpSettings {
     MilpSettings {
         time_limit: 30.0,
         threads: NonZeroU32::MIN,
+        node_limit: None,
         export_lp: None,
     }
 }
@@ -180,6 +182,16 @@ proptest! {
         prop_assert_eq!(solution.makespan, Some(optimum));
         let report = verify(&instance, &solution.schedule);
         prop_assert!(report.valid, "{:?}", report.violations.iter().map(|v| &v.message).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_exhaustive_cross_check_agrees_with_solve_and_the_brute_force(instance in instances()) {
+        let optimum = brute_force(&instance);
+        let solution = solve(&instance, &SolveOptions::default());
+        let check = cross_check(&instance, &solution, &SolveOptions::default());
+        prop_assert_eq!(check.verdict, Verdict::Agree, "{:?}", check);
+        prop_assert_eq!(check.method.as_str(), "exhaustive");
+        prop_assert_eq!(check.detail, format!("found Optimal({optimum})"));
     }
 
     #[test]

@@ -59,6 +59,7 @@ fn assert_sound(outcomes: &[Outcome]) {
             (Status::Error, _) => {
                 assert!(o.makespan.is_none(), "{}: error with a schedule", o.key);
             }
+            (Status::Invalid, _) => panic!("{}: the exact pipeline reported invalid", o.key),
         }
     }
 }

@@ -14,10 +14,10 @@ mod detect;
 pub mod jobshop;
 mod lines;
 pub mod paracook;
-pub mod reference;
-pub mod timearena;
 pub mod psplib;
 pub mod rcpsp_max;
+pub mod reference;
+pub mod timearena;
 mod walk;
 
 use std::path::Path;

@@ -1,10 +1,12 @@
 //! The unified instance model: types, validation, reading and hashing.
 
 mod io;
+mod magnitude;
 mod model;
 mod validate;
 
 pub use io::{content_hash, parse_instance, LoadError};
+pub use magnitude::{MAX_CAPACITY, MAX_TIME};
 pub use model::{
     Activity, AgentUse, Instance, Objective, Precedence, Relation, Resource, ResourceUse, Setup,
     Source, TimeUnit, INSTANCE_FORMAT,

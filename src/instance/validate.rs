@@ -208,6 +208,7 @@ impl Instance {
             }
         }
 
+        super::magnitude::check(self, &mut problems);
         if problems.is_empty() {
             Ok(())
         } else {

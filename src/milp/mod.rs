@@ -20,6 +20,8 @@ pub struct MilpSettings {
     /// Wall-clock limit in seconds.
     pub time_limit: f64,
     pub threads: NonZeroU32,
+    /// Branch-and-bound nodes HiGHS may explore (`mip_max_nodes`); `None` for no limit.
+    pub node_limit: Option<u64>,
     /// Write the model in LP format here before solving.
     pub export_lp: Option<PathBuf>,
 }
@@ -38,10 +40,10 @@ pub enum MilpOutcome {
         proven: bool,
         nodes: u64,
     },
-    /// Stopped (time limit) without a schedule; `bound` as above when HiGHS had one.
+    /// Stopped (time or node limit) without a schedule; `bound` as above when HiGHS had one.
     Stopped { bound: Option<i64>, nodes: u64 },
     /// Not built: a time grid this long (days in seconds, say) would need more than
-    /// [`MAX_VARIABLES`] variables.
+    /// [`MAX_VARIABLES`] variables (or time-step capacity rows; the larger count is given).
     TooLarge { variables: u64 },
 }
 
@@ -88,10 +90,15 @@ fn solve_window(
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
     let problem = &tightened;
+    // Capacity rows are built for every time unit of the horizon, however few variables
+    // the windows leave: a long horizon is too large even when the starts are nearly fixed.
+    let grid = (horizon.max(0) as u64).saturating_mul(problem.capacities.len() as u64);
     match TimeIndexed::variables(problem, horizon) {
         None => return Ok(MilpOutcome::Infeasible { nodes: 0 }),
-        Some(variables) if variables > MAX_VARIABLES => {
-            return Ok(MilpOutcome::TooLarge { variables })
+        Some(variables) if variables.max(grid) > MAX_VARIABLES => {
+            return Ok(MilpOutcome::TooLarge {
+                variables: variables.max(grid),
+            })
         }
         Some(_) => {}
     }
@@ -115,7 +122,19 @@ fn solve_window(
         .try_optimise(Sense::Minimise)
         .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
     model.make_quiet();
-    model.set_option("time_limit", settings.time_limit);
+    model
+        .try_set_option("time_limit", settings.time_limit)
+        .map_err(|s| {
+            format!(
+                "HiGHS refused the time limit {} s ({s:?}); give a number of seconds ≥ 0",
+                settings.time_limit
+            )
+        })?;
+    if let Some(nodes) = settings.node_limit {
+        model
+            .try_set_option("mip_max_nodes", i32::try_from(nodes).unwrap_or(i32::MAX))
+            .map_err(|s| format!("HiGHS refused the node limit {nodes}: {s:?}"))?;
+    }
     model.set_threads(settings.threads);
     model.set_option("mip_rel_gap", 0.0);
     // Makespans are integers, so a gap below one unit is a proof.

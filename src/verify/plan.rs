@@ -503,6 +503,7 @@ mod tests {
             seconds: 0.0,
             nodes: None,
             schedule: vec![ScheduledActivity::at("a", Some(0), 0, 4)],
+            check: None,
         };
         let plan = resolve(&serde_json::to_string(&solution).unwrap()).unwrap();
         assert_eq!(plan.instance, inst);

@@ -1,0 +1,66 @@
+//! `solve --check` from the command line: agreement is recorded in every solution file and
+//! the summary; a solution that claims a wrong optimum is flagged, and the run exits with 3.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn solve(args: &[&str], out: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .arg("solve")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn check_records_agreement_for_every_instance_in_file_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = solve(&["instances", "--check", "--quiet"], &out);
+    assert!(run.status.success(), "{run:?}");
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.starts_with("instance,status,makespan,lower_bound,gap,seconds,method,check\n"));
+    let rows: Vec<&str> = summary.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{summary}");
+    assert!(rows.iter().all(|r| r.ends_with(",agree")), "{summary}");
+    let small = json(&out.join("three-agent-assembly.json"));
+    assert_eq!(small["check"]["verdict"], "agree");
+    assert_eq!(small["check"]["method"], "exhaustive");
+}
+
+#[test]
+fn a_solution_claiming_a_wrong_optimum_is_flagged_and_the_run_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = common::write(dir.path(), &common::needs_branching());
+    let input = input.to_str().unwrap();
+    assert!(solve(&[input, "--quiet"], &out).status.success());
+    // Tamper with the kept solution: claim that one unit more is optimal.
+    let file = out.join("js-6x6.json");
+    let mut solution = json(&file);
+    let claimed = solution["makespan"].as_i64().unwrap() + 1;
+    solution["makespan"] = claimed.into();
+    solution["lower_bound"] = claimed.into();
+    std::fs::write(&file, solution.to_string()).unwrap();
+
+    let run = solve(&[input, "--check", "--quiet"], &out);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("disagrees on 1 instance(s): js-6x6"),
+        "{stderr}"
+    );
+    let checked = json(&file);
+    assert_eq!(checked["check"]["verdict"], "disagree");
+    assert_eq!(checked["check"]["method"], "milp-alone");
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.contains(",disagree"), "{summary}");
+}

@@ -1,0 +1,673 @@
+//! Every reader of outside input, fuzzed: arbitrary bytes, byte-level mutations of valid
+//! files (truncation, flipped bytes, cut and repeated spans, huge numbers, non-UTF-8) and
+//! JSON-aware mutations (deleted, duplicated, renamed and swapped keys, values of the wrong
+//! type or size, deep nesting). A reader must never panic, and every error must name the
+//! file and a position in it (line and column, byte, or JSON path). What a reader accepts
+//! goes on to its consumer (the solver's bounds and heuristics, or the verifier), which must
+//! not panic either.
+//!
+//! Table-driven: a new reader is one line in [`READERS`] (name, file name, reader, seeds).
+
+use std::path::Path;
+
+use makespan::formats::{self, asynchow, paracook, ImportOptions};
+use makespan::instance::{parse_instance, Instance, LoadError};
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
+use makespan::verify::plan::read_plan;
+use makespan::verify::verify;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::Value;
+
+/// One reader under test.
+struct Reader {
+    name: &'static str,
+    /// The file name the input pretends to have (some readers look at it).
+    file: &'static str,
+    /// Reads the bytes and hands what it accepts to its consumer.
+    read: fn(&Path, &[u8]) -> Result<(), LoadError>,
+    /// Valid inputs to mutate.
+    seeds: fn() -> Vec<Vec<u8>>,
+}
+
+const READERS: &[Reader] = &[
+    Reader {
+        name: "unified instance",
+        file: "fuzz.json",
+        read: unified,
+        seeds: unified_seeds,
+    },
+    Reader {
+        name: "paracook",
+        file: "orders_num_1.json",
+        read: paracook_native,
+        seeds: paracook_seeds,
+    },
+    Reader {
+        name: "asynchow json",
+        file: "instances.json",
+        read: asynchow_json,
+        seeds: asynchow_json_seeds,
+    },
+    Reader {
+        name: "asynchow pickle",
+        file: "async_benchmark.pkl",
+        read: asynchow_pickle,
+        seeds: pickle_seeds,
+    },
+    Reader {
+        name: "plan",
+        file: "plan.json",
+        read: plan,
+        seeds: plan_seeds,
+    },
+    Reader {
+        name: "solution",
+        file: "solution.json",
+        read: plan,
+        seeds: solution_seeds,
+    },
+    Reader {
+        name: "paracook agent lists",
+        file: "answer.json",
+        read: agent_lists,
+        seeds: agent_list_seeds,
+    },
+    Reader {
+        name: "any file (detect + import)",
+        file: "input.json",
+        read: import_file,
+        seeds: all_seeds,
+    },
+];
+
+// ---- readers ------------------------------------------------------------------------------
+
+/// The bytes as UTF-8, or the error a text reader gives for them.
+fn text<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    std::str::from_utf8(bytes)
+        .map_err(|e| LoadError::format(path, format!("byte {}", e.valid_up_to()), "not UTF-8"))
+}
+
+/// Instances go through the solver's bounds and heuristics (no MILP: it is not a reader).
+fn solve_quickly(instances: &[Instance]) {
+    let options = SolveOptions {
+        heuristic_only: true,
+        ..SolveOptions::default()
+    };
+    for instance in instances.iter().take(3) {
+        if instance.activities.len() <= 60 {
+            solve(instance, &options);
+        }
+    }
+}
+
+fn unified(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let instance = parse_instance(path, text(path, bytes)?)?;
+    solve_quickly(&[instance]);
+    Ok(())
+}
+
+fn paracook_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let instances = paracook::import(path, text(path, bytes)?, &ImportOptions::default())?;
+    solve_quickly(&instances);
+    Ok(())
+}
+
+fn asynchow_json(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let instances = asynchow::import_json(path, text(path, bytes)?, &ImportOptions::default())?;
+    solve_quickly(&instances);
+    Ok(())
+}
+
+fn asynchow_pickle(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let instances = asynchow::import_pickle(path, bytes, &ImportOptions::default())?;
+    solve_quickly(&instances);
+    Ok(())
+}
+
+fn plan(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let resolved = read_plan(path, text(path, bytes)?)?.resolve(None)?;
+    verify(&resolved.instance, &resolved.schedule);
+    Ok(())
+}
+
+fn agent_lists(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let lists = read_agent_lists(path, text(path, bytes)?)?;
+    verify_agent_lists(&paracook_instance(), &lists);
+    Ok(())
+}
+
+/// The real entry point: the bytes in a file, recognised by [`formats::detect`].
+fn import_file(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(path);
+    std::fs::write(&file, bytes).unwrap();
+    let result = formats::import(&file, &ImportOptions::default());
+    // Errors name the temporary file; re-anchor them so the check sees `path`.
+    match result {
+        Ok(instances) => {
+            solve_quickly(&instances);
+            Ok(())
+        }
+        Err(err) => {
+            let shown = err.to_string();
+            let prefix = format!("{}", file.display());
+            assert!(shown.starts_with(&prefix), "{shown}");
+            Err(match err {
+                LoadError::Io { .. } => panic!("the file exists: {shown}"),
+                LoadError::Json {
+                    line,
+                    column,
+                    message,
+                    ..
+                } => LoadError::Json {
+                    path: path.into(),
+                    line,
+                    column,
+                    message,
+                },
+                LoadError::Invalid { source, .. } => LoadError::Invalid {
+                    path: path.into(),
+                    source,
+                },
+                LoadError::Format { at, message, .. } => LoadError::Format {
+                    path: path.into(),
+                    at,
+                    message,
+                },
+            })
+        }
+    }
+}
+
+// ---- seeds --------------------------------------------------------------------------------
+
+fn unified_seeds() -> Vec<Vec<u8>> {
+    [
+        include_str!("../instances/two-cooks-breakfast.json"),
+        include_str!("../instances/three-cooks-seven-dishes.json"),
+        include_str!("../instances/three-agent-assembly.json"),
+        include_str!("../instances/lab-incubation.json"),
+    ]
+    .map(|s| s.as_bytes().to_vec())
+    .to_vec()
+}
+
+const PARACOOK: &str = r#"[
+    {"name": "subtask1", "time": 4, "dependencies": {}},
+    {"name": "subtask2", "time": 1, "dependencies": {}},
+    {"name": "subtask3", "time": 9, "dependencies": {"subtask2": 0}},
+    {"name": "subtask4", "time": 3, "dependencies": {"subtask3": 0, "subtask1": 2}}
+]"#;
+
+fn paracook_seeds() -> Vec<Vec<u8>> {
+    vec![PARACOOK.as_bytes().to_vec()]
+}
+
+/// The ParaCook seed with two cooks: the instance agent lists are checked against.
+fn paracook_instance() -> Instance {
+    let options = ImportOptions {
+        agents: vec![Some(2)],
+        ..ImportOptions::default()
+    };
+    paracook::import(Path::new("orders_num_1.json"), PARACOOK, &options).unwrap()[0].clone()
+}
+
+fn asynchow_json_seeds() -> Vec<Vec<u8>> {
+    let step = |id: u32, text: &str, seconds: i64| {
+        serde_json::json!({
+            "id": id, "text": text, "duration_text": format!("{} min", seconds / 60),
+            "seconds_lo": seconds, "seconds_hi": seconds,
+            "seconds_full_lo": seconds, "seconds_full_hi": seconds,
+            "minutes_lo": seconds as f64 / 60.0, "minutes_hi": seconds as f64 / 60.0
+        })
+    };
+    let file = serde_json::json!({
+        "counts": {"async": 1},
+        "instances": [{
+            "id": "async-0000", "split": "async", "index": 0, "title": "How to make tea",
+            "plan_type": "async",
+            "steps": [step(1, "Boil water", 300), step(2, "Warm the pot", 60), step(3, "Steep", 240)],
+            "edges": [[1, 3], [2, 3]],
+            "gold_seconds_lo": 540, "gold_seconds_hi": 540,
+            "gold_minutes_lo": 9.0, "gold_minutes_hi": 9.0
+        }]
+    });
+    let mut seeds = vec![serde_json::to_vec_pretty(&file).unwrap()];
+    // The real file's first instances too, where the data is beside the repository.
+    if let Ok(real) = std::fs::read("../shared/benchmarks/asynchow/instances.json") {
+        let mut value: Value = serde_json::from_slice(&real).unwrap();
+        if let Some(list) = value["instances"].as_array_mut() {
+            list.truncate(3);
+        }
+        seeds.push(serde_json::to_vec_pretty(&value).unwrap());
+    }
+    seeds
+}
+
+fn pickle_seeds() -> Vec<Vec<u8>> {
+    // Two tasks written by Python's pickle (protocol 4), with timedelta golds.
+    vec![include_bytes!("fixtures/tiny_benchmark.pkl").to_vec()]
+}
+
+fn plan_seeds() -> Vec<Vec<u8>> {
+    let instance: Value =
+        serde_json::from_str(include_str!("../instances/two-cooks-breakfast.json")).unwrap();
+    let plan = serde_json::json!({
+        "format": "makespan-plan/1",
+        "instance": instance,
+        "schedule": [
+            {"activity": "chop-onion", "agent": 0, "start": 0},
+            {"activity": "chop-peppers", "agent": 0, "pieces": [[4, 7]]},
+            {"activity": "whisk-eggs", "agent": 1, "start": 0},
+            {"activity": "boil-water", "agent": 1, "start": 2},
+            {"activity": "fry-vegetables", "agent": 0, "start": 7},
+            {"activity": "cook-omelette", "agent": 0, "start": 13},
+            {"activity": "brew-tea", "start": 10},
+            {"activity": "set-table", "agent": 1, "start": 3},
+            {"activity": "serve", "agent": 1, "start": 18}
+        ]
+    });
+    vec![serde_json::to_vec_pretty(&plan).unwrap()]
+}
+
+fn solution_seeds() -> Vec<Vec<u8>> {
+    let instance = parse_instance(
+        Path::new("three-agent-assembly.json"),
+        include_str!("../instances/three-agent-assembly.json"),
+    )
+    .unwrap();
+    let solution = solve(&instance, &SolveOptions::default());
+    vec![serde_json::to_vec_pretty(&solution).unwrap()]
+}
+
+fn agent_list_seeds() -> Vec<Vec<u8>> {
+    vec![
+        br#"[["subtask2", "subtask3"], ["subtask1", "subtask4"]]"#.to_vec(),
+        b"<think>two cooks</think>\n```json\n[[\"subtask1\"], // first\n [\"subtask2\", \"subtask3\", \"subtask4\"]]\n```"
+            .to_vec(),
+    ]
+}
+
+/// Every importable seed: the import entry point must tell the formats apart.
+fn all_seeds() -> Vec<Vec<u8>> {
+    [
+        unified_seeds,
+        paracook_seeds,
+        asynchow_json_seeds,
+        pickle_seeds,
+    ]
+    .iter()
+    .flat_map(|seeds| seeds())
+    .collect()
+}
+
+// ---- the checks ---------------------------------------------------------------------------
+
+/// Whether an error names the file and a position in it.
+fn located(err: &LoadError, path: &Path) -> Result<(), String> {
+    let shown = err.to_string();
+    let problem = match err {
+        LoadError::Json { line, .. } if *line == 0 => Some("no line"),
+        LoadError::Format { at, .. } if at.trim().is_empty() => Some("no place"),
+        LoadError::Invalid { source, .. } if source.problems.is_empty() => Some("no problems"),
+        LoadError::Invalid { source, .. } if source.problems.iter().any(|p| p.at.is_empty()) => {
+            Some("a problem without a JSON path")
+        }
+        // A plan's instance file that does not exist: the error names that file.
+        LoadError::Io { path: missing, .. } if missing.as_os_str().is_empty() => Some("no file"),
+        LoadError::Io { .. } => None,
+        _ if !shown.starts_with(&path.display().to_string()) => Some("does not name the file"),
+        _ => None,
+    };
+    match problem {
+        Some(what) => Err(format!("{what}: {shown}")),
+        None => Ok(()),
+    }
+}
+
+fn check(reader: &Reader, bytes: &[u8]) -> Result<(), TestCaseError> {
+    let path = Path::new(reader.file);
+    match (reader.read)(path, bytes) {
+        Ok(()) => Ok(()),
+        Err(err) => {
+            located(&err, path).map_err(|e| TestCaseError::fail(format!("{}: {e}", reader.name)))
+        }
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+/// Runs `strategy`'s inputs through every reader; on failure names the reader and the
+/// shrunk input.
+fn fuzz_every_reader<S: Strategy<Value = Vec<u8>>>(cases: u32, strategy: impl Fn(&Reader) -> S) {
+    for reader in READERS {
+        let result = runner(cases).run(&strategy(reader), |bytes| check(reader, &bytes));
+        if let Err(e) = result {
+            panic!("reader {}: {e}", reader.name);
+        }
+    }
+}
+
+#[test]
+fn seeds_are_read_without_error() {
+    for reader in READERS {
+        for seed in (reader.seeds)() {
+            let path = Path::new(reader.file);
+            if let Err(e) = (reader.read)(path, &seed) {
+                panic!("reader {}: its seed fails: {e}", reader.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn arbitrary_bytes_never_panic_and_errors_are_located() {
+    fuzz_every_reader(128, |_| proptest::collection::vec(any::<u8>(), 0..200));
+}
+
+#[test]
+fn mutated_seeds_never_panic_and_errors_are_located() {
+    fuzz_every_reader(192, |reader| {
+        let seeds = (reader.seeds)();
+        (0..seeds.len(), proptest::collection::vec(byte_edit(), 1..4)).prop_map(
+            move |(k, edits)| {
+                let mut bytes = seeds[k].clone();
+                for edit in &edits {
+                    edit.apply(&mut bytes);
+                }
+                bytes
+            },
+        )
+    });
+}
+
+#[test]
+fn structurally_mutated_json_never_panics_and_errors_are_located() {
+    fuzz_every_reader(192, |reader| {
+        let seeds: Vec<Value> = (reader.seeds)()
+            .iter()
+            .filter_map(|s| serde_json::from_slice(s).ok())
+            .collect();
+        let seeds = if seeds.is_empty() {
+            vec![Value::Null]
+        } else {
+            seeds
+        };
+        (0..seeds.len(), proptest::collection::vec(json_edit(), 1..4)).prop_map(
+            move |(k, edits)| {
+                let mut value = seeds[k].clone();
+                let mut duplicate = None;
+                for edit in &edits {
+                    edit.apply(&mut value, &mut duplicate);
+                }
+                render(&value, duplicate.as_deref()).into_bytes()
+            },
+        )
+    });
+}
+
+// ---- byte-level edits ---------------------------------------------------------------------
+
+/// Values that break readers: extremes of every integer type, floats where integers belong,
+/// invalid UTF-8, deep nesting, stray syntax.
+const TOKENS: &[&str] = &[
+    "1e18",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551616",
+    "99999999999999999999999999",
+    "1e400",
+    "-1",
+    "0",
+    "0.5",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "\"\"",
+    ",",
+    ":",
+    "\"id\": \"x\",",
+    "\u{feff}",
+    "\\u0000",
+    "\\ud800",
+];
+
+#[derive(Debug, Clone)]
+enum ByteEdit {
+    Truncate(usize),
+    Flip(usize, u8),
+    Delete(usize, usize),
+    Repeat(usize, usize),
+    Insert(usize, usize),
+    NonUtf8(usize),
+    Nest(usize, usize),
+}
+
+fn byte_edit() -> impl Strategy<Value = ByteEdit> {
+    let at = any::<usize>();
+    prop_oneof![
+        at.prop_map(ByteEdit::Truncate),
+        (at, 1..=255u8).prop_map(|(a, b)| ByteEdit::Flip(a, b)),
+        (at, 1..40usize).prop_map(|(a, n)| ByteEdit::Delete(a, n)),
+        (at, 1..40usize).prop_map(|(a, n)| ByteEdit::Repeat(a, n)),
+        (at, 0..TOKENS.len()).prop_map(|(a, t)| ByteEdit::Insert(a, t)),
+        at.prop_map(ByteEdit::NonUtf8),
+        (at, 1..5000usize).prop_map(|(a, d)| ByteEdit::Nest(a, d)),
+    ]
+}
+
+impl ByteEdit {
+    fn apply(&self, bytes: &mut Vec<u8>) {
+        let len = bytes.len();
+        let at = |a: usize| if len == 0 { 0 } else { a % (len + 1) };
+        match *self {
+            ByteEdit::Truncate(a) => bytes.truncate(at(a)),
+            ByteEdit::Flip(a, x) if len > 0 => bytes[a % len] ^= x,
+            ByteEdit::Flip(..) => {}
+            ByteEdit::Delete(a, n) => {
+                let start = at(a);
+                bytes.drain(start..(start + n).min(len));
+            }
+            ByteEdit::Repeat(a, n) => {
+                let start = at(a);
+                let span = bytes[start..(start + n).min(len)].to_vec();
+                bytes.splice(start..start, span);
+            }
+            ByteEdit::Insert(a, t) => {
+                let start = at(a);
+                bytes.splice(start..start, TOKENS[t].bytes());
+            }
+            ByteEdit::NonUtf8(a) => {
+                let start = at(a);
+                bytes.splice(start..start, [0xff, 0xc3, 0x28]);
+            }
+            ByteEdit::Nest(a, depth) => {
+                let start = at(a);
+                let nested = "[".repeat(depth) + &"]".repeat(depth);
+                bytes.splice(start..start, nested.bytes());
+            }
+        }
+    }
+}
+
+// ---- JSON-aware edits ---------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+enum JsonEdit {
+    /// Remove the key of an object (node chosen by index among all objects).
+    DeleteKey(usize, usize),
+    /// Render one object with its first key twice.
+    DuplicateKey(usize),
+    /// Rename a key to one no reader knows.
+    UnknownKey(usize, usize),
+    /// Exchange two values anywhere in the document.
+    Swap(usize, usize),
+    /// Replace a value with a hostile one.
+    Replace(usize, usize),
+    /// Wrap a value in many arrays.
+    Nest(usize, usize),
+}
+
+fn json_edit() -> impl Strategy<Value = JsonEdit> {
+    let node = any::<usize>();
+    prop_oneof![
+        (node, node).prop_map(|(a, b)| JsonEdit::DeleteKey(a, b)),
+        node.prop_map(JsonEdit::DuplicateKey),
+        (node, node).prop_map(|(a, b)| JsonEdit::UnknownKey(a, b)),
+        (node, node).prop_map(|(a, b)| JsonEdit::Swap(a, b)),
+        (node, 0..hostile().len()).prop_map(|(a, v)| JsonEdit::Replace(a, v)),
+        (node, 1..400usize).prop_map(|(a, d)| JsonEdit::Nest(a, d)),
+    ]
+}
+
+fn hostile() -> Vec<Value> {
+    serde_json::from_str(
+        r#"[1e18, 9223372036854775807, -9223372036854775808, 18446744073709551615, 1.5e300,
+            -1, 0, 0.5, null, true, "", "x", [], {}, [[1, 2], [3]], {"id": "x"},
+            "1 day", 4294967296, -4294967297]"#,
+    )
+    .unwrap()
+}
+
+/// JSON pointers of every value in the document, in document order.
+fn pointers(value: &Value, here: String, out: &mut Vec<String>) {
+    out.push(here.clone());
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let key = k.replace('~', "~0").replace('/', "~1");
+                pointers(v, format!("{here}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{here}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn all_pointers(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    pointers(value, String::new(), &mut out);
+    out
+}
+
+fn object_pointers(value: &Value) -> Vec<String> {
+    all_pointers(value)
+        .into_iter()
+        .filter(|p| value.pointer(p).is_some_and(Value::is_object))
+        .collect()
+}
+
+impl JsonEdit {
+    fn apply(&self, value: &mut Value, duplicate: &mut Option<String>) {
+        let pick =
+            |list: Vec<String>, k: usize| (!list.is_empty()).then(|| list[k % list.len()].clone());
+        match *self {
+            JsonEdit::DeleteKey(o, k) | JsonEdit::UnknownKey(o, k) => {
+                let Some(p) = pick(object_pointers(value), o) else {
+                    return;
+                };
+                let Some(Value::Object(map)) = value.pointer_mut(&p) else {
+                    return;
+                };
+                if map.is_empty() {
+                    return;
+                }
+                let key = map.keys().nth(k % map.len()).unwrap().clone();
+                let old = map.shift_remove(&key).unwrap();
+                if matches!(self, JsonEdit::UnknownKey(..)) {
+                    map.insert(format!("{key}_unknown"), old);
+                }
+            }
+            JsonEdit::DuplicateKey(o) => *duplicate = pick(object_pointers(value), o),
+            JsonEdit::Swap(a, b) => {
+                let all = all_pointers(value);
+                let (Some(pa), Some(pb)) = (pick(all.clone(), a), pick(all, b)) else {
+                    return;
+                };
+                // Only disjoint values can be exchanged.
+                if pa.starts_with(&pb) || pb.starts_with(&pa) {
+                    return;
+                }
+                let va = value.pointer(&pa).unwrap().clone();
+                let vb = std::mem::replace(value.pointer_mut(&pb).unwrap(), va);
+                *value.pointer_mut(&pa).unwrap() = vb;
+            }
+            JsonEdit::Replace(a, v) => {
+                let Some(p) = pick(all_pointers(value), a) else {
+                    return;
+                };
+                *value.pointer_mut(&p).unwrap() = hostile()[v].clone();
+            }
+            JsonEdit::Nest(a, depth) => {
+                let Some(p) = pick(all_pointers(value), a) else {
+                    return;
+                };
+                let slot = value.pointer_mut(&p).unwrap();
+                let mut nested = slot.take();
+                for _ in 0..depth {
+                    nested = Value::Array(vec![nested]);
+                }
+                *slot = nested;
+            }
+        }
+    }
+}
+
+/// The document as JSON text; the object at `duplicate` (a pointer) repeats its first key.
+fn render(value: &Value, duplicate: Option<&str>) -> String {
+    fn write(value: &Value, here: &str, duplicate: Option<&str>, out: &mut String) {
+        match value {
+            Value::Object(map) => {
+                out.push('{');
+                let mut first = true;
+                let mut entry = |k: &String, v: &Value, out: &mut String| {
+                    if !first {
+                        out.push(',');
+                    }
+                    first = false;
+                    out.push_str(&serde_json::to_string(k).unwrap());
+                    out.push(':');
+                    let key = k.replace('~', "~0").replace('/', "~1");
+                    write(v, &format!("{here}/{key}"), duplicate, out);
+                };
+                if duplicate == Some(here) {
+                    if let Some((k, v)) = map.iter().next() {
+                        entry(k, v, out);
+                    }
+                }
+                for (k, v) in map {
+                    entry(k, v, out);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(v, &format!("{here}/{i}"), duplicate, out);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&scalar.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, "", duplicate, &mut out);
+    out
+}

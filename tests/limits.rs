@@ -1,0 +1,112 @@
+//! Status discipline under limits: whatever stops the MILP early (time, nodes, model size),
+//! the instance is `feasible` with a verified schedule, a lower bound below it, the gap, and
+//! a reason naming the limit; never `optimal` without a proof.
+
+mod common;
+
+use std::process::Command;
+
+use makespan::instance::Instance;
+use makespan::solution::{Solution, Status};
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::verify;
+
+/// The solution is an honest `feasible`: verified schedule, bound strictly below the
+/// makespan, the gap that goes with them, and a reason containing `limit`.
+fn assert_feasible_with_bound(instance: &Instance, s: &Solution, limit: &str) {
+    assert_eq!(s.status, Status::Feasible, "{:?}", s.reason);
+    let makespan = s.makespan.expect("a feasible solution has a makespan");
+    let bound = s
+        .lower_bound
+        .expect("a feasible solution has a lower bound");
+    assert!(bound < makespan, "bound {bound} vs makespan {makespan}");
+    let gap = s.gap.expect("a feasible solution has a gap");
+    assert!((gap - (makespan - bound) as f64 / makespan as f64).abs() < 1e-12);
+    let reason = s.reason.as_deref().unwrap_or_default();
+    assert!(reason.contains(limit), "{reason}");
+    assert!(verify(instance, &s.schedule).valid);
+}
+
+#[test]
+fn a_node_limit_gives_feasible_with_bound_gap_and_reason() {
+    let instance = common::needs_branching();
+    let options = SolveOptions {
+        node_limit: Some(0),
+        ..SolveOptions::default()
+    };
+    let s = solve(&instance, &options);
+    assert_feasible_with_bound(&instance, &s, "node limit of 0");
+    assert_eq!(s.nodes, Some(0));
+}
+
+#[test]
+fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
+    let instance = common::hard();
+    let options = SolveOptions {
+        time_limit: 0.5,
+        ..SolveOptions::default()
+    };
+    let s = solve(&instance, &options);
+    assert_feasible_with_bound(&instance, &s, "time limit of 0.5 s");
+}
+
+#[test]
+fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
+    // The same job shop in units 100 000 times finer: the time grid would need far more
+    // variables than the MILP may build.
+    let mut instance = common::needs_branching();
+    for a in &mut instance.activities {
+        a.duration *= 100_000;
+    }
+    let s = solve(&instance, &SolveOptions::default());
+    assert_feasible_with_bound(&instance, &s, "variables");
+    assert_eq!(s.method, "heuristic");
+}
+
+#[test]
+fn the_solution_file_of_a_node_limited_solve_says_feasible_with_bound_and_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::write(dir.path(), &common::needs_branching());
+    let out = dir.path().join("out");
+    let run = Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(["solve", "--quiet", "--node-limit", "0", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(out.join("js-6x6.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(file["status"], "feasible");
+    assert!(file["lower_bound"].as_i64().unwrap() < file["makespan"].as_i64().unwrap());
+    assert!(file["gap"].as_f64().unwrap() > 0.0);
+    assert!(file["reason"].as_str().unwrap().contains("--node-limit"));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.contains("js-6x6,feasible,"), "{summary}");
+}
+
+#[test]
+fn a_negative_or_nan_time_limit_is_refused_not_a_panic() {
+    for bad in ["-1", "nan", "inf"] {
+        let run = Command::new(env!("CARGO_BIN_EXE_makespan"))
+            .args([
+                "solve",
+                "instances/three-cooks-seven-dishes.json",
+                "--quiet",
+            ])
+            .arg(format!("--time-limit={bad}"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a number of seconds"), "{stderr}");
+    }
+    // Through the library the MILP refuses it with a reason.
+    let options = SolveOptions {
+        time_limit: -1.0,
+        ..SolveOptions::default()
+    };
+    let s = solve(&common::needs_branching(), &options);
+    assert_eq!(s.status, Status::Error);
+    assert!(s.reason.unwrap().contains("time limit"));
+}

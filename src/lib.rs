@@ -15,6 +15,8 @@ pub mod milp;
 pub mod network;
 pub mod problem;
 pub mod schedule;
+pub mod sequencing;
 pub mod solution;
 pub mod solve;
+pub mod unit_search;
 pub mod verify;

@@ -12,6 +12,7 @@
 pub mod asynchow;
 mod detect;
 pub mod paracook;
+pub mod robotouille;
 mod walk;
 
 use std::path::Path;
@@ -50,6 +51,7 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::ParaCook => paracook::import(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowJson => asynchow::import_json(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowPickle => asynchow::import_pickle(path, &bytes, opts)?,
+        Format::RobotouilleTaskGraphs => robotouille::import(path, utf8(path, &bytes)?)?,
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {

@@ -208,6 +208,26 @@ impl Instance {
             }
         }
 
+        for (i, h) in self.holds.iter().enumerate() {
+            if !resources.contains_key(h.resource.as_str()) {
+                problem(
+                    format!("holds[{i}].resource"),
+                    format!(
+                        "unknown resource \"{}\"; declare it under \"resources\"",
+                        h.resource
+                    ),
+                );
+            }
+            for (field, id) in [("from", &h.from), ("until", &h.until)] {
+                if let Some(id) = id.as_deref().filter(|id| !activities.contains_key(id)) {
+                    problem(
+                        format!("holds[{i}].{field}"),
+                        format!("unknown activity \"{id}\""),
+                    );
+                }
+            }
+        }
+
         if problems.is_empty() {
             Ok(())
         } else {

@@ -1,5 +1,6 @@
 //! Speed on whole benchmark corpora, as a table: `cargo bench --bench corpus`.
-//! Solves every ParaCook instance (72 files × 1–3 agents) and every AsyncHow instance from
+//! Solves every ParaCook instance (72 files × 1–3 agents), every Robotouille task-graph
+//! instance (10 tasks, 45 variants) and every AsyncHow instance from
 //! `../shared/benchmarks` with the default options and all cores, and prints counts and times.
 
 use std::path::Path;
@@ -20,6 +21,11 @@ fn main() {
         "paracook (m=1,2,3)",
         "../shared/benchmarks/paracook/abstract",
         vec![Some(1), Some(2), Some(3)],
+    );
+    run(
+        "robotouille (variants)",
+        "../shared/benchmarks/robotouille/task_graphs.json",
+        vec![],
     );
     run(
         "asynchow (unlimited)",

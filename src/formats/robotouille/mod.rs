@@ -29,6 +29,8 @@
 //! A task's optimum is the best over its instances. Fixed modelling choice beyond the
 //! spec's own (see `README.md`): parking only on tables, never on an idle appliance.
 
+mod compare;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -37,6 +39,8 @@ use serde::Deserialize;
 use crate::instance::{
     Activity, Hold, Instance, LoadError, Precedence, Relation, Resource, Setup, Source, TimeUnit,
 };
+
+pub use compare::{by_task, markdown, TaskRow};
 
 /// `source.benchmark` of every Robotouille instance.
 pub const BENCHMARK: &str = "robotouille";

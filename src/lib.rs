@@ -9,6 +9,7 @@ mod assign;
 pub mod batch;
 pub mod bounds;
 pub mod formats;
+pub mod generate;
 pub mod heuristics;
 pub mod instance;
 pub mod milp;

@@ -13,6 +13,7 @@ use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::SolveOptions;
 
+mod generate_cmd;
 mod verify_cmd;
 
 /// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.
@@ -34,6 +35,10 @@ enum Command {
     /// Exit code 0: valid; 1: violations; 2: unreadable input.
     /// Example: makespan verify solutions/two-cooks-breakfast.json
     Verify(verify_cmd::VerifyArgs),
+    /// Write seeded random instances of a benchmark's shape (AsyncTool, kitchen jobs).
+    ///
+    /// Example: makespan generate asynctool --seed 1 --chains 3 --length 3 --delay 1 --out instances/asynctool
+    Generate(generate_cmd::GenerateArgs),
 }
 
 #[derive(clap::Args)]
@@ -82,6 +87,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify_cmd::run(args),
+        Command::Generate(args) => generate_cmd::run(args),
     };
     match result {
         Ok(code) => code,

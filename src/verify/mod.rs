@@ -45,6 +45,7 @@ mod report;
 mod rules;
 #[cfg(test)]
 mod testkit;
+pub mod turns;
 
 pub use report::{compare, Comparison, Report, Rule, Violation};
 

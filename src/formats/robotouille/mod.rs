@@ -30,6 +30,7 @@
 //! spec's own (see `README.md`): parking only on tables, never on an idle appliance.
 
 mod compare;
+mod native;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -41,6 +42,7 @@ use crate::instance::{
 };
 
 pub use compare::{by_task, markdown, TaskRow};
+pub use native::{read_native, NativeTask};
 
 /// `source.benchmark` of every Robotouille instance.
 pub const BENCHMARK: &str = "robotouille";

@@ -41,6 +41,9 @@ pub fn applies(problem: &Problem) -> bool {
         })
 }
 
+/// What makes two states interchangeable: done set, last station, steps since, ages.
+type Key = (u128, u16, u16, Vec<(u16, u16)>);
+
 #[derive(Clone)]
 struct State {
     done: u128,
@@ -124,7 +127,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
         ages: Vec::new(),
         node: 0,
     }];
-    let mut seen: HashSet<(u128, u16, u16, Vec<(u16, u16)>)> = HashSet::new();
+    let mut seen: HashSet<Key> = HashSet::new();
     let mut t: i64 = 0;
     while !layer.is_empty() {
         if clock.elapsed().as_secs_f64() > seconds || nodes.len() > MAX_STATES {

@@ -24,7 +24,7 @@ pub enum Format {
     AsyncHowJson,
     /// An AsyncHow benchmark pickle (`<split>_benchmark.pkl`).
     AsyncHowPickle,
-    /// Robotouille's `task_graphs.json`: a JSON object with a `tasks` list.
+    /// Robotouille's `task_graphs.json`: a JSON object with `tasks` and `semantics`.
     RobotouilleTaskGraphs,
 }
 
@@ -33,7 +33,7 @@ const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      \"format\": \"makespan-instance/1\"), a ParaCook abstract task file (JSON list of \
      {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
      \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), Robotouille \
-     task_graphs.json (JSON object with \"tasks\")";
+     task_graphs.json (JSON object with \"tasks\" and \"semantics\")";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -45,6 +45,7 @@ struct ObjectProbe {
     format: Option<serde_json::Value>,
     instances: Option<IgnoredAny>,
     tasks: Option<IgnoredAny>,
+    semantics: Option<IgnoredAny>,
 }
 
 /// Which format `bytes` (the content of `path`) are in; a clear error naming the accepted
@@ -135,7 +136,9 @@ fn detect_object(path: &Path, text: &str) -> Result<Format, LoadError> {
             ))
         }
         None if probe.instances.is_some() => Ok(Format::AsyncHowJson),
-        None if probe.tasks.is_some() => Ok(Format::RobotouilleTaskGraphs),
+        None if probe.tasks.is_some() && probe.semantics.is_some() => {
+            Ok(Format::RobotouilleTaskGraphs)
+        }
         None => Err(LoadError::format(
             path,
             "top level",

@@ -237,8 +237,14 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
                 }
                 stations_left.sort_unstable();
                 stations_left.dedup();
-                for &v in &stations_left {
-                    visits += entry_cost.get(v as usize).copied().unwrap_or(0);
+                // Every other station still to work at must be entered once; the steps
+                // already idle since the last activity may have paid for one entry, and
+                // before the first activity the start position is unknown here.
+                if last != u16::MAX {
+                    let cost = |v: &u16| entry_cost.get(*v as usize).copied().unwrap_or(0);
+                    let paid = stations_left.iter().map(cost).max().unwrap_or(0);
+                    visits =
+                        stations_left.iter().map(cost).sum::<i64>() - paid.min(i64::from(since));
                 }
                 let left = (all & !done).count_ones() as i64;
                 let lower = chain.max(now + left + visits);

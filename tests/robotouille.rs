@@ -4,8 +4,10 @@
 use std::path::Path;
 
 use makespan::formats::{self, robotouille, ImportOptions};
+use makespan::problem::Problem;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
+use makespan::unit_search::{search, SearchOutcome};
 use makespan::verify::verify;
 
 const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";
@@ -28,6 +30,14 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
         );
         if s.status == Status::Optimal {
             assert!(verify(&s.instance.instance, &s.schedule).valid);
+            // Given room for one more step, the search must find the optimum by itself.
+            let problem = Problem::compile(&s.instance.instance).unwrap();
+            let found = search(&problem, s.makespan.unwrap() + 1, 60.0);
+            assert!(
+                matches!(found, SearchOutcome::Optimal { makespan, .. } if Some(makespan) == s.makespan),
+                "{}: {found:?}",
+                s.instance.name
+            );
         }
     }
     let rows = robotouille::by_task(&solutions);

@@ -1,7 +1,8 @@
 //! Speed on whole benchmark corpora, as a table: `cargo bench --bench corpus`.
-//! Solves every ParaCook instance (72 files × 1–3 agents), every AsyncHow instance and every
-//! TimeArena run (525, plus the 175 constrained cooking runs) from `../shared/benchmarks`
-//! with the default options and all cores, and prints counts and times.
+//! Solves every ParaCook instance (72 files × 1–3 agents), every Robotouille task-graph
+//! instance (10 tasks, 45 variants), every AsyncHow instance and every TimeArena run (525,
+//! plus the 175 constrained cooking runs) from `../shared/benchmarks` with the default
+//! options and all cores, and prints counts and times.
 
 use std::path::Path;
 use std::time::Instant;
@@ -25,6 +26,11 @@ fn main() {
         "paracook (m=1,2,3)",
         "../shared/benchmarks/paracook/abstract",
         agents(vec![Some(1), Some(2), Some(3)]),
+    );
+    run(
+        "robotouille (variants)",
+        "../shared/benchmarks/robotouille/task_graphs.json",
+        ImportOptions::default(),
     );
     run(
         "asynchow (unlimited)",

@@ -14,6 +14,7 @@ use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::{Method, SolveOptions};
 
+mod generate_cmd;
 mod validate_cmd;
 mod verify_cmd;
 
@@ -41,6 +42,10 @@ enum Command {
     ///
     /// Example: makespan validate ../shared/external-validation/rcpsp-max/sm_j10 --optima ../shared/external-validation/rcpsp-max/sm_j10/optimum.csv
     Validate(validate_cmd::ValidateArgs),
+    /// Write seeded random instances of a benchmark's shape (AsyncTool, kitchen jobs).
+    ///
+    /// Example: makespan generate asynctool --seed 1 --chains 3 --length 3 --delay 1 --out instances/asynctool
+    Generate(generate_cmd::GenerateArgs),
 }
 
 #[derive(clap::Args)]
@@ -109,6 +114,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify_cmd::run(args),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Generate(args) => generate_cmd::run(args),
     };
     match result {
         Ok(code) => code,

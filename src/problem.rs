@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use crate::instance::{AgentUse, Instance};
 use crate::network::{Network, PositiveCycle};
+use crate::sequencing::{compile_holds, HoldSpan, SetupMatrix};
 
 /// `amount` units of `resource` over `[start + from, start + to)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,10 @@ pub struct Problem {
     pub network: Network,
     /// Earliest starts (heads) of every network node.
     pub earliest: Vec<i64>,
+    /// Setup times between stations of the one agent, if the instance has any that bind.
+    pub setups: Option<SetupMatrix>,
+    /// Resources held from one activity to another.
+    pub holds: Vec<HoldSpan>,
 }
 
 impl Problem {
@@ -105,6 +110,8 @@ impl Problem {
             demands.push(own);
         }
         demands.extend([Vec::new(), Vec::new()]);
+        let setups = SetupMatrix::compile(instance)?;
+        let holds = compile_holds(instance, &capacities)?;
 
         let mut network = Network::new(&durations);
         for (j, a) in instance.activities.iter().enumerate() {
@@ -123,6 +130,12 @@ impl Problem {
                 network.add(j, i, -(anchor + max), false);
             }
         }
+        for h in &holds {
+            // A hold ends no earlier than it starts: S_until + p_until ≥ S_from.
+            if let (Some(from), Some(until)) = (h.from, h.until) {
+                network.add(from, until, -durations[until], false);
+            }
+        }
         let earliest = network
             .earliest_starts()
             .map_err(|cycle| Refusal::Infeasible(describe_cycle(&cycle, &names, &network)))?;
@@ -138,6 +151,8 @@ impl Problem {
             agent_resource,
             network,
             earliest,
+            setups,
+            holds,
         })
     }
 
@@ -158,10 +173,19 @@ impl Problem {
     /// Whether resources or agents constrain the schedule at all; without them the
     /// earliest-start schedule is optimal.
     pub fn has_capacity_limits(&self) -> bool {
-        self.demands
-            .iter()
-            .flatten()
-            .any(|d| d.amount > 0 && d.to > d.from)
+        self.setups.is_some()
+            || !self.holds.is_empty()
+            || self
+                .demands
+                .iter()
+                .flatten()
+                .any(|d| d.amount > 0 && d.to > d.from)
+    }
+
+    /// Whether the schedule depends on an agent's sequence or on resources held across
+    /// activities, which only the dispatching heuristic and the MILP follow.
+    pub fn has_sequencing(&self) -> bool {
+        self.setups.is_some() || !self.holds.is_empty()
     }
 
     /// The same problem backwards in time (for right-justification).
@@ -193,6 +217,22 @@ impl Problem {
             agent_resource: self.agent_resource,
             network,
             earliest,
+            // Backwards in time a sequence runs in reverse and a hold from its end.
+            setups: self.setups.as_ref().map(|m| SetupMatrix {
+                time: (0..m.time.len())
+                    .map(|u| (0..m.time.len()).map(|v| m.time[v][u]).collect())
+                    .collect(),
+                ..m.clone()
+            }),
+            holds: self
+                .holds
+                .iter()
+                .map(|h| HoldSpan {
+                    from: h.until,
+                    until: h.from,
+                    ..*h
+                })
+                .collect(),
         }
     }
 }
@@ -219,11 +259,6 @@ fn unsupported_features(instance: &Instance) -> Result<(), Refusal> {
                 a.id
             )));
         }
-    }
-    if !instance.setups.is_empty() && limited {
-        return Err(Refusal::Unsupported(
-            "sequence-dependent setup times between stations".into(),
-        ));
     }
     Ok(())
 }

@@ -52,6 +52,9 @@ pub enum BoundSource {
     Energetic,
     /// The MILP solver's dual bound (or its proof that a shorter schedule is infeasible).
     Milp,
+    /// Exhaustive search over unit steps of one agent ([`crate::unit_search`]) found
+    /// nothing shorter.
+    Search,
 }
 
 /// The embedded instance and its identity.

@@ -156,6 +156,9 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             };
         }
     }
+    if let Some(outcome) = unit_search(problem, options, heuristic.as_ref(), lower) {
+        return outcome;
+    }
     if options.heuristic_only {
         return Outcome::refused(
             Status::Error,
@@ -163,6 +166,52 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
         );
     }
     exact(problem, options, heuristic.map(|h| h.starts), lower)
+}
+
+/// The exact search for one agent doing unit steps, when it applies and finishes in time:
+/// the optimum, or the proof that the heuristic's `upper` is one.
+fn unit_search(
+    problem: &Problem,
+    options: &SolveOptions,
+    heuristic: Option<&heuristics::Heuristic>,
+    lower: LowerBound,
+) -> Option<Outcome> {
+    use crate::unit_search::{applies, search, SearchOutcome};
+    if options.heuristic_only || !applies(problem) {
+        return None;
+    }
+    let upper = heuristic.map_or_else(|| safe_horizon(problem) + 1, |h| h.makespan(problem));
+    let proven = |value| {
+        Some(lower.max(LowerBound {
+            value,
+            source: BoundSource::Search,
+        }))
+    };
+    let (starts, method, bound) = match search(problem, upper, options.time_limit) {
+        SearchOutcome::GaveUp => return None,
+        SearchOutcome::NoneShorter => match heuristic {
+            Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),
+            None => {
+                return Some(Outcome::refused(
+                    Status::Infeasible,
+                    format!("the exhaustive search found no schedule ending by {}, which every feasible schedule can meet", upper - 1),
+                ))
+            }
+        },
+        SearchOutcome::Optimal { mut starts, makespan } => {
+            starts.extend([0, makespan]);
+            (starts, "search", proven(makespan))
+        }
+    };
+    Some(Outcome {
+        status: Status::Optimal,
+        starts: Some(starts),
+        bound,
+        reason: None,
+        method: method.into(),
+        milp_ran: false,
+        nodes: None,
+    })
 }
 
 /// Runs the MILP on the horizon `upper − 1` (a shorter schedule exists?) or, without a
@@ -290,7 +339,7 @@ fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
 }
 
 /// A horizon that any feasible instance can meet: after the latest release, activities one
-/// after another, each followed by its largest outgoing lag.
+/// after another, each followed by its largest outgoing lag and its longest setup.
 pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
     let n = problem.len();
     let mut span: Vec<i64> = problem.durations[..n].to_vec();
@@ -300,6 +349,12 @@ pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
             span[a.from] = span[a.from].max(a.weight);
         } else if a.from == problem.network.origin() && a.forward {
             release = release.max(a.weight);
+        }
+    }
+    // The agent may have to move after each activity.
+    if let Some(setups) = &problem.setups {
+        for (j, span) in span.iter_mut().enumerate() {
+            *span += setups.station[j].map_or(0, |u| setups.longest_from(u));
         }
     }
     release + span.iter().sum::<i64>()

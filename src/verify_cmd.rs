@@ -11,13 +11,14 @@ use makespan::formats::{self, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
 use makespan::verify::timearena_log::{self, TimeArenaVerdict};
-use makespan::verify::{agent_lists, compare, plan, Comparison, Report};
+use makespan::verify::{agent_lists, compare, plan, turns, Comparison, Report};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
     /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block; a
-    /// TimeArena decision list or LLM_test.py trajectory).
+    /// TimeArena decision list or LLM_test.py trajectory; AsyncTool turn lists, one entry
+    /// per round, for instances from `makespan generate asynctool`).
     plan: PathBuf,
     /// The instance, if the plan does not name it or to override it: a unified instance or
     /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
@@ -71,8 +72,14 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
                 args.plan.display()
             );
         };
-        let lists = agent_lists::read_agent_lists(&args.plan, &text)?;
-        let report = agent_lists::verify_agent_lists(&instance, &lists);
+        let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
+        let report = if benchmark == Some("asynctool") {
+            let rounds = turns::read_turns(&args.plan, &text)?;
+            turns::verify_turns(&instance, &rounds)
+        } else {
+            let lists = agent_lists::read_agent_lists(&args.plan, &text)?;
+            agent_lists::verify_agent_lists(&instance, &lists)
+        };
         (instance, report)
     };
     let reference = match &args.solution {

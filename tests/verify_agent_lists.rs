@@ -77,6 +77,7 @@ fn instance(tasks: &[Task], m: u32) -> Instance {
             })
             .collect(),
         setups: vec![],
+        holds: vec![],
         objective: Default::default(),
         source: None,
     }

@@ -73,6 +73,7 @@ fn case() -> impl Strategy<Value = Case> {
                 activities,
                 precedences,
                 setups: vec![],
+                holds: vec![],
                 objective: Default::default(),
                 source: None,
             };

@@ -35,6 +35,8 @@ pub enum Format {
     RcpspMax,
     /// A job shop file in the kobe `.jss` format.
     JobShop,
+    /// Robotouille's `task_graphs.json`: a JSON object with `tasks` and `semantics`.
+    RobotouilleTaskGraphs,
 }
 
 /// The plain-text scheduling formats, recognised by file extension (any case): their
@@ -60,7 +62,8 @@ const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
      \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), TimeArena tasks.json \
      (JSON object with \"tasks\") or its dependencygraph.json, PSPLIB .sm, RCPSP/max .sch, \
-     job shop .jss";
+     job shop .jss, Robotouille \
+     task_graphs.json (JSON object with \"tasks\" and \"semantics\")";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -73,6 +76,7 @@ struct ObjectProbe {
     instances: Option<IgnoredAny>,
     tasks: Option<IgnoredAny>,
     dependencygraph_disagreements: Option<IgnoredAny>,
+    semantics: Option<IgnoredAny>,
 }
 
 /// Which format `bytes` (the content of `path`) are in; a clear error naming the accepted
@@ -171,6 +175,9 @@ fn detect_object(path: &Path, text: &str) -> Result<Format, LoadError> {
         None if probe.instances.is_some() => Ok(Format::AsyncHowJson),
         None if probe.tasks.is_some() && probe.dependencygraph_disagreements.is_some() => {
             Ok(Format::TimeArenaTasks)
+        }
+        None if probe.tasks.is_some() && probe.semantics.is_some() => {
+            Ok(Format::RobotouilleTaskGraphs)
         }
         None if serde_json::from_str(text)
             .is_ok_and(|v| super::timearena::graph::looks_like_graph(&v)) =>

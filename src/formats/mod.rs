@@ -17,6 +17,7 @@ pub mod paracook;
 pub mod psplib;
 pub mod rcpsp_max;
 pub mod reference;
+pub mod robotouille;
 pub mod timearena;
 mod walk;
 
@@ -68,6 +69,7 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::Psplib => psplib::import(path, utf8(path, &bytes)?)?,
         Format::RcpspMax => rcpsp_max::import(path, utf8(path, &bytes)?)?,
         Format::JobShop => jobshop::import(path, utf8(path, &bytes)?)?,
+        Format::RobotouilleTaskGraphs => robotouille::import(path, utf8(path, &bytes)?)?,
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {

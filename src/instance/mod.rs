@@ -8,7 +8,7 @@ mod validate;
 pub use io::{content_hash, parse_instance, LoadError};
 pub use magnitude::{MAX_CAPACITY, MAX_TIME};
 pub use model::{
-    Activity, AgentUse, Instance, Objective, Precedence, Relation, Resource, ResourceUse, Setup,
-    Source, TimeUnit, INSTANCE_FORMAT,
+    Activity, AgentUse, Hold, Instance, Objective, Precedence, Relation, Resource, ResourceUse,
+    Setup, Source, TimeUnit, INSTANCE_FORMAT,
 };
 pub use validate::{Problem, ValidationError};

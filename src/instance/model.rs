@@ -31,9 +31,14 @@ pub struct Instance {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub precedences: Vec<Precedence>,
     /// Sequence-dependent setup times between activities on one agent (travel between
-    /// stations). Expressible now; the solver reports it as not supported yet.
+    /// stations). The solver supports them with one agent (or unlimited agents, where they
+    /// never bind) when they obey the triangle inequality.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setups: Vec<Setup>,
+    /// Resources held across activities: an item that sits on a station from the step that
+    /// puts it there until the step that picks it up (Robotouille), whatever happens between.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holds: Vec<Hold>,
     #[serde(default)]
     pub objective: Objective,
     /// Where the instance came from (benchmark, file, variant); informative only, but part
@@ -55,6 +60,7 @@ impl Instance {
             activities: Vec::new(),
             precedences: Vec::new(),
             setups: Vec::new(),
+            holds: Vec::new(),
             objective: Objective::default(),
             source: None,
         }
@@ -359,4 +365,24 @@ pub struct Setup {
     pub from: String,
     pub to: String,
     pub time: i64,
+}
+
+/// `amount` units of `resource` held from the start of activity `from` (time 0 when absent)
+/// to the end of activity `until` (the end of the schedule when absent). Unlike
+/// [`Activity::uses`], the span is decided by two activities, so it covers whatever the agents
+/// do in between: the item on the board between its `put` and its `pick`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hold {
+    pub resource: String,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub amount: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }

@@ -208,7 +208,27 @@ impl Instance {
             }
         }
 
+        for (i, h) in self.holds.iter().enumerate() {
+            if !resources.contains_key(h.resource.as_str()) {
+                problem(
+                    format!("holds[{i}].resource"),
+                    format!(
+                        "unknown resource \"{}\"; declare it under \"resources\"",
+                        h.resource
+                    ),
+                );
+            }
+            for (field, id) in [("from", &h.from), ("until", &h.until)] {
+                if let Some(id) = id.as_deref().filter(|id| !activities.contains_key(id)) {
+                    problem(
+                        format!("holds[{i}].{field}"),
+                        format!("unknown activity \"{id}\""),
+                    );
+                }
+            }
+        }
         super::magnitude::check(self, &mut problems);
+
         if problems.is_empty() {
             Ok(())
         } else {

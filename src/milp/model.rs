@@ -11,21 +11,21 @@ use crate::problem::Problem;
 
 /// The step variables of one network node: `y[t]` for `t` in `[first, last)`; the node has
 /// certainly started by `last` (its latest start), so `y[last..] = 1` needs no column.
-pub struct Steps {
+pub(super) struct Steps {
     first: i64,
     last: i64,
     cols: Vec<Col>,
 }
 
 /// A term of a row: a column, or a constant that is already known.
-enum Term {
+pub(super) enum Term {
     Col(Col),
     Const(f64),
 }
 
 impl Steps {
     /// "Started by `t`" as a column or a constant.
-    fn by(&self, t: i64) -> Term {
+    pub(super) fn by(&self, t: i64) -> Term {
         if t < self.first {
             Term::Const(0.0)
         } else if t >= self.last {
@@ -52,13 +52,13 @@ pub struct TimeIndexed {
 
 /// Collects `Σ coef · term ≤/≥ bound` with constants folded into the bound.
 #[derive(Default)]
-struct Row {
-    terms: Vec<(Col, f64)>,
-    constant: f64,
+pub(super) struct Row {
+    pub(super) terms: Vec<(Col, f64)>,
+    pub(super) constant: f64,
 }
 
 impl Row {
-    fn add(&mut self, term: Term, coef: f64) {
+    pub(super) fn add(&mut self, term: Term, coef: f64) {
         match term {
             Term::Col(c) => self.terms.push((c, coef)),
             Term::Const(v) => self.constant += v * coef,
@@ -164,11 +164,13 @@ impl TimeIndexed {
                         row.add(e, -(amount as f64));
                     }
                 }
+                super::holds::add_terms(problem, r, t, &steps, &mut row, &mut peak);
                 if peak > capacity {
                     add(row, capacity as f64);
                 }
             }
         }
+        super::setups::add_rows(problem, horizon, &steps, &mut add);
         if contradiction {
             return None;
         }

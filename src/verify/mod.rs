@@ -46,6 +46,7 @@ mod rules;
 #[cfg(test)]
 mod testkit;
 pub mod timearena_log;
+pub mod turns;
 
 pub use report::{compare, Comparison, Report, Rule, Violation};
 
@@ -53,7 +54,7 @@ use crate::instance::Instance;
 use crate::schedule::ScheduledActivity;
 
 use placed::Placements;
-use rules::{agents, coverage, pieces, precedence, resources, setups, states, windows};
+use rules::{agents, coverage, holds, pieces, precedence, resources, setups, states, windows};
 
 /// Checks a schedule against every rule of the instance and measures it. Never panics on
 /// any input: unknown ids, extreme times and malformed pieces become violations.
@@ -76,6 +77,7 @@ pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
     agents::pool_capacity(&placements, out);
     setups::setups(&placements, out);
     resources::over_capacity(&placements, out);
+    holds::over_capacity(&placements, out);
     states::states(&placements, out);
     let m = metrics::measure(&placements);
     Report {

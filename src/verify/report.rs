@@ -46,6 +46,11 @@ pub enum Rule {
     /// Per-agent lists wait on each other (or a list puts a successor before its
     /// predecessor), so the lists cannot be executed to the end.
     Deadlock,
+    /// A turn list issues more than one call in one round (AsyncTool).
+    TwoCallsInOneTurn,
+    /// A call uses a result that has not arrived yet (AsyncTool: round < previous + 1 + d;
+    /// Robotouille: a cooked, fried, filled or boiled result picked up too early).
+    ResultNotArrived,
 }
 
 impl Rule {
@@ -68,6 +73,8 @@ impl Rule {
             Rule::StateViolated => "state_violated",
             Rule::SetupViolated => "setup_violated",
             Rule::Deadlock => "deadlock",
+            Rule::TwoCallsInOneTurn => "two_calls_in_one_turn",
+            Rule::ResultNotArrived => "result_not_arrived",
         }
     }
 }

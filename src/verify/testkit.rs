@@ -27,6 +27,7 @@ pub fn instance(
             .map(|&(b, a, lag)| Precedence::finish_to_start(b, a, lag))
             .collect(),
         setups: vec![],
+        holds: vec![],
         objective: Default::default(),
         source: None,
     }

@@ -67,16 +67,20 @@ pub struct TimeArenaVerdict {
     pub warnings: Vec<String>,
 }
 
-/// Whether a JSON value looks like a decision list or a trajectory: a list whose first
-/// entry is the instruction string, or whose entries all have `time` and `action`.
+/// Whether a JSON value looks like a decision list or a trajectory: a list of records with
+/// `time` and `action`, or the instruction string followed by records (objects) only.
 pub fn is_decision_log(value: &Value) -> bool {
-    value.as_array().is_some_and(|list| match list.first() {
-        Some(Value::String(_)) => true,
-        Some(_) => list
-            .iter()
-            .all(|r| r.get("time").is_some() && r.get("action").is_some()),
-        None => false,
-    })
+    value
+        .as_array()
+        .is_some_and(|list| match list.split_first() {
+            Some((Value::String(_), records)) => {
+                !records.is_empty() && records.iter().all(Value::is_object)
+            }
+            Some(_) => list
+                .iter()
+                .all(|r| r.get("time").is_some() && r.get("action").is_some()),
+            None => false,
+        })
 }
 
 /// Reads a decision list or a trajectory; errors name the file and the record.
@@ -414,5 +418,8 @@ mod tests {
             &serde_json::json!([{"time": 0, "action": "wait"}])
         ));
         assert!(!is_decision_log(&serde_json::json!([["subtask1"]])));
+        assert!(!is_decision_log(&serde_json::json!([
+            "call a", null, "call b"
+        ])));
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod coverage;
+pub mod holds;
 pub mod pieces;
 pub mod precedence;
 pub mod resources;

@@ -13,6 +13,14 @@ use crate::verify::{Rule, Violation};
 /// the activities that start then first and the others holding the resource after them.
 pub fn over_capacity(placements: &Placements, out: &mut Vec<Violation>) {
     for resource in &placements.instance.resources {
+        if placements
+            .instance
+            .holds
+            .iter()
+            .any(|h| h.resource == resource.id)
+        {
+            continue; // checked with its holds by `holds::over_capacity`
+        }
         // (time, −amount at an end / +amount at a start, placement); ends sort first.
         let mut events: Vec<(i64, i64, usize)> = Vec::new();
         for (i, p) in placements.all.iter().enumerate() {

@@ -1,0 +1,144 @@
+//! Robotouille's 10 asynchronous tasks, imported from `task_graphs.json` and solved: every
+//! task proven optimal, compared with the upstream hard-coded `optimal_steps`.
+
+use std::path::Path;
+
+use makespan::formats::{self, robotouille, ImportOptions};
+use makespan::problem::Problem;
+use makespan::solution::Status;
+use makespan::solve::{solve, SolveOptions};
+use makespan::unit_search::{search, SearchOutcome};
+use makespan::verify::verify;
+
+const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";
+
+#[test]
+fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
+    let instances =
+        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
+    let solutions: Vec<_> = instances
+        .iter()
+        .map(|i| solve(i, &SolveOptions::default()))
+        .collect();
+    for s in &solutions {
+        assert!(
+            matches!(s.status, Status::Optimal | Status::Infeasible),
+            "{}: {:?} {:?}",
+            s.instance.name,
+            s.status,
+            s.reason
+        );
+        if s.status == Status::Optimal {
+            assert!(verify(&s.instance.instance, &s.schedule).valid);
+            // Given room for one more step, the search must find the optimum by itself.
+            let problem = Problem::compile(&s.instance.instance).unwrap();
+            let found = search(&problem, s.makespan.unwrap() + 1, 60.0);
+            assert!(
+                matches!(found, SearchOutcome::Optimal { makespan, .. } if Some(makespan) == s.makespan),
+                "{}: {found:?}",
+                s.instance.name
+            );
+        }
+    }
+    let rows = robotouille::by_task(&solutions);
+    println!("{}", robotouille::markdown(&rows));
+    assert_eq!(rows.len(), 10);
+    for r in &rows {
+        let (ours, theirs) = (r.ours.unwrap(), r.reference.unwrap());
+        assert!(r.proven, "{}", r.task);
+        // Upstream is beaten exactly where the spec says shorter plans exist (7, 8, 9);
+        // elsewhere the proven optimum confirms the hard-coded number.
+        let shorter = ["7_", "8_", "9_"]
+            .iter()
+            .any(|p| r.task.starts_with(&format!("robotouille-{p}")));
+        if shorter {
+            assert!(ours < theirs, "{}: {ours} vs {theirs}", r.task);
+        } else {
+            assert_eq!(ours, theirs, "{}", r.task);
+        }
+    }
+}
+
+#[test]
+fn import_counts_match_the_spec() {
+    let instances =
+        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
+    // One instance per task, ×2 for the optional pot parking (tasks 5–9), × the pot's
+    // placements for every add (2 each).
+    assert_eq!(instances.len(), 45);
+    let first = &instances[0];
+    assert_eq!(first.activities.len(), 11);
+    assert_eq!(first.agents, Some(1));
+    assert!(first.setups.iter().all(|s| s.time == 1));
+}
+
+/// Part of the task graph follows from the native environment files alone: station and
+/// object names, where each object starts (bottom to top), where the robot starts, and how
+/// many cook/fry/cut/boil/fill/add/fill-bowl steps the goal demands. It must agree with
+/// `task_graphs.json` on every task.
+#[test]
+fn native_files_agree_with_the_task_graphs() {
+    let graphs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(TASK_GRAPHS).unwrap()).unwrap();
+    let tasks = graphs["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 10);
+    for t in tasks {
+        let name = t["task"].as_str().unwrap();
+        let path = format!("../shared/benchmarks/robotouille/{name}.json");
+        let native =
+            robotouille::read_native(Path::new(&path), &std::fs::read_to_string(&path).unwrap())
+                .unwrap();
+        // The same names (the task graph lists them in its own order).
+        let stations: std::collections::BTreeSet<String> = t["stations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        let mine: std::collections::BTreeSet<String> = native.stations.iter().cloned().collect();
+        assert_eq!(mine, stations, "{name}");
+        assert_eq!(
+            native.robot_start,
+            t["robot_start"].as_str().unwrap(),
+            "{name}"
+        );
+        // Objects by type (name without its counter), kind and station, bottom to top:
+        // the task graph renames interchangeable items by role (task 9's onions).
+        let kind_of = |o: &str| o.trim_end_matches(|c: char| c.is_ascii_digit()).to_string();
+        let graph_listed = graph_objects(t);
+        let mut theirs: Vec<(String, String, String)> = t["objects"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(o, v)| {
+                (
+                    v["initial_station"].as_str().unwrap().to_string(),
+                    kind_of(o),
+                    v["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let mut mine: Vec<(String, String, String)> = native
+            .objects
+            .iter()
+            .filter(|o| graph_listed.contains(&o.0))
+            .map(|(o, k, st)| (st.clone(), kind_of(o), k.clone()))
+            .collect();
+        theirs.sort();
+        mine.sort();
+        assert_eq!(mine, theirs, "{name}");
+        let mut ops = std::collections::BTreeMap::new();
+        for a in t["activities"].as_array().unwrap() {
+            let kind = a["kind"].as_str().unwrap();
+            if ["cook", "fry", "cut", "boil", "fill", "add", "fill_bowl"].contains(&kind) {
+                *ops.entry(kind.to_string()).or_insert(0usize) += 1;
+            }
+        }
+        assert_eq!(native.operations, ops, "{name}");
+    }
+}
+
+/// Objects the task graph lists (it leaves out objects no recipe needs).
+fn graph_objects(t: &serde_json::Value) -> Vec<String> {
+    t["objects"].as_object().unwrap().keys().cloned().collect()
+}

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use makespan::batch::{self, BatchOptions, Row};
+use makespan::formats::recipe2plan::Level;
 use makespan::formats::{self, ImportOptions};
 use makespan::heuristics::Effort;
 use makespan::solution::Status;
@@ -48,6 +49,9 @@ struct SolveArgs {
     /// Default: each benchmark's own (ParaCook 1,2,3; AsyncHow unlimited).
     #[arg(long, value_delimiter = ',')]
     agents: Vec<String>,
+    /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
+    #[arg(long, value_delimiter = ',')]
+    level: Vec<String>,
     /// Seconds the MILP may spend on one instance.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
@@ -105,6 +109,13 @@ pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
         .collect()
 }
 
+pub(crate) fn parse_levels(values: &[String]) -> Result<Vec<Level>> {
+    values
+        .iter()
+        .map(|v| Level::parse(v).map_err(|e| anyhow::anyhow!("--level: {e}")))
+        .collect()
+}
+
 fn parse_shard(text: &str) -> Result<(usize, usize)> {
     let parsed = text
         .split_once('/')
@@ -118,6 +129,7 @@ fn parse_shard(text: &str) -> Result<(usize, usize)> {
 fn solve(args: SolveArgs) -> Result<ExitCode> {
     let import = ImportOptions {
         agents: parse_agents(&args.agents)?,
+        levels: parse_levels(&args.level)?,
     };
     let mut instances = Vec::new();
     for input in &args.inputs {

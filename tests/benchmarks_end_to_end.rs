@@ -41,6 +41,7 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
         &root,
         &ImportOptions {
             agents: vec![Some(1), Some(2), Some(3)],
+            ..Default::default()
         },
     );
     assert_eq!(instances.len(), 216);

@@ -58,6 +58,7 @@ fn unified_instances_are_read_once_per_requested_agent_count() {
     assert_eq!(insts[0].name, "tiny");
     let opts = ImportOptions {
         agents: vec![Some(2), None],
+        ..Default::default()
     };
     let insts = import(&path, &opts).unwrap();
     let got: Vec<(&str, Option<u32>)> = insts.iter().map(|i| (i.name.as_str(), i.agents)).collect();

@@ -222,6 +222,7 @@ fn asynchow_limited_variants_are_added_on_request() {
     let Some(dir) = data("asynchow") else { return };
     let opts = ImportOptions {
         agents: vec![Some(2), Some(3)],
+        ..Default::default()
     };
     let insts = import(&dir.join("instances.json"), &opts).unwrap();
     assert_eq!(insts.len(), 3 * (1_998 + 68));

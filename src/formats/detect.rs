@@ -24,13 +24,16 @@ pub enum Format {
     AsyncHowJson,
     /// An AsyncHow benchmark pickle (`<split>_benchmark.pkl`).
     AsyncHowPickle,
+    /// Recipe2Plan's `cooking.json`: a JSON list of lists of `{recipe, steps}` objects.
+    Recipe2Plan,
 }
 
 /// Appended to every "not recognised" error, so the user sees the alternatives.
 const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      \"format\": \"makespan-instance/1\"), a ParaCook abstract task file (JSON list of \
      {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
-     \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl)";
+     \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), Recipe2Plan cooking.json (JSON \
+     list of lists of {\"recipe\", \"steps\"})";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -91,6 +94,14 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, LoadError> {
 fn detect_list(path: &Path, text: &str) -> Result<Format, LoadError> {
     let entries: Vec<serde_json::Value> =
         serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let is_recipe_pair = |e: &serde_json::Value| {
+        e.as_array().is_some_and(|recipes| {
+            !recipes.is_empty() && recipes.iter().all(|r| r.get("recipe").is_some())
+        })
+    };
+    if !entries.is_empty() && entries.iter().all(is_recipe_pair) {
+        return Ok(Format::Recipe2Plan);
+    }
     match entries.iter().position(|e| !e.is_object()) {
         None => Ok(Format::ParaCook),
         Some(i) => {

@@ -12,6 +12,8 @@
 pub mod asynchow;
 mod detect;
 pub mod paracook;
+pub mod recipe2plan;
+pub mod reference;
 mod walk;
 
 use std::path::Path;
@@ -28,6 +30,8 @@ pub struct ImportOptions {
     /// Agent counts to build instances for (`None` = unlimited); empty means the
     /// benchmark's own choice (ParaCook: 1, 2 and 3 cooks; AsyncHow: unlimited).
     pub agents: Vec<Option<u32>>,
+    /// Recipe2Plan levels to build instances for; empty means both (easy and medium).
+    pub levels: Vec<recipe2plan::Level>,
 }
 
 /// A schedule written in a benchmark's own answer form, ready to save beside a solution.
@@ -50,6 +54,7 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::ParaCook => paracook::import(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowJson => asynchow::import_json(path, utf8(path, &bytes)?, opts)?,
         Format::AsyncHowPickle => asynchow::import_pickle(path, &bytes, opts)?,
+        Format::Recipe2Plan => recipe2plan::import(path, utf8(path, &bytes)?, opts)?,
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
@@ -68,6 +73,10 @@ pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Opt
         paracook::BENCHMARK => Some(NativeAnswer {
             extension: "json",
             text: paracook::answer_lists(instance, schedule),
+        }),
+        recipe2plan::BENCHMARK => Some(NativeAnswer {
+            extension: "txt",
+            text: recipe2plan::answer_steps(instance, schedule),
         }),
         _ => None,
     }
@@ -143,6 +152,7 @@ mod tests {
         );
         let some = ImportOptions {
             agents: vec![Some(3), None, Some(3)],
+            ..Default::default()
         };
         assert_eq!(agent_counts(&some, &[Some(1)]), vec![Some(3), None]);
     }

@@ -262,6 +262,7 @@ mod tests {
     fn other_paths_are_named_after_the_file_stem() {
         let opts = ImportOptions {
             agents: vec![None, Some(4)],
+            ..Default::default()
         };
         let insts = import(Path::new("my tasks.json"), BURGER, &opts).unwrap();
         assert_eq!(insts[0].name, "paracook-my tasks-unlimited");

@@ -199,6 +199,7 @@ mod tests {
         let t = task(&["1 month", "1 day"], &[]);
         let opts = ImportOptions {
             agents: vec![Some(2), None, Some(2)],
+            ..Default::default()
         };
         let insts = instances(&t, Path::new("i.json"), &opts);
         let names: Vec<&str> = insts.iter().map(|i| i.name.as_str()).collect();

@@ -8,12 +8,15 @@
 mod assign;
 pub mod batch;
 pub mod bounds;
+pub mod compare;
+pub mod expand;
 pub mod formats;
 pub mod heuristics;
 pub mod instance;
 pub mod milp;
 pub mod network;
 pub mod problem;
+mod problem_rules;
 pub mod schedule;
 pub mod solution;
 pub mod solve;

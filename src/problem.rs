@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 
+use crate::expand::Expanded;
 use crate::instance::{AgentUse, Instance};
 use crate::network::{Network, PositiveCycle};
+pub use crate::problem_rules::{InstantNeed, StateVariable};
 
 /// `amount` units of `resource` over `[start + from, start + to)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +43,12 @@ pub struct Problem {
     pub network: Network,
     /// Earliest starts (heads) of every network node.
     pub earliest: Vec<i64>,
+    /// Activities that need an agent at one instant without keeping it busy.
+    pub instants: Vec<InstantNeed>,
+    /// Resource states that activities set and require.
+    pub states: Vec<StateVariable>,
+    /// The time scaling and preemption chunks between the instance and these activities.
+    pub expanded: Expanded,
 }
 
 impl Problem {
@@ -49,6 +57,8 @@ impl Problem {
     /// cycles, a demand above capacity).
     pub fn compile(instance: &Instance) -> Result<Problem, Refusal> {
         unsupported_features(instance)?;
+        let expanded = Expanded::new(instance);
+        let instance = &expanded.instance;
         let index = instance.activity_index();
         let names: Vec<String> = instance.activities.iter().map(|a| a.id.clone()).collect();
         let durations: Vec<i64> = instance.activities.iter().map(|a| a.duration).collect();
@@ -127,6 +137,8 @@ impl Problem {
             .earliest_starts()
             .map_err(|cycle| Refusal::Infeasible(describe_cycle(&cycle, &names, &network)))?;
 
+        let instants = crate::problem_rules::instants(instance, agent_resource);
+        let states = crate::problem_rules::states(instance);
         let mut full_durations = durations;
         full_durations.extend([0, 0]);
         Ok(Problem {
@@ -138,6 +150,9 @@ impl Problem {
             agent_resource,
             network,
             earliest,
+            instants,
+            states,
+            expanded,
         })
     }
 
@@ -158,10 +173,13 @@ impl Problem {
     /// Whether resources or agents constrain the schedule at all; without them the
     /// earliest-start schedule is optimal.
     pub fn has_capacity_limits(&self) -> bool {
-        self.demands
-            .iter()
-            .flatten()
-            .any(|d| d.amount > 0 && d.to > d.from)
+        !self.instants.is_empty()
+            || !self.states.is_empty()
+            || self
+                .demands
+                .iter()
+                .flatten()
+                .any(|d| d.amount > 0 && d.to > d.from)
     }
 
     /// The same problem backwards in time (for right-justification).
@@ -193,29 +211,39 @@ impl Problem {
             agent_resource: self.agent_resource,
             network,
             earliest,
+            instants: self
+                .instants
+                .iter()
+                .map(|i| InstantNeed {
+                    offset: self.durations[i.activity] - i.offset,
+                    ..*i
+                })
+                .collect(),
+            // States are set and required at starts, which a mirror turns into ends; the
+            // mirror only orders the backward pass, whose result the forward pass checks.
+            states: Vec::new(),
+            expanded: Expanded {
+                piece_lags: Vec::new(),
+                ..self.expanded.clone()
+            },
         }
     }
 }
 
 fn unsupported_features(instance: &Instance) -> Result<(), Refusal> {
     let limited = instance.agents.is_some();
-    let constrained = limited || !instance.resources.is_empty();
     for a in &instance.activities {
-        if a.preemptible && constrained {
+        // Chunks of one activity may land on different agents, which the assignment of
+        // one agent per activity cannot express.
+        if a.preemptible && instance.agents.is_some_and(|m| m > 1) && a.agent != AgentUse::None {
             return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" is preemptible; preemption with agent or resource limits",
+                "activity \"{}\" is preemptible and needs an agent, with more than one agent",
                 a.id
             )));
         }
-        if !a.sets.is_empty() || !a.requires.is_empty() {
+        if let Some(key) = a.sets.keys().find(|k| a.requires.contains_key(*k)) {
             return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" sets or requires a resource state",
-                a.id
-            )));
-        }
-        if a.agent == AgentUse::StartInstant && limited {
-            return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" needs the agent at its start instant only (\"start\") with a limited number of agents",
+                "activity \"{}\" both sets and requires the state \"{key}\"",
                 a.id
             )));
         }
@@ -282,16 +310,16 @@ mod tests {
     }
 
     #[test]
-    fn state_use_is_refused_as_unsupported() {
+    fn setting_and_requiring_one_state_is_refused_as_unsupported() {
         let mut inst = instance(Some(1));
         inst.resources.push(crate::instance::Resource {
             id: "oven".into(),
             capacity: 1,
             states: vec!["temperature".into()],
         });
-        inst.activities[0]
-            .sets
-            .insert("oven.temperature".into(), 350.into());
+        for map in [&mut inst.activities[0].sets, &mut inst.activities[0].requires] {
+            map.insert("oven.temperature".into(), 350.into());
+        }
         let err = Problem::compile(&inst).unwrap_err();
         assert!(err.to_string().starts_with("not supported yet"), "{err}");
     }

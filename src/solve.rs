@@ -83,7 +83,11 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
     }
     let (outcome, schedule) = match Problem::compile(instance) {
         Ok(problem) => {
-            let outcome = search(&problem, options);
+            let mut outcome = search(&problem, options);
+            // The solvers work in units of the instance's time gcd.
+            if let Some(b) = &mut outcome.bound {
+                b.value *= problem.expanded.scale;
+            }
             let schedule = outcome
                 .starts
                 .as_ref()
@@ -320,11 +324,17 @@ fn checked_schedule(
 ) -> Result<Vec<ScheduledActivity>, String> {
     let agents = assign::agents(problem, starts)
         .ok_or("internal error: the schedule needs more agents than exist")?;
+    let pieces = problem.expanded.pieces(starts);
     let schedule: Vec<ScheduledActivity> = instance
         .activities
         .iter()
-        .enumerate()
-        .map(|(j, a)| ScheduledActivity::at(a.id.clone(), agents[j], starts[j], a.duration))
+        .zip(pieces)
+        .zip(&problem.expanded.parts)
+        .map(|((a, pieces), parts)| ScheduledActivity {
+            activity: a.id.clone(),
+            agent: parts.iter().find_map(|&k| agents[k]),
+            pieces,
+        })
         .collect();
     let report = verify::verify(instance, &schedule);
     if report.valid {

@@ -4,6 +4,7 @@
 
 mod profile;
 mod sgs;
+mod side;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -14,6 +14,7 @@ use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::SolveOptions;
 
+mod step_verify;
 mod verify_cmd;
 
 /// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use makespan::formats::reference::{self, Reference};
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
@@ -23,6 +24,13 @@ pub struct VerifyArgs {
     /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
     #[arg(long)]
     agents: Option<String>,
+    /// Recipe2Plan level of the instance (easy or medium).
+    #[arg(long)]
+    level: Option<String>,
+    /// Data folder that BENCH:NAME instances are resolved in (default: $MAKESPAN_DATA, else
+    /// ../shared/benchmarks).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
     /// A solution file of the same instance whose makespan is the reference (the optimum
     /// when its status is optimal): prints the ratio and the time lost.
     #[arg(long, value_name = "FILE")]
@@ -35,10 +43,29 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.plan)
         .with_context(|| format!("{}: cannot read the plan", args.plan.display()))?;
+    let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
     let instance = match &args.instance {
-        Some(spec) => Some(load_instance(spec, args.agents.as_deref())?),
+        Some(spec) => Some(match Reference::parse(spec) {
+            Some(reference) => reference.resolve(
+                &reference::data_dir(args.data.as_deref()),
+                &ImportOptions {
+                    levels,
+                    ..Default::default()
+                },
+            )?,
+            None => load_instance(spec, args.agents.as_deref())?,
+        }),
         None => None,
     };
+    if let Some(code) = crate::step_verify::run_if_steps(
+        &args.plan,
+        &text,
+        instance.as_ref(),
+        args.solution.as_deref(),
+        args.json,
+    )? {
+        return Ok(code);
+    }
     let (instance, report) = if text.trim_start().starts_with('{') {
         let resolved = plan::read_plan(&args.plan, &text)?.resolve(instance)?;
         let report = makespan::verify::verify(&resolved.instance, &resolved.schedule);

@@ -2,7 +2,10 @@
 //! that ends by the horizon, and what is the shortest one?" with HiGHS's own proof
 //! (infeasibility, or a dual bound that meets the incumbent).
 
+mod instants;
 mod model;
+mod preemption;
+mod states;
 
 use std::ffi::{CStr, CString};
 use std::num::NonZeroU32;

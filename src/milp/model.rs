@@ -12,20 +12,20 @@ use crate::problem::Problem;
 /// The step variables of one network node: `y[t]` for `t` in `[first, last)`; the node has
 /// certainly started by `last` (its latest start), so `y[last..] = 1` needs no column.
 pub struct Steps {
-    first: i64,
-    last: i64,
+    pub(super) first: i64,
+    pub(super) last: i64,
     cols: Vec<Col>,
 }
 
 /// A term of a row: a column, or a constant that is already known.
-enum Term {
+pub(super) enum Term {
     Col(Col),
     Const(f64),
 }
 
 impl Steps {
     /// "Started by `t`" as a column or a constant.
-    fn by(&self, t: i64) -> Term {
+    pub(super) fn by(&self, t: i64) -> Term {
         if t < self.first {
             Term::Const(0.0)
         } else if t >= self.last {
@@ -52,13 +52,13 @@ pub struct TimeIndexed {
 
 /// Collects `Σ coef · term ≤/≥ bound` with constants folded into the bound.
 #[derive(Default)]
-struct Row {
-    terms: Vec<(Col, f64)>,
-    constant: f64,
+pub(super) struct Row {
+    pub(super) terms: Vec<(Col, f64)>,
+    pub(super) constant: f64,
 }
 
 impl Row {
-    fn add(&mut self, term: Term, coef: f64) {
+    pub(super) fn add(&mut self, term: Term, coef: f64) {
         match term {
             Term::Col(c) => self.terms.push((c, coef)),
             Term::Const(v) => self.constant += v * coef,
@@ -169,13 +169,38 @@ impl TimeIndexed {
                 }
             }
         }
-        if contradiction {
+        // Rules beyond capacities, one module each; `false` means a proven contradiction.
+        let sides = [
+            super::instants::add_rows(problem, &steps, &mut model),
+            super::preemption::add_rows(problem, &steps, &mut model),
+            super::states::add_rows(problem, &steps, horizon, &mut model),
+        ];
+        if contradiction || sides.contains(&false) {
             return None;
         }
         Some(TimeIndexed {
             problem: model,
             steps,
         })
+    }
+
+    /// Adds `row ≤ upper`, folding constants; `false` if the row is constant and violated.
+    /// Terms of one column are merged (HiGHS rejects repeated columns in a row).
+    pub(super) fn push(model: &mut RowProblem, row: Row, upper: f64) -> bool {
+        let mut terms: Vec<(Col, f64)> = Vec::with_capacity(row.terms.len());
+        for (col, coef) in row.terms {
+            match terms.iter_mut().find(|(c, _)| c.index() == col.index()) {
+                Some(term) => term.1 += coef,
+                None => terms.push((col, coef)),
+            }
+        }
+        terms.retain(|&(_, coef)| coef != 0.0);
+        if !terms.is_empty() {
+            model.add_row(..=upper - row.constant, terms);
+            true
+        } else {
+            row.constant <= upper + 1e-9
+        }
     }
 
     /// What to add to the objective value to get the makespan (the objective is

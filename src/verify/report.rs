@@ -46,6 +46,8 @@ pub enum Rule {
     /// Per-agent lists wait on each other (or a list puts a successor before its
     /// predecessor), so the lists cannot be executed to the end.
     Deadlock,
+    /// Native answer text that does not parse as an action (reported, never dropped).
+    MalformedAction,
 }
 
 impl Rule {
@@ -68,6 +70,7 @@ impl Rule {
             Rule::StateViolated => "state_violated",
             Rule::SetupViolated => "setup_violated",
             Rule::Deadlock => "deadlock",
+            Rule::MalformedAction => "malformed_action",
         }
     }
 }

@@ -14,6 +14,7 @@ use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::SolveOptions;
 
+mod compare_cmd;
 mod step_verify;
 mod verify_cmd;
 
@@ -36,6 +37,10 @@ enum Command {
     /// Exit code 0: valid; 1: violations; 2: unreadable input.
     /// Example: makespan verify solutions/two-cooks-breakfast.json
     Verify(verify_cmd::VerifyArgs),
+    /// Compare a baseline (a benchmark's heuristic plans, or solution files) with the optima.
+    ///
+    /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
+    Compare(compare_cmd::CompareArgs),
 }
 
 #[derive(clap::Args)]
@@ -87,6 +92,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify_cmd::run(args),
+        Command::Compare(args) => compare_cmd::run(args),
     };
     match result {
         Ok(code) => code,

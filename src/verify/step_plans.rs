@@ -226,6 +226,23 @@ pub fn verify_steps(
             ));
             continue;
         }
+        let done: i64 = pieces.get(&id).map_or(0, |l| l.iter().map(|p| p.1 - p.0).sum());
+        let first_complete = pieces.get(&id).is_some_and(|l| l[0].1 - l[0].0 >= activity.duration);
+        if done + duration > activity.duration && (activity.preemptible || first_complete) {
+            // The step is already done (or this action overshoots it): the environment
+            // rejects the action, so it takes part in no other rule.
+            own.push(Violation::new(
+                Rule::DuplicateActivity,
+                vec![id.clone()],
+                Some(action.start),
+                format!(
+                    "`{id}` is run again at {} for {duration} s after {done} of its {} s",
+                    action.start, activity.duration
+                ),
+                format!("run `{id}` for {} s in all, once", activity.duration),
+            ));
+            continue;
+        }
         executed.push((action.start, duration, id.clone()));
         if !pieces.contains_key(&id) {
             order.push(id.clone());
@@ -234,6 +251,33 @@ pub fn verify_steps(
             .entry(id)
             .or_default()
             .push(Piece(action.start, action.start.saturating_add(duration)));
+    }
+    // The environment's clock: an autonomous start strictly inside a continuous action of
+    // an interruptible step is "in the past" (the action must be split there). Inside a
+    // non-interruptible step the general agent rule reports it.
+    for action in &plan.actions {
+        let id = activity_id(&action.recipe, action.step);
+        if !activities.get(id.as_str()).is_some_and(|a| a.agent == AgentUse::StartInstant) {
+            continue;
+        }
+        for (start, duration, other) in &executed {
+            let interruptible = activities
+                .get(other.as_str())
+                .is_some_and(|a| a.agent == AgentUse::Whole && a.preemptible);
+            if interruptible && *start < action.start && action.start < start + duration {
+                own.push(Violation::new(
+                    Rule::AgentDoubleBooked,
+                    vec![id.clone(), other.clone()],
+                    Some(action.start),
+                    format!(
+                        "autonomous `{id}` starts at {} inside the action of `{other}` over [{start}, {}); the cook is busy until its end",
+                        action.start,
+                        start + duration
+                    ),
+                    format!("split `{other}` at {} (interruptible steps may be paused)", action.start),
+                ));
+            }
+        }
     }
     // Equal starts: the environment runs them in input order; an autonomous step listed
     // after a continuous one that starts at the same instant is "in the past".
@@ -252,19 +296,6 @@ pub fn verify_steps(
                 Some(action.start),
                 format!("autonomous `{id}` is listed after a continuous step that starts at the same instant {}; the environment runs them in input order, so it starts in the past", action.start),
                 format!("list `{id}` before the continuous step"),
-            ));
-        }
-    }
-    for (id, list) in &pieces {
-        let activity = activities[id.as_str()];
-        let total: i64 = list.iter().map(|p| p.1 - p.0).sum();
-        if total > activity.duration || (!activity.preemptible && list.len() > 1) {
-            own.push(Violation::new(
-                Rule::DuplicateActivity,
-                vec![id.clone()],
-                list.get(1).map(|p| p.0),
-                format!("`{id}` is run {} times for {total} s in all; it takes {} s", list.len(), activity.duration),
-                format!("run `{id}` once for {} s{}", activity.duration, if activity.preemptible { " (in pieces if you like)" } else { "" }),
             ));
         }
     }

@@ -60,11 +60,11 @@ impl PieceLag {
 }
 
 impl Expanded {
-    /// Scales and chunks `instance` (which must be valid).
-    pub fn new(instance: &Instance) -> Expanded {
-        let scale = time_gcd(instance);
-        let scaled = scaled(instance, scale);
-        chunked(&scaled, scale)
+    /// Chunks `instance` (which must be valid), dividing its times by their gcd first when
+    /// `scale` is set.
+    pub fn new(instance: &Instance, scale: bool) -> Expanded {
+        let g = if scale { time_gcd(instance) } else { 1 };
+        chunked(&scaled(instance, g), g)
     }
 
     /// Pieces of every original activity in original time units, from start times of the
@@ -244,7 +244,7 @@ mod tests {
             max_lag: Some(60),
             ..Precedence::finish_to_start("a", "b", 0)
         }];
-        let e = Expanded::new(&inst);
+        let e = Expanded::new(&inst, true);
         assert_eq!(e.scale, 60);
         // a, then b as three unit chunks.
         assert_eq!(e.instance.activities.len(), 4);

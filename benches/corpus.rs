@@ -1,6 +1,7 @@
 //! Speed on whole benchmark corpora, as a table: `cargo bench --bench corpus`.
-//! Solves every ParaCook instance (72 files × 1–3 agents) and every AsyncHow instance from
-//! `../shared/benchmarks` with the default options and all cores, and prints counts and times.
+//! Solves every ParaCook instance (72 files × 1–3 agents), every AsyncHow instance and every
+//! Recipe2Plan instance (65 × easy/medium) from `../shared/benchmarks` with the default
+//! options and all cores, and prints counts and times.
 
 use std::path::Path;
 use std::time::Instant;
@@ -26,6 +27,11 @@ fn main() {
         "../shared/benchmarks/asynchow/instances.json",
         vec![],
     );
+    run(
+        "recipe2plan (easy+med)",
+        "../shared/benchmarks/recipe2plan/cooking.json",
+        vec![],
+    );
 }
 
 fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
@@ -34,7 +40,10 @@ fn run(label: &str, path: &str, agents: Vec<Option<u32>>) {
         println!("{label:<22} skipped: {} is not there", path.display());
         return;
     }
-    let options = ImportOptions { agents };
+    let options = ImportOptions {
+        agents,
+        ..Default::default()
+    };
     let instances: Vec<Instance> = formats::input_files(path)
         .expect("readable corpus")
         .iter()

@@ -90,7 +90,12 @@ fn group(name: &str, rows: &[&Row]) -> Group {
 
 /// The rows as an aligned text table, then the group summaries.
 pub fn render(rows: &[Row], groups: &[Group]) -> String {
-    let width = rows.iter().map(|r| r.instance.len()).max().unwrap_or(8).max(8);
+    let width = rows
+        .iter()
+        .map(|r| r.instance.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     let gw = rows.iter().map(|r| r.group.len()).max().unwrap_or(5).max(5);
     let mut out = String::new();
     let _ = writeln!(
@@ -160,7 +165,10 @@ mod tests {
         let groups = summarize(&rows);
         assert_eq!(groups.len(), 3);
         let easy = &groups[0];
-        assert_eq!((easy.instances, easy.with_baseline, easy.suboptimal), (2, 2, 1));
+        assert_eq!(
+            (easy.instances, easy.with_baseline, easy.suboptimal),
+            (2, 2, 1)
+        );
         assert!((easy.mean_ratio.unwrap() - 1.1).abs() < 1e-12);
         assert_eq!(easy.worst_ratio, Some(1.2));
         assert_eq!((groups[1].with_baseline, groups[1].mean_ratio), (0, None));

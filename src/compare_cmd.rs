@@ -124,8 +124,8 @@ impl Baseline {
                 s.schedule.clone()
             }
             Baseline::Recipe2Plan(plans) => {
-                let (key, level) = recipe2plan::key_and_level(instance)
-                    .ok_or("not a Recipe2Plan instance")?;
+                let (key, level) =
+                    recipe2plan::key_and_level(instance).ok_or("not a Recipe2Plan instance")?;
                 let plan = plans
                     .get(&(key, level))
                     .ok_or("no plan of this instance in the baseline file")?

@@ -34,7 +34,9 @@ pub fn run_if_steps(
     let parsed = parse_steps(text);
     let heuristic = heuristic_plan(instance, &key, level);
     let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
-    let solution_path = solution.map(Path::to_path_buf).or_else(|| default_solution.exists().then_some(default_solution));
+    let solution_path = solution
+        .map(Path::to_path_buf)
+        .or_else(|| default_solution.exists().then_some(default_solution));
     let optimum = match &solution_path {
         Some(path) => Some(optimum_actions(path)?),
         None => None,
@@ -66,7 +68,11 @@ pub fn run_if_steps(
 }
 
 /// The benchmark's heuristic plan of this instance, from `plan.json` beside the instance file.
-fn heuristic_plan(instance: &Instance, key: &str, level: recipe2plan::Level) -> Option<Vec<PlanAction>> {
+fn heuristic_plan(
+    instance: &Instance,
+    key: &str,
+    level: recipe2plan::Level,
+) -> Option<Vec<PlanAction>> {
     let file = instance.source.as_ref()?.file.as_ref()?;
     let path = Path::new(file).with_file_name("plan.json");
     let plans = recipe2plan::read_baseline(&path).ok()?;

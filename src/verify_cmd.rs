@@ -114,10 +114,13 @@ fn load_instance(spec: &str, agents: Option<&str>) -> Result<Instance> {
         Some(a) => vec![crate::parse_agents(&[a.to_string()])?[0]],
         None => Vec::new(),
     };
-    let mut instances = formats::import(Path::new(path), &ImportOptions {
-        agents,
-        ..Default::default()
-    })?;
+    let mut instances = formats::import(
+        Path::new(path),
+        &ImportOptions {
+            agents,
+            ..Default::default()
+        },
+    )?;
     if let Some(name) = name {
         return match instances.iter().position(|i| i.name == name) {
             Some(k) => Ok(instances.swap_remove(k)),

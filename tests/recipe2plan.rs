@@ -46,7 +46,12 @@ fn every_committed_optimum_verifies_and_is_at_most_the_heuristic_plan() {
     for instance in instances() {
         let s = solution(&instance.name);
         assert_eq!(s.status, Status::Optimal, "{}", instance.name);
-        assert_eq!(s.instance.hash, content_hash(&instance), "{}", instance.name);
+        assert_eq!(
+            s.instance.hash,
+            content_hash(&instance),
+            "{}",
+            instance.name
+        );
         let report = verify(&instance, &s.schedule);
         assert!(report.valid, "{}", report.render_text());
         assert_eq!(report.makespan, s.makespan);
@@ -149,20 +154,35 @@ fn each_rule_class_is_reported_alone() {
     let one = |r: Rule| BTreeSet::from([r]);
     let extra = |line: &'static str| broken(8, &[VALID[8], line]);
     // Unknown recipe, unknown step.
-    assert_eq!(extra("Step(0, C, 00:01:00, 00:40:00)"), one(UnknownActivity));
-    assert_eq!(extra("Step(9, A, 00:01:00, 00:40:00)"), one(UnknownActivity));
+    assert_eq!(
+        extra("Step(0, C, 00:01:00, 00:40:00)"),
+        one(UnknownActivity)
+    );
+    assert_eq!(
+        extra("Step(9, A, 00:01:00, 00:40:00)"),
+        one(UnknownActivity)
+    );
     // A step run twice; a zero-length re-run (gap G1).
-    assert_eq!(extra("Step(3, A, 00:02:00, 00:40:00)"), one(DuplicateActivity));
+    assert_eq!(
+        extra("Step(3, A, 00:02:00, 00:40:00)"),
+        one(DuplicateActivity)
+    );
     assert_eq!(extra("Step(3, A, 00:00:00, 00:40:00)"), one(BadPiece));
     // Malformed text is reported, not dropped (gap G7).
-    assert_eq!(extra("Step(1, A, 4 minutes, 00:00:00)"), one(MalformedAction));
+    assert_eq!(
+        extra("Step(1, A, 4 minutes, 00:00:00)"),
+        one(MalformedAction)
+    );
     // Continuous work in the past: frying overlaps chopping.
     assert_eq!(
         broken(2, &["Step(1, B, 00:03:00, 00:04:00)"]),
         BTreeSet::from([AgentDoubleBooked, PrecedenceViolated])
     );
     // Autonomous start inside a continuous action that is not split there.
-    assert_eq!(broken(3, &["Step(2, B, 00:05:00, 00:09:00)"]), one(AgentDoubleBooked));
+    assert_eq!(
+        broken(3, &["Step(2, B, 00:05:00, 00:09:00)"]),
+        one(AgentDoubleBooked)
+    );
     // Autonomous start listed after a continuous step that starts at the same instant.
     let mut swapped = VALID.to_vec();
     swapped.swap(3, 4);
@@ -190,7 +210,12 @@ fn each_rule_class_is_reported_alone() {
     // Time window exceeded: pouring 3 min after the melting ends, the bake after it.
     assert_eq!(
         rules_of(&[
-            VALID[0], VALID[1], VALID[2], VALID[3], VALID[4], VALID[5],
+            VALID[0],
+            VALID[1],
+            VALID[2],
+            VALID[3],
+            VALID[4],
+            VALID[5],
             "Step(3, A, 00:02:00, 00:16:00)",
             "Step(4, A, 00:20:00, 00:18:00)",
             "Step(5, A, 00:01:00, 00:38:00)",
@@ -199,11 +224,20 @@ fn each_rule_class_is_reported_alone() {
     );
     // Split of a non-interruptible step.
     assert_eq!(
-        broken(6, &["Step(3, A, 00:01:00, 00:13:00)", "Step(3, A, 00:01:00, 00:14:00)"]),
+        broken(
+            6,
+            &[
+                "Step(3, A, 00:01:00, 00:13:00)",
+                "Step(3, A, 00:01:00, 00:14:00)"
+            ]
+        ),
         one(NotPreemptible)
     );
     // Prerequisite not finished: pouring before the melting ends.
-    assert_eq!(broken(6, &["Step(3, A, 00:02:00, 00:12:30)"]), one(PrecedenceViolated));
+    assert_eq!(
+        broken(6, &["Step(3, A, 00:02:00, 00:12:30)"]),
+        one(PrecedenceViolated)
+    );
     // Plan incomplete (gap G2).
     assert_eq!(broken(8, &[]), one(MissingActivity));
 }

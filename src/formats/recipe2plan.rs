@@ -85,7 +85,10 @@ pub fn instance_name(key: &str, level: Level) -> String {
 
 /// The `(key, level)` of a Recipe2Plan instance, from its notes.
 pub fn key_and_level(instance: &Instance) -> Option<(String, Level)> {
-    let source = instance.source.as_ref().filter(|s| s.benchmark == BENCHMARK)?;
+    let source = instance
+        .source
+        .as_ref()
+        .filter(|s| s.benchmark == BENCHMARK)?;
     let key = source.notes.get("key")?.as_str()?.to_string();
     let level = Level::parse(source.notes.get("level")?.as_str()?).ok()?;
     Some((key, level))
@@ -249,7 +252,10 @@ fn translate(
                     return Err(LoadError::format(
                         path,
                         format!("{}.prequisites", place(index)),
-                        format!("prerequisite {k} is not another step of {r} (steps 0 to {})", n - 1),
+                        format!(
+                            "prerequisite {k} is not another step of {r} (steps 0 to {})",
+                            n - 1
+                        ),
                     ));
                 }
                 precedences.push(Precedence::finish_to_start(
@@ -363,7 +369,9 @@ pub fn seconds(text: &str) -> Result<i64, String> {
         .parse()
         .ok()
         .filter(|n: &i64| (0..=1_000_000).contains(n))
-        .ok_or_else(|| format!("time \"{text}\": \"{number}\" is not a whole number of at most 1000000"))?;
+        .ok_or_else(|| {
+            format!("time \"{text}\": \"{number}\" is not a whole number of at most 1000000")
+        })?;
     let unit_seconds = match unit.to_ascii_lowercase().as_str() {
         "sec" | "secs" | "second" | "seconds" => 1,
         "min" | "mins" | "minute" | "minutes" => 60,
@@ -400,7 +408,10 @@ pub fn read_baseline(path: &Path) -> Result<BaselinePlans, LoadError> {
                 LoadError::format(
                     path,
                     format!("\"{key}\""),
-                    format!("no \"{}\" entry; a plan.json entry has both levels", level.plan_key()),
+                    format!(
+                        "no \"{}\" entry; a plan.json entry has both levels",
+                        level.plan_key()
+                    ),
                 )
             })?;
             plans.insert((key.clone(), level), plan.clone());

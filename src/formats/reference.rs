@@ -27,10 +27,13 @@ impl Reference {
     pub fn parse(spec: &str) -> Option<Reference> {
         let (benchmark, name) = spec.split_once(':')?;
         let benchmark = benchmark.to_ascii_lowercase();
-        NATIVE_FILES.iter().any(|(b, _)| *b == benchmark).then(|| Reference {
-            benchmark,
-            name: name.to_string(),
-        })
+        NATIVE_FILES
+            .iter()
+            .any(|(b, _)| *b == benchmark)
+            .then(|| Reference {
+                benchmark,
+                name: name.to_string(),
+            })
     }
 
     /// The native file of the benchmark under `data`.

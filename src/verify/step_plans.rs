@@ -183,7 +183,10 @@ pub fn verify_steps(
         let Some(activity) = activities.get(id.as_str()) else {
             let (message, hint) = if !recipes.contains(&action.recipe.as_str()) {
                 (
-                    format!("recipe {} is not one of this instance's recipes", action.recipe),
+                    format!(
+                        "recipe {} is not one of this instance's recipes",
+                        action.recipe
+                    ),
                     format!("choose a recipe from {}", recipes.join(", ")),
                 )
             } else {
@@ -226,8 +229,12 @@ pub fn verify_steps(
             ));
             continue;
         }
-        let done: i64 = pieces.get(&id).map_or(0, |l| l.iter().map(|p| p.1 - p.0).sum());
-        let first_complete = pieces.get(&id).is_some_and(|l| l[0].1 - l[0].0 >= activity.duration);
+        let done: i64 = pieces
+            .get(&id)
+            .map_or(0, |l| l.iter().map(|p| p.1 - p.0).sum());
+        let first_complete = pieces
+            .get(&id)
+            .is_some_and(|l| l[0].1 - l[0].0 >= activity.duration);
         if done + duration > activity.duration && (activity.preemptible || first_complete) {
             // The step is already done (or this action overshoots it): the environment
             // rejects the action, so it takes part in no other rule.
@@ -257,7 +264,10 @@ pub fn verify_steps(
     // non-interruptible step the general agent rule reports it.
     for action in &plan.actions {
         let id = activity_id(&action.recipe, action.step);
-        if !activities.get(id.as_str()).is_some_and(|a| a.agent == AgentUse::StartInstant) {
+        if !activities
+            .get(id.as_str())
+            .is_some_and(|a| a.agent == AgentUse::StartInstant)
+        {
             continue;
         }
         for (start, duration, other) in &executed {

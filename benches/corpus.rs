@@ -1,7 +1,8 @@
 //! Speed on whole benchmark corpora, as a table: `cargo bench --bench corpus`.
 //! Solves every ParaCook instance (72 files × 1–3 agents), every Robotouille task-graph
-//! instance (10 tasks, 45 variants), every AsyncHow instance and every TimeArena run (525,
-//! plus the 175 constrained cooking runs) from `../shared/benchmarks` with the default
+//! instance (10 tasks, 45 variants), every AsyncHow instance, every Recipe2Plan instance (65 ×
+//! easy/medium) and every TimeArena run (525, plus the 175 constrained cooking runs) from
+//! `../shared/benchmarks` with the default
 //! options and all cores, and prints counts and times.
 
 use std::path::Path;
@@ -49,6 +50,11 @@ fn main() {
             constraint: true,
             ..ImportOptions::default()
         },
+    );
+    run(
+        "recipe2plan (easy+med)",
+        "../shared/benchmarks/recipe2plan/cooking.json",
+        ImportOptions::default(),
     );
 }
 

@@ -21,10 +21,19 @@ pub fn agents(problem: &Problem, starts: &[i64]) -> Option<Vec<Option<u32>>> {
         .collect();
     spans.sort_unstable();
     let mut free_at = vec![i64::MIN; problem.capacities[pool] as usize];
+    let mut busy: Vec<(i64, i64, usize)> = Vec::with_capacity(spans.len());
     for (start, end, j) in spans {
         let agent = free_at.iter().position(|&f| f <= start)?;
         free_at[agent] = end;
         assignment[j] = Some(agent as u32);
+        busy.push((start, end, agent));
+    }
+    // An instant need goes to an agent that is not in the middle of a task then.
+    for need in problem.instants.iter().filter(|i| i.resource == pool) {
+        let t = starts[need.activity] + need.offset;
+        let agent = (0..free_at.len())
+            .find(|&a| !busy.iter().any(|&(s, e, b)| b == a && s < t && t < e))?;
+        assignment[need.activity] = Some(agent as u32);
     }
     Some(assignment)
 }

@@ -9,12 +9,15 @@ use clap::{Parser, Subcommand};
 
 use makespan::batch::{self, BatchOptions, Row};
 use makespan::check::Verdict;
+use makespan::formats::recipe2plan::Level;
 use makespan::formats::{self, ImportOptions};
 use makespan::heuristics::Effort;
 use makespan::solution::Status;
 use makespan::solve::{Method, SolveOptions};
 
+mod compare_cmd;
 mod generate_cmd;
+mod step_verify;
 mod validate_cmd;
 mod verify_cmd;
 
@@ -46,6 +49,10 @@ enum Command {
     ///
     /// Example: makespan generate asynctool --seed 1 --chains 3 --length 3 --delay 1 --out instances/asynctool
     Generate(generate_cmd::GenerateArgs),
+    /// Compare a baseline (a benchmark's heuristic plans, or solution files) with the optima.
+    ///
+    /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
+    Compare(compare_cmd::CompareArgs),
 }
 
 #[derive(clap::Args)]
@@ -71,6 +78,9 @@ struct SolveArgs {
     /// baseline, replayed and verified (`timearena-greedy`).
     #[arg(long, value_enum, default_value_t = Method::Exact)]
     method: Method,
+    /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
+    #[arg(long, value_delimiter = ',')]
+    level: Vec<String>,
     /// Seconds the MILP may spend on one instance.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     time_limit: f64,
@@ -115,6 +125,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify_cmd::run(args),
         Command::Validate(args) => validate_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
+        Command::Compare(args) => compare_cmd::run(args),
     };
     match result {
         Ok(code) => code,
@@ -147,6 +158,13 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+pub(crate) fn parse_levels(values: &[String]) -> Result<Vec<Level>> {
+    values
+        .iter()
+        .map(|v| Level::parse(v).map_err(|e| anyhow::anyhow!("--level: {e}")))
+        .collect()
+}
+
 fn parse_shard(text: &str) -> Result<(usize, usize)> {
     let parsed = text
         .split_once('/')
@@ -165,6 +183,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         agents: parse_agents(&args.agents)?,
         combine: args.combine.clone(),
         constraint: args.constraint,
+        levels: parse_levels(&args.level)?,
     };
     let mut instances = Vec::new();
     for input in &args.inputs {

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 
+use crate::expand::Expanded;
 use crate::instance::{AgentUse, Instance};
 use crate::network::{Network, PositiveCycle};
+pub use crate::problem_rules::{InstantNeed, StateVariable};
 use crate::sequencing::{compile_holds, HoldSpan, SetupMatrix};
 
 /// `amount` units of `resource` over `[start + from, start + to)`.
@@ -46,6 +48,12 @@ pub struct Problem {
     pub setups: Option<SetupMatrix>,
     /// Resources held from one activity to another.
     pub holds: Vec<HoldSpan>,
+    /// Activities that need an agent at one instant without keeping it busy.
+    pub instants: Vec<InstantNeed>,
+    /// Resource states that activities set and require.
+    pub states: Vec<StateVariable>,
+    /// The time scaling and preemption chunks between the instance and these activities.
+    pub expanded: Expanded,
 }
 
 impl Problem {
@@ -53,7 +61,19 @@ impl Problem {
     /// instances that are infeasible for a reason visible before search (positive lag
     /// cycles, a demand above capacity).
     pub fn compile(instance: &Instance) -> Result<Problem, Refusal> {
+        Problem::compile_with(instance, false)
+    }
+
+    /// [`Problem::compile`] in units of the gcd of every time of the instance (see
+    /// [`crate::expand`]): the solve pipeline's form, with models up to 60 times smaller.
+    pub fn compile_scaled(instance: &Instance) -> Result<Problem, Refusal> {
+        Problem::compile_with(instance, true)
+    }
+
+    fn compile_with(instance: &Instance, scale: bool) -> Result<Problem, Refusal> {
         unsupported_features(instance)?;
+        let expanded = Expanded::new(instance, scale);
+        let instance = &expanded.instance;
         let index = instance.activity_index();
         let names: Vec<String> = instance.activities.iter().map(|a| a.id.clone()).collect();
         let durations: Vec<i64> = instance.activities.iter().map(|a| a.duration).collect();
@@ -140,6 +160,8 @@ impl Problem {
             .earliest_starts()
             .map_err(|cycle| Refusal::Infeasible(describe_cycle(&cycle, &names, &network)))?;
 
+        let instants = crate::problem_rules::instants(instance, agent_resource);
+        let states = crate::problem_rules::states(instance);
         let mut full_durations = durations;
         full_durations.extend([0, 0]);
         Ok(Problem {
@@ -153,6 +175,9 @@ impl Problem {
             earliest,
             setups,
             holds,
+            instants,
+            states,
+            expanded,
         })
     }
 
@@ -175,6 +200,8 @@ impl Problem {
     pub fn has_capacity_limits(&self) -> bool {
         self.setups.is_some()
             || !self.holds.is_empty()
+            || !self.instants.is_empty()
+            || !self.states.is_empty()
             || self
                 .demands
                 .iter()
@@ -233,29 +260,38 @@ impl Problem {
                     ..*h
                 })
                 .collect(),
+            instants: self
+                .instants
+                .iter()
+                .map(|i| InstantNeed {
+                    offset: self.durations[i.activity] - i.offset,
+                    ..*i
+                })
+                .collect(),
+            // States are set and required at starts, which a mirror turns into ends; the
+            // mirror only orders the backward pass, whose result the forward pass checks.
+            states: Vec::new(),
+            expanded: Expanded {
+                piece_lags: Vec::new(),
+                ..self.expanded.clone()
+            },
         }
     }
 }
 
 fn unsupported_features(instance: &Instance) -> Result<(), Refusal> {
-    let limited = instance.agents.is_some();
-    let constrained = limited || !instance.resources.is_empty();
     for a in &instance.activities {
-        if a.preemptible && constrained {
+        // Chunks of one activity may land on different agents, which the assignment of
+        // one agent per activity cannot express.
+        if a.preemptible && instance.agents.is_some_and(|m| m > 1) && a.agent != AgentUse::None {
             return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" is preemptible; preemption with agent or resource limits",
+                "activity \"{}\" is preemptible and needs an agent, with more than one agent",
                 a.id
             )));
         }
-        if !a.sets.is_empty() || !a.requires.is_empty() {
+        if let Some(key) = a.sets.keys().find(|k| a.requires.contains_key(*k)) {
             return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" sets or requires a resource state",
-                a.id
-            )));
-        }
-        if a.agent == AgentUse::StartInstant && limited {
-            return Err(Refusal::Unsupported(format!(
-                "activity \"{}\" needs the agent at its start instant only (\"start\") with a limited number of agents",
+                "activity \"{}\" both sets and requires the state \"{key}\"",
                 a.id
             )));
         }
@@ -317,16 +353,16 @@ mod tests {
     }
 
     #[test]
-    fn state_use_is_refused_as_unsupported() {
+    fn setting_and_requiring_one_state_is_refused_as_unsupported() {
         let mut inst = instance(Some(1));
         inst.resources.push(crate::instance::Resource {
             id: "oven".into(),
             capacity: 1,
             states: vec!["temperature".into()],
         });
-        inst.activities[0]
-            .sets
-            .insert("oven.temperature".into(), 350.into());
+        let a = &mut inst.activities[0];
+        a.sets.insert("oven.temperature".into(), 350.into());
+        a.requires.insert("oven.temperature".into(), 350.into());
         let err = Problem::compile(&inst).unwrap_err();
         assert!(err.to_string().starts_with("not supported yet"), "{err}");
     }

@@ -100,9 +100,13 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
             clock,
         );
     }
-    let (outcome, schedule) = match Problem::compile(instance) {
+    let (outcome, schedule) = match Problem::compile_scaled(instance) {
         Ok(problem) => {
-            let outcome = search(&problem, options);
+            let mut outcome = search(&problem, options);
+            // The solvers work in units of the instance's time gcd.
+            if let Some(b) = &mut outcome.bound {
+                b.value *= problem.expanded.scale;
+            }
             let schedule = outcome
                 .starts
                 .as_ref()
@@ -411,11 +415,17 @@ fn checked_schedule(
 ) -> Result<Vec<ScheduledActivity>, String> {
     let agents = assign::agents(problem, starts)
         .ok_or("internal error: the schedule needs more agents than exist")?;
+    let pieces = problem.expanded.pieces(starts);
     let schedule: Vec<ScheduledActivity> = instance
         .activities
         .iter()
-        .enumerate()
-        .map(|(j, a)| ScheduledActivity::at(a.id.clone(), agents[j], starts[j], a.duration))
+        .zip(pieces)
+        .zip(&problem.expanded.parts)
+        .map(|((a, pieces), parts)| ScheduledActivity {
+            activity: a.id.clone(),
+            agent: parts.iter().find_map(|&k| agents[k]),
+            pieces,
+        })
         .collect();
     let report = verify::verify(instance, &schedule);
     if report.valid {
@@ -479,11 +489,24 @@ mod tests {
         assert_eq!(s.status, Status::Error);
         assert!(s.reason.unwrap().starts_with("invalid instance"));
 
-        let mut preemptive = chain(Some(1));
+        let mut preemptive = chain(Some(2));
         preemptive.activities[1].preemptible = true;
         let s = solve(&preemptive, &SolveOptions::default());
         assert_eq!(s.status, Status::Error);
         assert!(s.reason.unwrap().starts_with("not supported yet"));
         assert!(s.schedule.is_empty());
+    }
+
+    #[test]
+    fn preemption_fills_the_gap_a_window_leaves() {
+        // One agent: `b` starts exactly 1 after `a` ends; preemptible `c` fills the gap.
+        let mut inst = chain(Some(1));
+        inst.activities[2].preemptible = true;
+        inst.precedences[0].max_lag = Some(1);
+        let s = solve(&inst, &SolveOptions::default());
+        assert_eq!((s.status, s.makespan), (Status::Optimal, Some(9)));
+        assert!(s.schedule[2].pieces.len() >= 2, "{:?}", s.schedule);
+        let report = crate::verify::verify(&inst, &s.schedule);
+        assert!(report.valid, "{}", report.render_text());
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use makespan::formats::recipe2plan::Level;
 use makespan::formats::reference;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::{content_hash, Instance};
@@ -32,6 +33,9 @@ pub struct VerifyArgs {
     /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
     #[arg(long)]
     agents: Option<String>,
+    /// Recipe2Plan level of the instance (easy or medium).
+    #[arg(long)]
+    level: Option<String>,
     /// A solution file of the same instance whose makespan is the reference (the optimum
     /// when its status is optimal): prints the ratio and the time lost.
     #[arg(long, value_name = "FILE")]
@@ -44,10 +48,20 @@ pub struct VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.plan)
         .with_context(|| format!("{}: cannot read the plan", args.plan.display()))?;
+    let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
     let instance = match &args.instance {
-        Some(spec) => Some(load_instance(spec, &args)?),
+        Some(spec) => Some(load_instance(spec, &args, levels)?),
         None => None,
     };
+    if let Some(code) = crate::step_verify::run_if_steps(
+        &args.plan,
+        &text,
+        instance.as_ref(),
+        args.solution.as_deref(),
+        args.json,
+    )? {
+        return Ok(code);
+    }
     let mut timearena = None;
     let (instance, report) = if text.trim_start().starts_with('{') {
         let resolved = plan::read_plan(&args.plan, &text)?.resolve(instance)?;
@@ -114,10 +128,14 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
 
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
 /// instance.
-fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
+fn load_instance(spec: &str, args: &VerifyArgs, levels: Vec<Level>) -> Result<Instance> {
     let agents = args.agents.as_deref();
     let data = reference::data_dir(args.data.as_deref());
-    if let Some(found) = reference::resolve(spec, &data, &ImportOptions::default()) {
+    let options = ImportOptions {
+        levels,
+        ..ImportOptions::default()
+    };
+    if let Some(found) = reference::resolve(spec, &data, &options) {
         return Ok(found?);
     }
     let (path, name) = match spec.rsplit_once('#') {

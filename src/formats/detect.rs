@@ -37,6 +37,8 @@ pub enum Format {
     JobShop,
     /// Robotouille's `task_graphs.json`: a JSON object with `tasks` and `semantics`.
     RobotouilleTaskGraphs,
+    /// Recipe2Plan's `cooking.json`: a JSON list of lists of `{recipe, steps}` objects.
+    Recipe2Plan,
 }
 
 /// The plain-text scheduling formats, recognised by file extension (any case): their
@@ -63,7 +65,8 @@ const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
      \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), TimeArena tasks.json \
      (JSON object with \"tasks\") or its dependencygraph.json, PSPLIB .sm, RCPSP/max .sch, \
      job shop .jss, Robotouille \
-     task_graphs.json (JSON object with \"tasks\" and \"semantics\")";
+     task_graphs.json (JSON object with \"tasks\" and \"semantics\"), Recipe2Plan \
+     cooking.json (JSON list of lists of {\"recipe\", \"steps\"})";
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
 const PICKLE_PROTO: u8 = 0x80;
@@ -133,6 +136,14 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, LoadError> {
 fn detect_list(path: &Path, text: &str) -> Result<Format, LoadError> {
     let entries: Vec<serde_json::Value> =
         serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let is_recipe_pair = |e: &serde_json::Value| {
+        e.as_array().is_some_and(|recipes| {
+            !recipes.is_empty() && recipes.iter().all(|r| r.get("recipe").is_some())
+        })
+    };
+    if !entries.is_empty() && entries.iter().all(is_recipe_pair) {
+        return Ok(Format::Recipe2Plan);
+    }
     match entries.iter().position(|e| !e.is_object()) {
         None => Ok(Format::ParaCook),
         Some(i) => {

@@ -16,6 +16,7 @@ mod lines;
 pub mod paracook;
 pub mod psplib;
 pub mod rcpsp_max;
+pub mod recipe2plan;
 pub mod reference;
 pub mod robotouille;
 pub mod timearena;
@@ -41,6 +42,8 @@ pub struct ImportOptions {
     /// Build the constrained-resource variant (TimeArena `--constraint`: one pot, fryer
     /// and oven per run).
     pub constraint: bool,
+    /// Recipe2Plan levels to build instances for; empty means both (easy and medium).
+    pub levels: Vec<recipe2plan::Level>,
 }
 
 /// A schedule written in a benchmark's own answer form, ready to save beside a solution.
@@ -70,6 +73,7 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Format::RcpspMax => rcpsp_max::import(path, utf8(path, &bytes)?)?,
         Format::JobShop => jobshop::import(path, utf8(path, &bytes)?)?,
         Format::RobotouilleTaskGraphs => robotouille::import(path, utf8(path, &bytes)?)?,
+        Format::Recipe2Plan => recipe2plan::import(path, utf8(path, &bytes)?, opts)?,
     };
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
@@ -92,6 +96,10 @@ pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Opt
         timearena::BENCHMARK => Some(NativeAnswer {
             extension: "json",
             text: timearena::decisions(instance, schedule),
+        }),
+        recipe2plan::BENCHMARK => Some(NativeAnswer {
+            extension: "txt",
+            text: recipe2plan::answer_steps(instance, schedule),
         }),
         _ => None,
     }

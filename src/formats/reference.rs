@@ -1,7 +1,8 @@
 //! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
-//! `asynchow:async-0001`. The name is looked up in the benchmark's native file under a
-//! data folder: `--data DIR`, else `$MAKESPAN_DATA`, else `../shared/benchmarks` (the
-//! layout of this project's workspace).
+//! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`. The name is looked up in the
+//! benchmark's native file under a data folder: `--data DIR`, else `$MAKESPAN_DATA`, else
+//! `../shared/benchmarks` (the layout of this project's workspace). The table below is the
+//! only benchmark knowledge here.
 
 use std::path::{Path, PathBuf};
 
@@ -9,56 +10,75 @@ use super::{import, timearena, ImportOptions};
 use crate::instance::{Instance, LoadError};
 
 /// Benchmark → its native file, relative to the data folder.
-const FILES: [(&str, &str); 2] = [
+const FILES: [(&str, &str); 3] = [
     (timearena::BENCHMARK, "timearena/tasks.json"),
+    (super::recipe2plan::BENCHMARK, "recipe2plan/cooking.json"),
     (super::asynchow::BENCHMARK, "asynchow/instances.json"),
 ];
 
-/// The data folder: the flag, else `$MAKESPAN_DATA`, else `../shared/benchmarks`.
+/// The data folder used when neither `--data` nor `$MAKESPAN_DATA` is given.
+pub const DEFAULT_DATA: &str = "../shared/benchmarks";
+
+/// The data folder: the flag, else `$MAKESPAN_DATA`, else [`DEFAULT_DATA`].
 pub fn data_dir(flag: Option<&Path>) -> PathBuf {
     flag.map(Path::to_path_buf)
         .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("../shared/benchmarks"))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
 }
 
-/// The instance `spec` names if it is `BENCH:NAME` for a known benchmark; `None` when it
-/// is not of that form (then it is a path).
+/// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);
+/// `None` when it is not of that form (then it is a path, even one with a colon).
 pub fn resolve(
     spec: &str,
     data: &Path,
     opts: &ImportOptions,
 ) -> Option<Result<Instance, LoadError>> {
     let (benchmark, name) = spec.split_once(':')?;
+    let benchmark = benchmark.to_ascii_lowercase();
     let (_, file) = FILES.iter().find(|(b, _)| *b == benchmark)?;
-    let path = data.join(file);
-    Some(find(benchmark, &path, name, opts))
+    Some(find(&benchmark, &data.join(file), name, opts))
 }
 
+/// The instance of the file named `name`, or `<benchmark>-<name>`, or the one variant of
+/// that (`…-medium`) the options leave. TimeArena runs are built in the order named.
 fn find(
     benchmark: &str,
     path: &Path,
     name: &str,
     opts: &ImportOptions,
 ) -> Result<Instance, LoadError> {
-    let io = |source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     if benchmark == timearena::BENCHMARK {
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         return timearena::import_named(path, &text, name);
     }
-    let mut instances = import(path, opts)?;
-    match instances.iter().position(|i| i.name == name) {
-        Some(k) => Ok(instances.swap_remove(k)),
-        None => Err(LoadError::format(
+    let prefixed = format!("{benchmark}-{name}");
+    let variant = format!("{prefixed}-");
+    let mut matches: Vec<Instance> = import(path, opts)?
+        .into_iter()
+        .filter(|i| i.name == name || i.name == prefixed || i.name.starts_with(&variant))
+        .collect();
+    match matches.len() {
+        1 => Ok(matches.remove(0)),
+        0 => Err(LoadError::format(
             path,
             format!("instance \"{name}\""),
-            format!(
-                "no instance of that name among the {} in this file",
-                instances.len()
-            ),
+            format!("no {benchmark} instance of that name; check the spelling (names are case-sensitive)"),
         )),
+        _ => {
+            let names: Vec<&str> = matches.iter().map(|i| i.name.as_str()).collect();
+            Err(LoadError::format(
+                path,
+                format!("instance \"{name}\""),
+                format!(
+                    "it names {} instances ({}); pick one variant (e.g. --level for Recipe2Plan)",
+                    names.len(),
+                    names.join(", ")
+                ),
+            ))
+        }
     }
 }
 
@@ -68,11 +88,12 @@ mod tests {
 
     #[test]
     fn only_known_benchmarks_are_references() {
-        let data = Path::new("../shared/benchmarks");
+        let data = Path::new(DEFAULT_DATA);
         let opts = ImportOptions::default();
         assert!(resolve("instances/a.json", data, &opts).is_none());
         assert!(resolve("nobench:x", data, &opts).is_none());
-        let run = resolve("timearena:cooking2+cooking1", data, &opts)
+        assert!(resolve("C:/plans/x.json", data, &opts).is_none());
+        let run = resolve("TimeArena:cooking2+cooking1", data, &opts)
             .unwrap()
             .unwrap();
         assert_eq!(run.name, "cooking2+cooking1");
@@ -81,9 +102,6 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("one scenario"), "{err}");
         let err = resolve("asynchow:nope", data, &opts).unwrap().unwrap_err();
-        assert!(
-            err.to_string().contains("no instance of that name"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("no asynchow instance"), "{err}");
     }
 }

@@ -6,6 +6,7 @@ mod dispatch;
 mod local;
 mod profile;
 mod sgs;
+mod side;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

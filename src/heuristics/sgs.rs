@@ -2,11 +2,36 @@
 //! start each at the earliest time that respects the temporal network and every resource.
 
 use super::profile::Profile;
+use super::side::SideRules;
 use crate::problem::Problem;
+
+/// How often a failed pass may delay a predecessor and start again.
+const RESTARTS: usize = 200;
 
 /// Start times of every network node (origin and sink included; the sink's start is the
 /// makespan), or `None` when a maximum lag or deadline cannot be met in this order.
+///
+/// When a maximum lag cannot be met (the successor finds no room in its window), the pass
+/// starts again with the predecessor delayed so that the window opens later: Recipe2Plan's
+/// "start the window's predecessor late, so its successor can follow at once".
 pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
+    let mut delays = vec![0; problem.network.nodes()];
+    for _ in 0..RESTARTS {
+        match attempt(problem, priority, &delays) {
+            Ok(starts) => return Some(starts),
+            Err(Some((node, at_least))) if at_least > delays[node] => delays[node] = at_least,
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// One pass; on failure, the node to delay and the start it needs, when that can help.
+fn attempt(
+    problem: &Problem,
+    priority: &[f64],
+    delays: &[i64],
+) -> Result<Vec<i64>, Option<(usize, i64)>> {
     let nodes = problem.network.nodes();
     let arcs = problem.network.arcs();
     let mut incoming = vec![Vec::new(); nodes];
@@ -21,6 +46,7 @@ pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
     }
     let mut start: Vec<Option<i64>> = vec![None; nodes];
     let mut profiles = vec![Profile::default(); problem.capacities.len()];
+    let mut side = SideRules::new(problem);
     let origin = problem.network.origin();
     let mut eligible = vec![origin];
 
@@ -31,19 +57,24 @@ pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
             .filter_map(|&k| start[arcs[k].from].map(|s| s + arcs[k].weight))
             .max()
             .unwrap_or(0)
-            .max(if j == origin { 0 } else { problem.earliest[j] });
-        let hi = outgoing[j]
+            .max(if j == origin { 0 } else { problem.earliest[j] })
+            .max(delays[j]);
+        let binding = outgoing[j]
             .iter()
-            .filter_map(|&k| start[arcs[k].to].map(|s| s - arcs[k].weight))
-            .min()
-            .unwrap_or(i64::MAX);
-        let t = earliest_fit(problem, &profiles, j, lo)?;
+            .filter_map(|&k| start[arcs[k].to].map(|s| (s - arcs[k].weight, arcs[k].to)))
+            .min();
+        let hi = binding.map_or(i64::MAX, |b| b.0);
+        let Some(t) = earliest_fit(problem, &profiles, &side, j, lo) else {
+            return Err(side.lag_to_delay(j));
+        };
         if t > hi {
-            return None;
+            // Delay the node whose window closed, by as much as was missing.
+            return Err(binding.map(|(h, i)| (i, start[i].unwrap_or(0) + (t - h))));
         }
         for d in &problem.demands[j] {
             profiles[d.resource].add(t + d.from, t + d.to, d.amount);
         }
+        side.place(j, t);
         start[j] = Some(t);
         for &k in &outgoing[j] {
             let a = arcs[k];
@@ -55,7 +86,7 @@ pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
             }
         }
     }
-    start.into_iter().collect()
+    start.into_iter().collect::<Option<Vec<i64>>>().ok_or(None)
 }
 
 /// The eligible node with the lowest priority value (the origin always goes first).
@@ -74,14 +105,21 @@ fn pick(eligible: &[usize], priority: &[f64], origin: usize) -> Option<usize> {
     })
 }
 
-/// Earliest `t ≥ lo` at which every demand of `j` fits under its capacity.
-fn earliest_fit(problem: &Problem, profiles: &[Profile], j: usize, lo: i64) -> Option<i64> {
+/// Earliest `t ≥ lo` at which every demand of `j` fits under its capacity and the side
+/// rules (instants, states) allow it.
+fn earliest_fit(
+    problem: &Problem,
+    profiles: &[Profile],
+    side: &SideRules,
+    j: usize,
+    lo: i64,
+) -> Option<i64> {
     let demands = &problem.demands[j];
     let fits = |t: i64| {
         demands.iter().all(|d| {
             profiles[d.resource].peak(t + d.from, t + d.to) + d.amount
                 <= problem.capacities[d.resource]
-        })
+        }) && side.fits(j, t)
     };
     if fits(lo) {
         return Some(lo);
@@ -91,6 +129,16 @@ fn earliest_fit(problem: &Problem, profiles: &[Profile], j: usize, lo: i64) -> O
         .flat_map(|d| profiles[d.resource].releases().map(move |r| r - d.from))
         .filter(|&t| t > lo)
         .collect();
+    if !side.is_empty() {
+        candidates.extend(side.candidates(j, lo));
+        // Every release of every resource: a side rule may wait for any of them.
+        candidates.extend(
+            profiles
+                .iter()
+                .flat_map(Profile::releases)
+                .filter(|&t| t > lo),
+        );
+    }
     candidates.sort_unstable();
     candidates.dedup();
     candidates.into_iter().find(|&t| fits(t))

@@ -3,9 +3,12 @@
 //! (infeasibility, or a dual bound that meets the incumbent).
 
 mod holds;
+mod instants;
 mod model;
+mod preemption;
 pub mod propagate;
 mod setups;
+mod states;
 
 use std::ffi::{CStr, CString};
 use std::num::NonZeroU32;

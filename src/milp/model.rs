@@ -11,9 +11,9 @@ use crate::problem::Problem;
 
 /// The step variables of one network node: `y[t]` for `t` in `[first, last)`; the node has
 /// certainly started by `last` (its latest start), so `y[last..] = 1` needs no column.
-pub(super) struct Steps {
-    first: i64,
-    last: i64,
+pub struct Steps {
+    pub(super) first: i64,
+    pub(super) last: i64,
     cols: Vec<Col>,
 }
 
@@ -171,13 +171,38 @@ impl TimeIndexed {
             }
         }
         super::setups::add_rows(problem, horizon, &steps, &mut add);
-        if contradiction {
+        // Rules beyond capacities, one module each; `false` means a proven contradiction.
+        let sides = [
+            super::instants::add_rows(problem, &steps, &mut model),
+            super::preemption::add_rows(problem, &steps, &mut model),
+            super::states::add_rows(problem, &steps, horizon, &mut model),
+        ];
+        if contradiction || sides.contains(&false) {
             return None;
         }
         Some(TimeIndexed {
             problem: model,
             steps,
         })
+    }
+
+    /// Adds `row ≤ upper`, folding constants; `false` if the row is constant and violated.
+    /// Terms of one column are merged (HiGHS rejects repeated columns in a row).
+    pub(super) fn push(model: &mut RowProblem, row: Row, upper: f64) -> bool {
+        let mut terms: Vec<(Col, f64)> = Vec::with_capacity(row.terms.len());
+        for (col, coef) in row.terms {
+            match terms.iter_mut().find(|(c, _)| c.index() == col.index()) {
+                Some(term) => term.1 += coef,
+                None => terms.push((col, coef)),
+            }
+        }
+        terms.retain(|&(_, coef)| coef != 0.0);
+        if !terms.is_empty() {
+            model.add_row(..=upper - row.constant, terms);
+            true
+        } else {
+            row.constant <= upper + 1e-9
+        }
     }
 
     /// What to add to the objective value to get the makespan (the objective is

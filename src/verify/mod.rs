@@ -43,6 +43,7 @@ mod placed;
 pub mod plan;
 mod report;
 mod rules;
+pub mod step_plans;
 #[cfg(test)]
 mod testkit;
 pub mod timearena_log;

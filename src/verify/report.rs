@@ -51,6 +51,8 @@ pub enum Rule {
     /// A call uses a result that has not arrived yet (AsyncTool: round < previous + 1 + d;
     /// Robotouille: a cooked, fried, filled or boiled result picked up too early).
     ResultNotArrived,
+    /// Native answer text that does not parse as an action (reported, never dropped).
+    MalformedAction,
 }
 
 impl Rule {
@@ -75,6 +77,7 @@ impl Rule {
             Rule::Deadlock => "deadlock",
             Rule::TwoCallsInOneTurn => "two_calls_in_one_turn",
             Rule::ResultNotArrived => "result_not_arrived",
+            Rule::MalformedAction => "malformed_action",
         }
     }
 }

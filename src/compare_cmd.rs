@@ -1,0 +1,148 @@
+//! `makespan compare SOLUTIONS --baseline FILE_OR_DIR`: a baseline's makespans against the
+//! optima in a folder of solution files. The baseline is a folder of solution files (matched
+//! by instance name) or a benchmark's own baseline file (Recipe2Plan `plan.json`), whose
+//! plans are turned into schedules and verified first: an invalid plan has no makespan,
+//! only a reason.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use makespan::compare::{self, Row};
+use makespan::formats::{input_files, recipe2plan};
+use makespan::instance::Instance;
+use makespan::solution::{Solution, Status};
+use makespan::verify::verify;
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// Folder (or file) of solution files: the optima.
+    solutions: PathBuf,
+    /// The baseline: a folder of solution files, or Recipe2Plan's plan.json.
+    #[arg(long, value_name = "FILE_OR_DIR")]
+    baseline: PathBuf,
+    /// Print the rows and groups as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: CompareArgs) -> Result<ExitCode> {
+    let solutions = read_solutions(&args.solutions)?;
+    if solutions.is_empty() {
+        bail!("{}: no solution files found", args.solutions.display());
+    }
+    let baseline = Baseline::open(&args.baseline)?;
+    let rows: Vec<Row> = solutions
+        .iter()
+        .map(|s| Row {
+            instance: s.instance.name.clone(),
+            group: group_of(&s.instance.instance),
+            baseline: baseline.makespan(&s.instance.instance),
+            optimum: s.makespan,
+            status: s.status,
+        })
+        .collect();
+    let groups = compare::summarize(&rows);
+    if args.json {
+        let value = serde_json::json!({ "rows": rows, "groups": groups });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print!("{}", compare::render(&rows, &groups));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What instances are grouped by: the Recipe2Plan level, else the benchmark, else "all".
+fn group_of(instance: &Instance) -> String {
+    if let Some((_, level)) = recipe2plan::key_and_level(instance) {
+        return level.name().to_string();
+    }
+    instance
+        .source
+        .as_ref()
+        .map_or_else(|| "all".to_string(), |s| s.benchmark.clone())
+}
+
+fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{}: cannot list the folder", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        files
+    } else {
+        input_files(path)?
+    };
+    let mut solutions = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("{}: cannot read", file.display()))?;
+        if !text.contains("\"makespan-solution/") {
+            continue;
+        }
+        let solution: Solution = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a makespan-solution/1 file", file.display()))?;
+        solutions.push(solution);
+    }
+    Ok(solutions)
+}
+
+enum Baseline {
+    Solutions(Vec<Solution>),
+    Recipe2Plan(recipe2plan::BaselinePlans),
+}
+
+impl Baseline {
+    fn open(path: &Path) -> Result<Baseline> {
+        if path.is_dir() {
+            return Ok(Baseline::Solutions(read_solutions(path)?));
+        }
+        Ok(Baseline::Recipe2Plan(
+            recipe2plan::read_baseline(path).with_context(|| {
+                format!(
+                    "{}: not a baseline this command reads (a folder of solution files, or Recipe2Plan's plan.json)",
+                    path.display()
+                )
+            })?,
+        ))
+    }
+
+    /// The baseline's verified makespan on `instance`, or why there is none.
+    fn makespan(&self, instance: &Instance) -> Result<i64, String> {
+        let schedule = match self {
+            Baseline::Solutions(list) => {
+                let s = list
+                    .iter()
+                    .find(|s| s.instance.name == instance.name)
+                    .ok_or("no baseline solution of this instance")?;
+                if !matches!(s.status, Status::Optimal | Status::Feasible) {
+                    return Err(format!("baseline status {}", s.status));
+                }
+                s.schedule.clone()
+            }
+            Baseline::Recipe2Plan(plans) => {
+                let (key, level) =
+                    recipe2plan::key_and_level(instance).ok_or("not a Recipe2Plan instance")?;
+                let plan = plans
+                    .get(&(key, level))
+                    .ok_or("no plan of this instance in the baseline file")?
+                    .as_ref()
+                    .ok_or("the baseline file has no plan (null) at this level")?;
+                recipe2plan::plan_schedule(plan)
+            }
+        };
+        let report = verify(instance, &schedule);
+        if report.valid {
+            report.makespan.ok_or_else(|| "empty plan".to_string())
+        } else {
+            Err(format!(
+                "invalid plan: {} violation(s), first {}",
+                report.violations.len(),
+                report.violations[0].rule.name()
+            ))
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Recipe2Plan end to end: the committed optima verify and beat the benchmark's heuristic,
+//! the heuristic's own plans verify, native Step answers verify, and each rule class of the
+//! Step verifier is caught by a plan that breaks exactly that rule.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use makespan::formats::recipe2plan::{self, Level};
+use makespan::formats::{import, ImportOptions};
+use makespan::instance::{content_hash, Instance};
+use makespan::solution::{Solution, Status};
+use makespan::verify::step_plans::{parse_steps, verify_steps};
+use makespan::verify::{verify, Rule};
+
+const COOKING: &str = "../shared/benchmarks/recipe2plan/cooking.json";
+const PLANS: &str = "../shared/benchmarks/recipe2plan/plan.json";
+
+fn instances() -> Vec<Instance> {
+    import(Path::new(COOKING), &ImportOptions::default()).unwrap()
+}
+
+fn solution(name: &str) -> Solution {
+    let path = format!("solutions/recipe2plan/{name}.json");
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+#[test]
+fn cooking_json_gives_130_instances_of_one_cook() {
+    let all = instances();
+    assert_eq!(all.len(), 130);
+    let steps: usize = all.iter().map(|i| i.activities.len()).sum();
+    assert_eq!(steps, 2 * 1_501);
+    let medium_windows: usize = all
+        .iter()
+        .filter(|i| i.name.ends_with("-medium"))
+        .map(|i| i.precedences.iter().filter(|p| p.max_lag.is_some()).count())
+        .sum();
+    assert_eq!(medium_windows, 360);
+    assert!(all.iter().all(|i| i.agents == Some(1)));
+}
+
+#[test]
+fn every_committed_optimum_verifies_and_is_at_most_the_heuristic_plan() {
+    let plans = recipe2plan::read_baseline(Path::new(PLANS)).unwrap();
+    let mut missing_plans = Vec::new();
+    for instance in instances() {
+        let s = solution(&instance.name);
+        assert_eq!(s.status, Status::Optimal, "{}", instance.name);
+        assert_eq!(
+            s.instance.hash,
+            content_hash(&instance),
+            "{}",
+            instance.name
+        );
+        let report = verify(&instance, &s.schedule);
+        assert!(report.valid, "{}", report.render_text());
+        assert_eq!(report.makespan, s.makespan);
+        let (key, level) = recipe2plan::key_and_level(&instance).unwrap();
+        match &plans[&(key.clone(), level)] {
+            None => missing_plans.push(format!("{key}-{}", level.name())),
+            Some(plan) => {
+                let heuristic = verify(&instance, &recipe2plan::plan_schedule(plan));
+                assert!(heuristic.valid, "{}", heuristic.render_text());
+                assert!(s.makespan <= heuristic.makespan, "{}", instance.name);
+            }
+        }
+    }
+    assert_eq!(missing_plans, ["Pizza_Chocolate-Egg-medium"]);
+}
+
+#[test]
+fn native_answers_verify_with_full_success() {
+    for instance in instances() {
+        let path = format!("solutions/recipe2plan/{}.answer.txt", instance.name);
+        let parsed = parse_steps(&std::fs::read_to_string(&path).unwrap());
+        assert!(parsed.malformed.is_empty());
+        let checked = verify_steps(&instance, &parsed, None, None);
+        assert!(checked.report.valid, "{}", checked.report.render_text());
+        assert!(checked.metrics.success);
+        assert_eq!(checked.report.makespan, solution(&instance.name).makespan);
+    }
+}
+
+/// Recipe A: preheat 350 (autonomous, oven), mix (interruptible), melt (autonomous,
+/// microwave), pour (window of 2 min after melt), bake at 350 (autonomous, oven), preheat
+/// 425 (autonomous, oven). Recipe B: chop, fry (stove), simmer (autonomous, stove, after chop).
+const TINY: &str = r#"[[
+ {"recipe": "A", "steps": [
+  {"step": 0, "text": "", "time": "10 min", "parallel": 1, "interrupt": 0, "prequisites": [], "time_constraint": {}, "physical": {"oven": {"require": {}, "update": {"temperature": 350.0}}}},
+  {"step": 1, "text": "", "time": "4 min", "parallel": 0, "interrupt": 1, "prequisites": [], "time_constraint": {}, "physical": {}},
+  {"step": 2, "text": "", "time": "1 min", "parallel": 1, "interrupt": 0, "prequisites": [1], "time_constraint": {}, "physical": {"microwave": {"require": {}}}},
+  {"step": 3, "text": "", "time": "2 min", "parallel": 0, "interrupt": 0, "prequisites": [2], "time_constraint": {"2": "2 min"}, "physical": {}},
+  {"step": 4, "text": "", "time": "20 min", "parallel": 1, "interrupt": 0, "prequisites": [0, 3], "time_constraint": {}, "physical": {"oven": {"require": {"temperature": 350.0}}}},
+  {"step": 5, "text": "", "time": "1 min", "parallel": 1, "interrupt": 0, "prequisites": [], "time_constraint": {}, "physical": {"oven": {"require": {}, "update": {"temperature": 425.0}}}}]},
+ {"recipe": "B", "steps": [
+  {"step": 0, "text": "", "time": "5 min", "parallel": 0, "interrupt": 0, "prequisites": [], "time_constraint": {}, "physical": {}},
+  {"step": 1, "text": "", "time": "3 min", "parallel": 0, "interrupt": 0, "prequisites": [0], "time_constraint": {}, "physical": {"stove": {"require": {}}}},
+  {"step": 2, "text": "", "time": "5 min", "parallel": 1, "interrupt": 0, "prequisites": [0], "time_constraint": {}, "physical": {"stove": {"require": {}}}}]}
+]]"#;
+
+const VALID: [&str; 9] = [
+    "Step(0, A, 00:10:00, 00:00:00)",
+    "Step(0, B, 00:05:00, 00:00:00)",
+    "Step(1, B, 00:03:00, 00:05:00)",
+    "Step(2, B, 00:05:00, 00:08:00)",
+    "Step(1, A, 00:04:00, 00:08:00)",
+    "Step(2, A, 00:01:00, 00:12:00)",
+    "Step(3, A, 00:02:00, 00:13:00)",
+    "Step(4, A, 00:20:00, 00:15:00)",
+    "Step(5, A, 00:01:00, 00:35:00)",
+];
+
+fn tiny() -> Instance {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cooking.json");
+    std::fs::write(&path, TINY).unwrap();
+    let opts = ImportOptions {
+        levels: vec![Level::Medium],
+        ..Default::default()
+    };
+    import(&path, &opts).unwrap().remove(0)
+}
+
+/// The rules a plan breaks: `VALID` with line `k` replaced by `with` (several lines, or
+/// none to drop it).
+fn broken(k: usize, with: &[&str]) -> BTreeSet<Rule> {
+    let mut lines: Vec<&str> = VALID.to_vec();
+    lines.splice(k..=k, with.iter().copied());
+    let checked = verify_steps(&tiny(), &parse_steps(&lines.join("\n")), None, None);
+    assert!(!checked.metrics.success);
+    checked.report.violations.iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn the_valid_tiny_plan_passes_with_its_metrics() {
+    let checked = verify_steps(&tiny(), &parse_steps(&VALID.join("\n")), None, None);
+    assert!(checked.report.valid, "{}", checked.report.render_text());
+    assert_eq!(checked.report.makespan, Some(2160));
+    assert!(checked.metrics.success);
+    assert_eq!(checked.metrics.progress, 1.0);
+    // W = 3060 s of actions, M = 2160 s, A = 2220 s autonomous.
+    let eta = checked.metrics.multitasking_efficiency.unwrap();
+    assert!((eta - (3060.0 - 2160.0) / 2220.0).abs() < 1e-12);
+}
+
+fn rules_of(lines: &[&str]) -> BTreeSet<Rule> {
+    let checked = verify_steps(&tiny(), &parse_steps(&lines.join("\n")), None, None);
+    checked.report.violations.iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn each_rule_class_is_reported_alone() {
+    use Rule::*;
+    let one = |r: Rule| BTreeSet::from([r]);
+    let extra = |line: &'static str| broken(8, &[VALID[8], line]);
+    // Unknown recipe, unknown step.
+    assert_eq!(
+        extra("Step(0, C, 00:01:00, 00:40:00)"),
+        one(UnknownActivity)
+    );
+    assert_eq!(
+        extra("Step(9, A, 00:01:00, 00:40:00)"),
+        one(UnknownActivity)
+    );
+    // A step run twice; a zero-length re-run (gap G1).
+    assert_eq!(
+        extra("Step(3, A, 00:02:00, 00:40:00)"),
+        one(DuplicateActivity)
+    );
+    assert_eq!(extra("Step(3, A, 00:00:00, 00:40:00)"), one(BadPiece));
+    // Malformed text is reported, not dropped (gap G7).
+    assert_eq!(
+        extra("Step(1, A, 4 minutes, 00:00:00)"),
+        one(MalformedAction)
+    );
+    // Continuous work in the past: frying overlaps chopping.
+    assert_eq!(
+        broken(2, &["Step(1, B, 00:03:00, 00:04:00)"]),
+        BTreeSet::from([AgentDoubleBooked, PrecedenceViolated])
+    );
+    // Autonomous start inside a continuous action that is not split there.
+    assert_eq!(
+        broken(3, &["Step(2, B, 00:05:00, 00:09:00)"]),
+        one(AgentDoubleBooked)
+    );
+    // Autonomous start listed after a continuous step that starts at the same instant.
+    let mut swapped = VALID.to_vec();
+    swapped.swap(3, 4);
+    assert_eq!(rules_of(&swapped), one(AgentDoubleBooked));
+    // Appliance occupied: simmering on the stove while frying.
+    let mut stove = VALID.to_vec();
+    stove[3] = stove[2];
+    stove[2] = "Step(2, B, 00:05:00, 00:05:00)";
+    assert_eq!(rules_of(&stove), one(ResourceOverCapacity));
+    // Wrong oven temperature: the 425 preheat runs between the 350 preheat and the bake
+    // (mixing is split around it, as the clock requires).
+    let hot = [
+        VALID[0],
+        VALID[1],
+        VALID[2],
+        VALID[3],
+        "Step(1, A, 00:02:00, 00:08:00)",
+        "Step(5, A, 00:01:00, 00:10:00)",
+        "Step(1, A, 00:02:00, 00:10:00)",
+        VALID[5],
+        VALID[6],
+        VALID[7],
+    ];
+    assert_eq!(rules_of(&hot), one(StateViolated));
+    // Time window exceeded: pouring 3 min after the melting ends, the bake after it.
+    assert_eq!(
+        rules_of(&[
+            VALID[0],
+            VALID[1],
+            VALID[2],
+            VALID[3],
+            VALID[4],
+            VALID[5],
+            "Step(3, A, 00:02:00, 00:16:00)",
+            "Step(4, A, 00:20:00, 00:18:00)",
+            "Step(5, A, 00:01:00, 00:38:00)",
+        ]),
+        one(MaxLagViolated)
+    );
+    // Split of a non-interruptible step.
+    assert_eq!(
+        broken(
+            6,
+            &[
+                "Step(3, A, 00:01:00, 00:13:00)",
+                "Step(3, A, 00:01:00, 00:14:00)"
+            ]
+        ),
+        one(NotPreemptible)
+    );
+    // Prerequisite not finished: pouring before the melting ends.
+    assert_eq!(
+        broken(6, &["Step(3, A, 00:02:00, 00:12:30)"]),
+        one(PrecedenceViolated)
+    );
+    // Plan incomplete (gap G2).
+    assert_eq!(broken(8, &[]), one(MissingActivity));
+}

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use makespan::compare::{self, Row};
-use makespan::formats::{input_files, recipe2plan};
+use makespan::formats::{input_files, recipe2plan, timearena};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
 use makespan::verify::verify;
@@ -22,6 +22,10 @@ pub struct CompareArgs {
     /// The baseline: a folder of solution files, or Recipe2Plan's plan.json.
     #[arg(long, value_name = "FILE_OR_DIR")]
     baseline: PathBuf,
+    /// List only the instances where the baseline is not optimal: longer than the optimum,
+    /// invalid, or missing (the group summaries still count every instance).
+    #[arg(long)]
+    differences: bool,
     /// Print the rows and groups as JSON.
     #[arg(long)]
     json: bool,
@@ -44,6 +48,13 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         })
         .collect();
     let groups = compare::summarize(&rows);
+    let rows: Vec<Row> = if args.differences {
+        rows.into_iter()
+            .filter(|r| r.baseline.as_ref().ok() != r.optimum.as_ref())
+            .collect()
+    } else {
+        rows
+    };
     if args.json {
         let value = serde_json::json!({ "rows": rows, "groups": groups });
         println!("{}", serde_json::to_string_pretty(&value)?);
@@ -53,10 +64,31 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What instances are grouped by: the Recipe2Plan level, else the benchmark, else "all".
+/// What instances are grouped by: the Recipe2Plan level, the TimeArena scenario and number
+/// of tasks (`cooking ×2`, `+constraint` for that variant), else the benchmark, else "all".
 fn group_of(instance: &Instance) -> String {
     if let Some((_, level)) = recipe2plan::key_and_level(instance) {
         return level.name().to_string();
+    }
+    if let Some(notes) = instance
+        .source
+        .as_ref()
+        .filter(|s| s.benchmark == timearena::BENCHMARK)
+        .map(|s| &s.notes)
+    {
+        let scenario = notes
+            .get("scenario")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?");
+        let tasks = notes
+            .get("tasks")
+            .and_then(|v| v.as_array())
+            .map_or(0, Vec::len);
+        let constraint = notes.get("constraint").and_then(|v| v.as_bool()) == Some(true);
+        return format!(
+            "{scenario} ×{tasks}{}",
+            if constraint { " +constraint" } else { "" }
+        );
     }
     instance
         .source
@@ -118,6 +150,14 @@ impl Baseline {
                     .iter()
                     .find(|s| s.instance.name == instance.name)
                     .ok_or("no baseline solution of this instance")?;
+                if s.status == Status::Invalid {
+                    // A baseline's schedule that breaks rules: its claimed value and why.
+                    return Err(format!(
+                        "invalid (claims {}): {}",
+                        s.makespan.map_or("-".into(), |m| m.to_string()),
+                        s.reason.as_deref().unwrap_or("breaks rules")
+                    ));
+                }
                 if !matches!(s.status, Status::Optimal | Status::Feasible) {
                     return Err(format!("baseline status {}", s.status));
                 }

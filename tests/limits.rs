@@ -52,11 +52,12 @@ fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
 
 #[test]
 fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
-    // The same job shop in units 100 000 times finer: the time grid would need far more
-    // variables than the MILP may build.
+    // The same job shop in units 100 000 times finer (plus one unit, so that scaling by
+    // the gcd of all times cannot undo it): the time grid would need far more variables
+    // than the MILP may build.
     let mut instance = common::needs_branching();
     for a in &mut instance.activities {
-        a.duration *= 100_000;
+        a.duration = a.duration * 100_000 + 1;
     }
     let s = solve(&instance, &SolveOptions::default());
     assert_feasible_with_bound(&instance, &s, "variables");

@@ -91,3 +91,52 @@ fn the_greedy_method_reports_invalid_schedules_with_the_reason() {
     let zero = makespan(&["solve", DATA, "--combine", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
+
+#[test]
+fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
+    if !Path::new(DATA).exists() {
+        return;
+    }
+    let greedy = tempfile::tempdir().unwrap();
+    let solve = makespan(&[
+        "solve",
+        DATA,
+        "--combine",
+        "1,2",
+        "--method",
+        "timearena-greedy",
+        "--quiet",
+        "--out",
+        greedy.path().to_str().unwrap(),
+    ]);
+    assert!(solve.status.success(), "{}", text(&solve));
+    let table = makespan(&[
+        "compare",
+        "solutions/timearena",
+        "--baseline",
+        greedy.path().to_str().unwrap(),
+        "--differences",
+    ]);
+    let out = text(&table);
+    assert!(table.status.success(), "{out}");
+    let line = |name: &str| out.lines().find(|l| l.starts_with(&format!("{name} ")));
+    let suboptimal = line("lab3+lab7").expect("lab3+lab7 is listed");
+    assert!(
+        suboptimal.contains("27") && suboptimal.contains("24"),
+        "{suboptimal}"
+    );
+    let unachievable = line("household4").expect("household4 is listed");
+    assert!(
+        unachievable.contains("invalid (claims 9)"),
+        "{unachievable}"
+    );
+    assert!(unachievable.contains("fruit_tree"), "{unachievable}");
+    assert!(
+        line("cooking1").is_none(),
+        "optimal greedy runs are not listed: {out}"
+    );
+    assert!(
+        out.contains("lab ×2:"),
+        "groups per scenario and size: {out}"
+    );
+}

@@ -1,22 +1,10 @@
 //! The `makespan` binary as a user runs it: the README's commands, exit codes, and bad input.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn makespan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_makespan"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use common::{makespan, text};
 
 #[test]
 fn solve_bundled_instances_writes_verified_optimal_solutions_and_resumes() {

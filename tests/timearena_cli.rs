@@ -1,22 +1,10 @@
 //! The TimeArena commands of the README, as a user runs them.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn makespan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_makespan"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use common::{makespan, text};
 
 const DATA: &str = "../shared/benchmarks/timearena";
 

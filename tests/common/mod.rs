@@ -1,10 +1,29 @@
-//! Instances generated for tests that need the MILP to work hard: random job shops (each job
-//! a chain of operations, each operation on one unary machine, no agents), reproducible from
-//! a seed without any data file.
+//! Shared by the integration tests: running the binary, and instances generated for tests
+//! that need the MILP to work hard: random job shops (each job a chain of operations, each
+//! operation on one unary machine, no agents), reproducible from a seed without any data file.
 
 #![allow(dead_code)] // each test binary uses a different part
 
+use std::process::{Command, Output};
+
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
+
+/// Runs the `makespan` binary with `args` and waits for it.
+pub fn makespan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Standard output then standard error, for assertion messages.
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
 
 /// A job shop of `jobs` × `machines` operations with durations 1..=10 drawn from a
 /// linear congruential generator seeded with `seed`; machine orders are random permutations.

@@ -11,7 +11,7 @@ use makespan::formats::reference;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
-use makespan::verify::timearena_log::{self, TimeArenaVerdict};
+use makespan::verify::timearena_log::{self, RunMetrics, TimeArenaVerdict};
 use makespan::verify::{agent_lists, compare, plan, turns, Comparison, Report};
 
 #[derive(clap::Args)]
@@ -19,8 +19,12 @@ pub struct VerifyArgs {
     /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
     /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block; a
     /// TimeArena decision list or LLM_test.py trajectory; AsyncTool turn lists, one entry
-    /// per round, for instances from `makespan generate asynctool`).
-    plan: PathBuf,
+    /// per round, for instances from `makespan generate asynctool`). Several plans of one
+    /// instance are checked one after the other; for TimeArena logs the benchmark's
+    /// metrics over all of them follow (average progress score, completion speed,
+    /// completion rate, average completion time).
+    #[arg(required = true)]
+    plans: Vec<PathBuf>,
     /// The instance, if the plan does not name it or to override it: a unified instance or
     /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
     /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2).
@@ -46,35 +50,75 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.plan)
-        .with_context(|| format!("{}: cannot read the plan", args.plan.display()))?;
     let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
     let instance = match &args.instance {
         Some(spec) => Some(load_instance(spec, &args, levels)?),
         None => None,
     };
+    let several = args.plans.len() > 1;
+    let mut code = ExitCode::SUCCESS;
+    let mut runs = Vec::new();
+    for plan in &args.plans {
+        if several && !args.json {
+            println!("== {}", plan.display());
+        }
+        let (valid, metrics) = run_one(&args, plan, instance.clone())?;
+        if !valid {
+            code = ExitCode::from(1);
+        }
+        runs.extend(metrics);
+    }
+    if several && !runs.is_empty() {
+        let total = timearena_log::aggregate(&runs);
+        if args.json {
+            println!("{}", serde_json::json!({ "timearena_aggregate": total }));
+        } else {
+            println!(
+                "TimeArena over {} runs: average progress score {:.2}, completion speed {:.2}/min, completion rate {:.1}%, average completion time {}",
+                total.runs,
+                total.average_progress_score,
+                total.completion_speed,
+                total.completion_rate,
+                total
+                    .average_completion_time
+                    .map_or("- (no run completed)".into(), |t| format!("{t:.2} min"))
+            );
+        }
+    }
+    Ok(code)
+}
+
+/// Verifies one plan; returns whether it is valid, and its TimeArena metrics if it is a
+/// TimeArena decision log. With several plans, JSON reports are printed one per line.
+fn run_one(
+    args: &VerifyArgs,
+    plan_path: &Path,
+    instance: Option<Instance>,
+) -> Result<(bool, Option<RunMetrics>)> {
+    let text = std::fs::read_to_string(plan_path)
+        .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
     if let Some(code) = crate::step_verify::run_if_steps(
-        &args.plan,
+        plan_path,
         &text,
         instance.as_ref(),
         args.solution.as_deref(),
         args.json,
     )? {
-        return Ok(code);
+        return Ok((code == ExitCode::SUCCESS, None));
     }
     let mut timearena = None;
     let (instance, report) = if text.trim_start().starts_with('{') {
-        let resolved = plan::read_plan(&args.plan, &text)?.resolve(instance)?;
+        let resolved = plan::read_plan(plan_path, &text)?.resolve(instance)?;
         let report = makespan::verify::verify(&resolved.instance, &resolved.schedule);
         (resolved.instance, report)
     } else if serde_json::from_str(&text).is_ok_and(|v| timearena_log::is_decision_log(&v)) {
         let Some(instance) = instance else {
             bail!(
                 "{}: a TimeArena decision list does not name its run; pass --instance, e.g. --instance timearena:cooking1+cooking2",
-                args.plan.display()
+                plan_path.display()
             );
         };
-        let log = timearena_log::read_decisions(&args.plan, &text)?;
+        let log = timearena_log::read_decisions(plan_path, &text)?;
         let verdict = timearena_log::verify_decisions(&instance, &log);
         let report = verdict.report.clone();
         timearena = Some((verdict, log.final_record));
@@ -83,15 +127,15 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         let Some(instance) = instance else {
             bail!(
                 "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook)",
-                args.plan.display()
+                plan_path.display()
             );
         };
         let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
         let report = if benchmark == Some("asynctool") {
-            let rounds = turns::read_turns(&args.plan, &text)?;
+            let rounds = turns::read_turns(plan_path, &text)?;
             turns::verify_turns(&instance, &rounds)
         } else {
-            let lists = agent_lists::read_agent_lists(&args.plan, &text)?;
+            let lists = agent_lists::read_agent_lists(plan_path, &text)?;
             agent_lists::verify_agent_lists(&instance, &lists)
         };
         (instance, report)
@@ -109,7 +153,11 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             value["timearena"] =
                 serde_json::json!({"metrics": verdict.metrics, "warnings": verdict.warnings});
         }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        if args.plans.len() > 1 {
+            println!("{value}");
+        } else {
+            println!("{}", serde_json::to_string_pretty(&value)?);
+        }
     } else {
         print!("{}", report.render_text());
         if let Some((verdict, final_record)) = &timearena {
@@ -119,11 +167,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             print_comparison(&report, c, *status);
         }
     }
-    Ok(if report.valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let metrics = timearena.map(|(verdict, _)| verdict.metrics);
+    Ok((report.valid, metrics))
 }
 
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one

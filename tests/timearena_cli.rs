@@ -128,3 +128,31 @@ fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
         "groups per scenario and size: {out}"
     );
 }
+
+#[test]
+fn several_decision_logs_get_the_benchmarks_metrics_over_all_runs() {
+    if !Path::new(DATA).exists() {
+        return;
+    }
+    let answer = "solutions/timearena/lab1+lab2.answer.json";
+    let records: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(answer).unwrap()).unwrap();
+    let mut half = records.clone();
+    half.retain(|r| r["action"] != "wait");
+    half.truncate(half.len() / 2);
+    let dir = tempfile::tempdir().unwrap();
+    let partial = dir.path().join("partial.json");
+    std::fs::write(&partial, serde_json::to_string(&half).unwrap()).unwrap();
+    let run = makespan(&[
+        "verify",
+        answer,
+        partial.to_str().unwrap(),
+        "--instance",
+        "timearena:lab1+lab2",
+    ]);
+    let out = text(&run);
+    assert_eq!(run.status.code(), Some(1), "one plan is incomplete: {out}");
+    assert!(out.contains(&format!("== {answer}")), "{out}");
+    assert!(out.contains("TimeArena over 2 runs:"), "{out}");
+    assert!(out.contains("completion rate 50.0%"), "{out}");
+}

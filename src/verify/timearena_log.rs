@@ -58,6 +58,45 @@ pub struct RunMetrics {
     pub completed: bool,
 }
 
+/// The benchmark's metrics over several runs (paper §4.2, spec §6), with `P_i` the progress
+/// score, `T_i` the completion time of run `i`, and `S` the completed runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Aggregate {
+    pub runs: usize,
+    /// AS = Σ P_i / N.
+    pub average_progress_score: f64,
+    /// CS = Σ P_i / Σ T_i (score per minute).
+    pub completion_speed: f64,
+    /// CR = |S| / N, in percent.
+    pub completion_rate: f64,
+    /// CT = Σ_{i∈S} T_i / |S|; `None` when no run completed.
+    pub average_completion_time: Option<f64>,
+}
+
+/// AS, CS, CR and CT over the given runs.
+pub fn aggregate(runs: &[RunMetrics]) -> Aggregate {
+    let n = runs.len().max(1) as f64;
+    let score: i64 = runs.iter().map(|r| r.progress_score).sum();
+    let time: i64 = runs.iter().map(|r| r.completion_time).sum();
+    let done: Vec<i64> = runs
+        .iter()
+        .filter(|r| r.completed)
+        .map(|r| r.completion_time)
+        .collect();
+    Aggregate {
+        runs: runs.len(),
+        average_progress_score: score as f64 / n,
+        completion_speed: if time > 0 {
+            score as f64 / time as f64
+        } else {
+            0.0
+        },
+        completion_rate: 100.0 * done.len() as f64 / n,
+        average_completion_time: (!done.is_empty())
+            .then(|| done.iter().sum::<i64>() as f64 / done.len() as f64),
+    }
+}
+
 /// The verdict on a TimeArena plan.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimeArenaVerdict {
@@ -405,6 +444,26 @@ mod tests {
         );
         assert_eq!(log.rejected.len(), 1);
         assert_eq!(log.final_record, Some((4, 8, false)));
+    }
+
+    #[test]
+    fn aggregates_follow_the_papers_definitions() {
+        let run = |progress_score, completion_time, completed| RunMetrics {
+            progress_score,
+            completion_time,
+            completion_speed: 0.0,
+            completed,
+        };
+        let total = aggregate(&[run(100, 20, true), run(50, 30, false), run(100, 30, true)]);
+        assert_eq!(total.runs, 3);
+        assert!((total.average_progress_score - 250.0 / 3.0).abs() < 1e-12);
+        assert!((total.completion_speed - 250.0 / 80.0).abs() < 1e-12);
+        assert!((total.completion_rate - 200.0 / 3.0).abs() < 1e-12);
+        assert_eq!(total.average_completion_time, Some(25.0));
+        assert_eq!(
+            aggregate(&[run(10, 5, false)]).average_completion_time,
+            None
+        );
     }
 
     #[test]

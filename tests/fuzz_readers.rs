@@ -15,9 +15,11 @@ use makespan::instance::{parse_instance, Instance, LoadError};
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
 use makespan::verify::plan::read_plan;
+use makespan::verify::timearena_log::{read_decisions, verify_decisions};
+use makespan::verify::turns::read_turns;
 use makespan::verify::verify;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
 
 /// One reader under test.
@@ -73,6 +75,54 @@ const READERS: &[Reader] = &[
         file: "answer.json",
         read: agent_lists,
         seeds: agent_list_seeds,
+    },
+    Reader {
+        name: "timearena tasks",
+        file: "tasks.json",
+        read: timearena_tasks,
+        seeds: timearena_seeds,
+    },
+    Reader {
+        name: "timearena decision log",
+        file: "answer.json",
+        read: timearena_log,
+        seeds: timearena_log_seeds,
+    },
+    Reader {
+        name: "recipe2plan",
+        file: "cooking.json",
+        read: recipe2plan_native,
+        seeds: recipe2plan_seeds,
+    },
+    Reader {
+        name: "robotouille task graphs",
+        file: "task_graphs.json",
+        read: robotouille_native,
+        seeds: robotouille_seeds,
+    },
+    Reader {
+        name: "psplib .sm",
+        file: "j301_1.sm",
+        read: psplib_native,
+        seeds: psplib_seeds,
+    },
+    Reader {
+        name: "rcpsp/max .sch",
+        file: "PSP1.SCH",
+        read: rcpsp_max_native,
+        seeds: rcpsp_max_seeds,
+    },
+    Reader {
+        name: "job shop .jss",
+        file: "la01.jss",
+        read: jobshop_native,
+        seeds: jobshop_seeds,
+    },
+    Reader {
+        name: "asynctool turn list",
+        file: "turns.json",
+        read: turn_list,
+        seeds: turn_seeds,
     },
     Reader {
         name: "any file (detect + import)",
@@ -137,6 +187,45 @@ fn agent_lists(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     let lists = read_agent_lists(path, text(path, bytes)?)?;
     verify_agent_lists(&paracook_instance(), &lists);
     Ok(())
+}
+
+// The readers added with TimeArena, Recipe2Plan, Robotouille and the validation sets:
+// imported and validated only (their solver paths are covered by their own tests).
+
+fn timearena_tasks(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::timearena::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
+}
+
+fn timearena_log(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let log = read_decisions(path, text(path, bytes)?)?;
+    if let Some(instance) = timearena_instance() {
+        verify_decisions(&instance, &log);
+    }
+    Ok(())
+}
+
+fn recipe2plan_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::recipe2plan::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
+}
+
+fn robotouille_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::robotouille::import(path, text(path, bytes)?).map(drop)
+}
+
+fn psplib_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::psplib::import(path, text(path, bytes)?).map(drop)
+}
+
+fn rcpsp_max_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::rcpsp_max::import(path, text(path, bytes)?).map(drop)
+}
+
+fn jobshop_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    formats::jobshop::import(path, text(path, bytes)?).map(drop)
+}
+
+fn turn_list(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    read_turns(path, text(path, bytes)?).map(drop)
 }
 
 /// The real entry point: the bytes in a file, recognised by [`formats::detect`].
@@ -291,6 +380,66 @@ fn agent_list_seeds() -> Vec<Vec<u8>> {
     ]
 }
 
+/// A file of `../shared`, or nothing when the data is not there (the seed is then skipped).
+fn shared(relative: &str) -> Option<String> {
+    std::fs::read_to_string(Path::new("../shared").join(relative)).ok()
+}
+
+/// The first `keep` entries of a JSON list found at `pointer` (the whole file when empty).
+fn trimmed(text: &str, pointer: &str, keep: usize) -> Vec<u8> {
+    let mut value: Value = serde_json::from_str(text).unwrap();
+    if let Some(Value::Array(list)) = value.pointer_mut(pointer) {
+        list.truncate(keep);
+    }
+    serde_json::to_vec(&value).unwrap()
+}
+
+const TIMEARENA: &str = "benchmarks/timearena/tasks.json";
+
+fn timearena_seeds() -> Vec<Vec<u8>> {
+    shared(TIMEARENA).map_or_else(Vec::new, |t| vec![trimmed(&t, "/tasks", 2)])
+}
+
+fn timearena_instance() -> Option<Instance> {
+    let text = shared(TIMEARENA)?;
+    formats::timearena::import_named(Path::new(TIMEARENA), &text, "cooking1").ok()
+}
+
+fn timearena_log_seeds() -> Vec<Vec<u8>> {
+    vec![
+        include_bytes!("../solutions/timearena/cooking1.answer.json").to_vec(),
+        br#"["instruction", {"time": 0, "observation": "You are doing ``pick beef``, it will take 2 minutes.", "action": "pick beef"}, {"total_time": 2, "total_score": 10, "isCompleted": false}]"#.to_vec(),
+    ]
+}
+
+fn recipe2plan_seeds() -> Vec<Vec<u8>> {
+    shared("benchmarks/recipe2plan/cooking.json")
+        .map_or_else(Vec::new, |t| vec![trimmed(&t, "", 1)])
+}
+
+fn robotouille_seeds() -> Vec<Vec<u8>> {
+    shared("benchmarks/robotouille/task_graphs.json")
+        .map_or_else(Vec::new, |t| vec![trimmed(&t, "/tasks", 1)])
+}
+
+fn psplib_seeds() -> Vec<Vec<u8>> {
+    shared("external-validation/psplib-j30/j301_1.sm")
+        .map_or_else(Vec::new, |t| vec![t.into_bytes()])
+}
+
+fn rcpsp_max_seeds() -> Vec<Vec<u8>> {
+    shared("external-validation/rcpsp-max/sm_j10/PSP1.SCH")
+        .map_or_else(Vec::new, |t| vec![t.into_bytes()])
+}
+
+fn jobshop_seeds() -> Vec<Vec<u8>> {
+    shared("external-validation/jssp/la01.jss").map_or_else(Vec::new, |t| vec![t.into_bytes()])
+}
+
+fn turn_seeds() -> Vec<Vec<u8>> {
+    vec![br#"["a1", null, "b1", ["a2"], "b2"]"#.to_vec()]
+}
+
 /// Every importable seed: the import entry point must tell the formats apart.
 fn all_seeds() -> Vec<Vec<u8>> {
     [
@@ -338,12 +487,19 @@ fn check(reader: &Reader, bytes: &[u8]) -> Result<(), TestCaseError> {
     }
 }
 
+/// A runner over the same inputs on every run, so CI never fails by chance; set
+/// `MAKESPAN_FUZZ_RANDOM=1` to explore new inputs instead.
 fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(Config {
+    let config = Config {
         cases,
         failure_persistence: None,
         ..Config::default()
-    })
+    };
+    if std::env::var_os("MAKESPAN_FUZZ_RANDOM").is_some() {
+        return TestRunner::new(config);
+    }
+    let rng = TestRng::deterministic_rng(config.rng_algorithm);
+    TestRunner::new_with_rng(config, rng)
 }
 
 /// Runs `strategy`'s inputs through every reader; on failure names the reader and the

@@ -101,6 +101,13 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
                     validate(path, &inst)?;
                     PlanInstance::Embedded(inst)
                 }
+                Some(InstanceRef::Path(p)) if p.trim().is_empty() => {
+                    return Err(LoadError::format(
+                        path,
+                        "instance",
+                        "the instance path is empty; give the instance file (relative to the plan) or embed the instance",
+                    ))
+                }
                 Some(InstanceRef::Path(p)) => {
                     PlanInstance::File(path.parent().unwrap_or(Path::new("")).join(p))
                 }

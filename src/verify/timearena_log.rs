@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::formats::timearena::pool_instances;
-use crate::instance::{Instance, LoadError};
+use crate::instance::{Instance, LoadError, MAX_TIME};
 use crate::schedule::ScheduledActivity;
 
 use super::{verify, Report, Rule, Violation};
@@ -167,11 +167,11 @@ pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError>
                 "\"time\" must be a whole number of minutes and \"action\" a string",
             ));
         };
-        if time < 0 {
+        if !(0..=MAX_TIME).contains(&time) {
             return Err(LoadError::format(
                 path,
                 at(),
-                format!("minute {time} is negative"),
+                format!("minute {time} is out of range (0 to {MAX_TIME})"),
             ));
         }
         let action = action.trim().to_string();
@@ -187,6 +187,7 @@ pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError>
                     .nth(1)
                     .and_then(|rest| rest.split(' ').next())
                     .and_then(|n| n.parse::<i64>().ok())
+                    .filter(|m| (1..=MAX_TIME).contains(m))
                 {
                     last_minute.insert(decision.action.clone(), time + minutes - 1);
                 }
@@ -472,7 +473,7 @@ mod tests {
         assert!(err.to_string().contains("d.json: record 0"), "{err}");
         let err =
             read_decisions(Path::new("d.json"), r#"[{"time": -1, "action": "x"}]"#).unwrap_err();
-        assert!(err.to_string().contains("negative"), "{err}");
+        assert!(err.to_string().contains("out of range"), "{err}");
         assert!(is_decision_log(
             &serde_json::json!([{"time": 0, "action": "wait"}])
         ));

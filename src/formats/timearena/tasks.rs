@@ -193,11 +193,15 @@ fn check_task(path: &Path, t: usize, task: &Task) -> Result<(), LoadError> {
                 ),
             ));
         }
-        for object in std::iter::once(&action.subject).chain(&action.container) {
+        let named = std::iter::once(&action.subject)
+            .chain(&action.container)
+            .chain(&action.objects_held_while_running)
+            .chain(&action.env_allowed_containers);
+        for object in named {
             if !objects.contains(object.as_str()) {
                 return Err(LoadError::format(
                     path,
-                    at(a, "subject"),
+                    at(a, "objects"),
                     format!(
                         "\"{}\" names object \"{object}\", which the task does not list",
                         action.name

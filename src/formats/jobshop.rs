@@ -12,8 +12,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::classic;
 use super::lines::Reader;
-use crate::instance::{Activity, Instance, LoadError, Precedence, Resource, ResourceUse, Source};
+use crate::instance::{Activity, Instance, LoadError, Precedence, Resource, ResourceUse};
 
 /// `source.benchmark` of every job shop instance.
 pub const BENCHMARK: &str = "jobshop";
@@ -81,16 +82,12 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
     let mut notes = BTreeMap::new();
     notes.insert("jobs".to_string(), Value::from(jobs));
     notes.insert("machines".to_string(), Value::from(machines));
+    let name = format!("{BENCHMARK}-{}", super::file_stem(path));
     Ok(vec![Instance {
         resources,
         activities,
         precedences,
-        source: Some(Source {
-            benchmark: BENCHMARK.into(),
-            file: Some(path.display().to_string()),
-            notes,
-        }),
-        ..Instance::new(format!("{BENCHMARK}-{}", super::file_stem(path)), None)
+        ..classic::instance(BENCHMARK, path, name, notes)
     }])
 }
 

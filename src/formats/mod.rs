@@ -10,6 +10,7 @@
 //! cooks, an AsyncHow file holds hundreds of tasks. [`import`] therefore returns a list.
 
 pub mod asynchow;
+mod classic;
 mod detect;
 pub mod jobshop;
 mod lines;

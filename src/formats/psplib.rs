@@ -17,8 +17,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::classic;
 use super::lines::{Line, Reader};
-use crate::instance::{Activity, Instance, LoadError, Precedence, Resource, ResourceUse, Source};
+use crate::instance::{Activity, Instance, LoadError, Precedence};
 
 /// `source.benchmark` of every PSPLIB instance.
 pub const BENCHMARK: &str = "psplib";
@@ -124,19 +125,10 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
         .map(|j| !((j == 0 || j == jobs - 1) && is_dummy(j)))
         .collect();
     let id = |j: usize| format!("j{}", j + 1);
-    let resource_id = |k: usize| format!("R{}", k + 1);
     let activities = (0..jobs)
         .filter(|&j| keep[j])
         .map(|j| Activity {
-            uses: demands[j]
-                .iter()
-                .enumerate()
-                .filter(|(_, &d)| d > 0)
-                .map(|(k, &d)| ResourceUse {
-                    resource: resource_id(k),
-                    amount: d as u32,
-                })
-                .collect(),
+            uses: classic::demands(&demands[j]),
             ..Activity::new(id(j), durations[j])
         })
         .collect();
@@ -145,28 +137,14 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
         .filter(|&(i, j)| keep[i] && keep[j])
         .map(|(i, j)| Precedence::finish_to_start(id(i), id(j), 0))
         .collect();
-    let resources = capacities
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| Resource {
-            id: resource_id(k),
-            capacity: c as u32,
-            states: Vec::new(),
-        })
-        .collect();
     let stem = super::file_stem(path);
     let mut notes = BTreeMap::new();
     notes.insert("jobs".to_string(), Value::from(jobs - 2));
     Ok(vec![Instance {
-        resources,
+        resources: classic::renewable(&capacities),
         activities,
         precedences,
-        source: Some(Source {
-            benchmark: BENCHMARK.into(),
-            file: Some(path.display().to_string()),
-            notes,
-        }),
-        ..Instance::new(format!("{BENCHMARK}-{stem}"), None)
+        ..classic::instance(BENCHMARK, path, format!("{BENCHMARK}-{stem}"), notes)
     }])
 }
 

@@ -23,10 +23,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::classic;
 use super::lines::{Line, Reader, MAX_VALUE};
-use crate::instance::{
-    Activity, Instance, LoadError, Precedence, Relation, Resource, ResourceUse, Source,
-};
+use crate::instance::{Activity, Instance, LoadError, Precedence, Relation};
 
 /// `source.benchmark` of every RCPSP/max instance.
 pub const BENCHMARK: &str = "rcpsp-max";
@@ -120,19 +119,10 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
             .all(|a| a.lag == durations[a.from]);
     let kept = |j: usize| !(j == source && drop_source || j == sink && drop_sink);
     let id = |j: usize| format!("a{j}");
-    let resource_id = |k: usize| format!("R{}", k + 1);
 
     let mut activities: Vec<Activity> = (0..jobs)
         .map(|j| Activity {
-            uses: demands[j]
-                .iter()
-                .enumerate()
-                .filter(|(_, &d)| d > 0)
-                .map(|(k, &d)| ResourceUse {
-                    resource: resource_id(k),
-                    amount: d as u32,
-                })
-                .collect(),
+            uses: classic::demands(&demands[j]),
             ..Activity::new(id(j), durations[j])
         })
         .collect();
@@ -159,15 +149,6 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
         .filter(|&(j, _)| kept(j))
         .map(|(_, a)| a)
         .collect();
-    let resources = capacities
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| Resource {
-            id: resource_id(k),
-            capacity: c as u32,
-            states: Vec::new(),
-        })
-        .collect();
     let stem = super::file_stem(path);
     let name = match path
         .parent()
@@ -180,15 +161,10 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
     let mut notes = BTreeMap::new();
     notes.insert("jobs".to_string(), Value::from(n));
     Ok(vec![Instance {
-        resources,
+        resources: classic::renewable(&capacities),
         activities,
         precedences,
-        source: Some(Source {
-            benchmark: BENCHMARK.into(),
-            file: Some(path.display().to_string()),
-            notes,
-        }),
-        ..Instance::new(name, None)
+        ..classic::instance(BENCHMARK, path, name, notes)
     }])
 }
 

@@ -336,9 +336,21 @@ fn asynchow_json_seeds() -> Vec<Vec<u8>> {
     seeds
 }
 
+/// Two AsyncHow-shaped tasks written by Python's `pickle.dumps` (protocol 4), with
+/// `timedelta` golds: made for these tests (tea and a rest), not benchmark data.
+const TINY_PICKLE: &[u8] = b"\
+    \x80\x04\x95J\x01\x00\x00\x00\x00\x00\x00}\x94(\x8c\x06titles\x94]\x94(\x8c\x0fHow to ma\
+    ke tea\x94\x8c\x0bHow to rest\x94e\x8c\x05steps\x94]\x94(]\x94(\x8c\x0aBoil water\x94\
+    \x8c\x0cWarm the pot\x94\x8c\x0dSteep the tea\x94e]\x94\x8c\x08Sit down\x94ae\x8c\x09ste\
+    p_deps\x94]\x94(\x8f\x94(\x8c\x012\x94\x8c\x013\x94\x86\x94\x8c\x011\x94h\x11\x86\x94\
+    \x90]\x94e\x8c\x08time_dic\x94]\x94(}\x94(h\x13\x8c\x055 min\x94h\x10\x8c\x051 min\x94h\
+    \x11\x8c\x094 minutes\x94u}\x94h\x13\x8c\x061 hour\x94se\x8c\x09task_time\x94]\x94(]\x94\
+    (\x8c\x08datetime\x94\x8c\x09timedelta\x94\x93\x94K\x00M\x1c\x02K\x00\x87\x94R\x94h#K\
+    \x00M\x1c\x02K\x00\x87\x94R\x94e]\x94(h#K\x00M\x10\x0eK\x00\x87\x94R\x94h#K\x00M\x10\x0e\
+    K\x00\x87\x94R\x94eeu.";
+
 fn pickle_seeds() -> Vec<Vec<u8>> {
-    // Two tasks written by Python's pickle (protocol 4), with timedelta golds.
-    vec![include_bytes!("fixtures/tiny_benchmark.pkl").to_vec()]
+    vec![TINY_PICKLE.to_vec()]
 }
 
 fn plan_seeds() -> Vec<Vec<u8>> {

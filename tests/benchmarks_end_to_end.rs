@@ -2,13 +2,13 @@
 //! (72 files × 1–3 agents) proven optimal with a verified schedule, and every AsyncHow
 //! instance compared with the benchmark's stored gold.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use makespan::bounds;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::Instance;
-use makespan::problem::Problem;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
@@ -45,26 +45,7 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
         },
     );
     assert_eq!(instances.len(), 216);
-    let failures: Vec<String> = instances
-        .par_iter()
-        .filter_map(|instance| {
-            let solution = solve(instance, &SolveOptions::default());
-            let problem = Problem::compile(instance).unwrap();
-            let lower = bounds::best(&problem, None).value;
-            let report = verify(instance, &solution.schedule);
-            let makespan = solution.makespan.unwrap_or(i64::MAX);
-            let ok = solution.status == Status::Optimal
-                && report.valid
-                && solution.lower_bound == Some(makespan)
-                && lower <= makespan;
-            (!ok).then(|| {
-                format!(
-                    "{}: {:?} {:?}",
-                    instance.name, solution.status, solution.reason
-                )
-            })
-        })
-        .collect();
+    let failures: Vec<String> = instances.par_iter().filter_map(common::unproven).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

@@ -3,6 +3,8 @@
 //! optima, the environment's known faults found by computation, and decision-list
 //! mutations reported under the right rule.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -60,26 +62,7 @@ fn all_runs_and_constrained_runs_are_proven_optimal_and_verify() {
     instances.extend(constrained);
     let names: BTreeSet<&str> = instances.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names.len(), 700);
-    let failures: Vec<String> = instances
-        .par_iter()
-        .filter_map(|instance| {
-            let solution = solve(instance, &SolveOptions::default());
-            let report = verify(instance, &solution.schedule);
-            let problem = Problem::compile(instance).unwrap();
-            let lower = bounds::best(&problem, None).value;
-            let makespan = solution.makespan.unwrap_or(i64::MAX);
-            let ok = solution.status == Status::Optimal
-                && report.valid
-                && solution.lower_bound == Some(makespan)
-                && lower <= makespan;
-            (!ok).then(|| {
-                format!(
-                    "{}: {:?} {:?}",
-                    instance.name, solution.status, solution.reason
-                )
-            })
-        })
-        .collect();
+    let failures: Vec<String> = instances.par_iter().filter_map(common::unproven).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

@@ -6,7 +6,32 @@
 
 use std::process::{Command, Output};
 
+use makespan::bounds;
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
+use makespan::problem::Problem;
+use makespan::solution::Status;
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::verify;
+
+/// `None` when `solve` proves `instance` optimal: a verified schedule whose makespan equals
+/// the solution's lower bound and is at least the combinatorial bound; else what went wrong.
+pub fn unproven(instance: &Instance) -> Option<String> {
+    let solution = solve(instance, &SolveOptions::default());
+    let report = verify(instance, &solution.schedule);
+    let problem = Problem::compile(instance).unwrap();
+    let lower = bounds::best(&problem, None).value;
+    let makespan = solution.makespan.unwrap_or(i64::MAX);
+    let ok = solution.status == Status::Optimal
+        && report.valid
+        && solution.lower_bound == Some(makespan)
+        && lower <= makespan;
+    (!ok).then(|| {
+        format!(
+            "{}: {:?} {:?}",
+            instance.name, solution.status, solution.reason
+        )
+    })
+}
 
 /// Runs the `makespan` binary with `args` and waits for it.
 pub fn makespan(args: &[&str]) -> Output {

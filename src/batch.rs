@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::check::{self, Verdict};
 use crate::formats;
-use crate::instance::{content_hash, Instance};
+use crate::instance::{content_hash, problem_hash, Instance};
 use crate::interrupt;
 use crate::solution::{Solution, Status};
 use crate::solve::{solve, SolveOptions};
@@ -86,7 +86,7 @@ pub fn dedupe(instances: Vec<Instance>) -> Result<Vec<Instance>, BatchError> {
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut unique = Vec::with_capacity(instances.len());
     for instance in instances {
-        let hash = content_hash(&without_file(&instance));
+        let hash = problem_hash(&instance);
         match seen.get(&instance.name) {
             Some(h) if *h == hash => continue,
             Some(_) => return Err(BatchError::NameClash(instance.name)),
@@ -97,16 +97,6 @@ pub fn dedupe(instances: Vec<Instance>) -> Result<Vec<Instance>, BatchError> {
         }
     }
     Ok(unique)
-}
-
-/// The instance without the name of the file it was read from, which does not change the
-/// problem.
-fn without_file(instance: &Instance) -> Instance {
-    let mut copy = instance.clone();
-    if let Some(source) = &mut copy.source {
-        source.file = None;
-    }
-    copy
 }
 
 /// File name of an instance's solution: its name with anything unsafe in a path replaced.

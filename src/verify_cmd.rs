@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use makespan::formats::recipe2plan::Level;
 use makespan::formats::reference;
 use makespan::formats::{self, ImportOptions};
-use makespan::instance::{content_hash, Instance};
+use makespan::instance::{content_hash, problem_hash, Instance};
 use makespan::solution::{Solution, Status};
 use makespan::verify::timearena_log::{self, RunMetrics, TimeArenaVerdict};
 use makespan::verify::{agent_lists, compare, plan, turns, Comparison, Report};
@@ -230,15 +230,7 @@ fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
         .with_context(|| format!("{}: cannot read the solution", path.display()))?;
     let solution: Solution = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a makespan-solution/1 file", path.display()))?;
-    // The file an instance was read from is provenance, not content.
-    let without_file = |i: &Instance| {
-        let mut copy = i.clone();
-        if let Some(source) = &mut copy.source {
-            source.file = None;
-        }
-        content_hash(&copy)
-    };
-    if without_file(&solution.instance.instance) != without_file(instance) {
+    if problem_hash(&solution.instance.instance) != problem_hash(instance) {
         bail!(
             "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
             path.display(),

@@ -85,6 +85,16 @@ pub fn content_hash(instance: &Instance) -> String {
     format!("sha256:{hex}")
 }
 
+/// [`content_hash`] of the instance without the name of the file it was read from, which
+/// does not change the problem: one problem read through two paths has one problem hash.
+pub fn problem_hash(instance: &Instance) -> String {
+    let mut copy = instance.clone();
+    if let Some(source) = &mut copy.source {
+        source.file = None;
+    }
+    content_hash(&copy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

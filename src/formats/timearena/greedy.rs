@@ -138,11 +138,13 @@ fn oracle(actions: &[GraphAction]) -> Option<(i64, Vec<i64>)> {
         .collect();
     // A stable sort, longest first, as Python's `sorted(..., reverse=True)`.
     autonomous.sort_by_key(|&a| std::cmp::Reverse(actions[a].duration));
+    // An action's ancestry does not depend on the permutation: computed once.
+    let ancestries: Vec<Vec<usize>> = (0..actions.len()).map(|a| ancestry(actions, a)).collect();
     let mut order: Vec<usize> = (0..autonomous.len()).collect();
     let mut best: Option<(i64, Vec<i64>)> = None;
     loop {
         let permutation: Vec<usize> = order.iter().map(|&i| autonomous[i]).collect();
-        let starts = list_schedule(actions, &groups(actions, &permutation))?;
+        let starts = list_schedule(actions, &groups(&ancestries, &permutation))?;
         let value = (0..actions.len())
             .map(|a| starts[a] + actions[a].duration)
             .max()
@@ -156,21 +158,23 @@ fn oracle(actions: &[GraphAction]) -> Option<(i64, Vec<i64>)> {
     }
 }
 
-/// Step 1: the scan order, as groups of actions.
-fn groups(actions: &[GraphAction], permutation: &[usize]) -> Vec<Vec<usize>> {
+/// Step 1: the scan order, as groups of actions, from each action's [`ancestry`].
+fn groups(ancestries: &[Vec<usize>], permutation: &[usize]) -> Vec<Vec<usize>> {
     let mut listed = HashSet::new();
     let mut groups = Vec::new();
     for &a in permutation {
-        let group: Vec<usize> = ancestry(actions, a)
-            .into_iter()
+        let group: Vec<usize> = ancestries[a]
+            .iter()
+            .copied()
             .filter(|&p| listed.insert(p))
             .collect();
         groups.push(group);
     }
-    for a in 0..actions.len() {
+    for (a, ancestry) in ancestries.iter().enumerate() {
         if !listed.contains(&a) {
-            let group = ancestry(actions, a)
-                .into_iter()
+            let group = ancestry
+                .iter()
+                .copied()
                 .filter(|p| !listed.contains(p))
                 .collect();
             groups.push(group);

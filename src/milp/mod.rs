@@ -73,12 +73,24 @@ pub fn solve(
     lower_bound: i64,
     settings: &MilpSettings,
 ) -> Result<MilpOutcome, String> {
+    // Too long a grid is too large whatever propagation finds, and propagating over it
+    // would take as long as building it.
+    let cells = grid_cells(problem, horizon);
+    if cells > MAX_VARIABLES {
+        return Ok(MilpOutcome::TooLarge { variables: cells });
+    }
     let Some(lower_bound) =
         propagate::first_open_horizon(problem, lower_bound.min(horizon), horizon)
     else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
     solve_window(problem, horizon, lower_bound, settings)
+}
+
+/// Capacity rows are built for every time unit of the horizon, however few variables the
+/// windows leave: a long horizon is too large even when the starts are nearly fixed.
+fn grid_cells(problem: &Problem, horizon: i64) -> u64 {
+    (horizon.max(0) as u64).saturating_mul(problem.capacities.len() as u64)
 }
 
 /// Minimises the makespan over schedules that end by `horizon`, given that none is shorter
@@ -95,9 +107,7 @@ fn solve_window(
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
     let problem = &tightened;
-    // Capacity rows are built for every time unit of the horizon, however few variables
-    // the windows leave: a long horizon is too large even when the starts are nearly fixed.
-    let grid = (horizon.max(0) as u64).saturating_mul(problem.capacities.len() as u64);
+    let grid = grid_cells(problem, horizon);
     match TimeIndexed::variables(problem, horizon) {
         None => return Ok(MilpOutcome::Infeasible { nodes: 0 }),
         Some(variables) if variables.max(grid) > MAX_VARIABLES => {

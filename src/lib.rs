@@ -5,6 +5,7 @@
 //! Importers ([`formats`]) only translate; the solver ([`solve`]) and the verifier
 //! ([`verify`]) never know which benchmark an instance came from.
 
+pub mod agent_search;
 mod assign;
 mod baseline;
 pub mod batch;

@@ -133,13 +133,10 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             nodes: None,
         };
     }
-    let heuristic = heuristics::best(problem, cheap.value, options.effort);
+    // The strongest bound first: the heuristics stop as soon as they meet it.
+    let lower = bounds::best(problem, None);
+    let heuristic = heuristics::best(problem, lower.value, effort(problem, options));
     let upper = heuristic.as_ref().map(|h| h.makespan(problem));
-    let lower = if upper == Some(cheap.value) {
-        cheap
-    } else {
-        bounds::best(problem, upper)
-    };
     let method = heuristic.as_ref().map_or("none", |h| h.rule);
     if let (Some(h), Some(u)) = (&heuristic, upper) {
         if u <= lower.value || options.heuristic_only {
@@ -160,7 +157,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             };
         }
     }
-    if let Some(outcome) = unit_search(problem, options, heuristic.as_ref(), lower) {
+    if let Some(outcome) = exhaustive(problem, options, heuristic.as_ref(), lower) {
         return outcome;
     }
     if options.heuristic_only {
@@ -172,18 +169,36 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
     exact(problem, options, heuristic.map(|h| h.starts), lower)
 }
 
-/// The exact search for one agent doing unit steps, when it applies and finishes in time:
-/// the optimum, or the proof that the heuristic's `upper` is one.
-fn unit_search(
+/// The heuristics' effort: a twentieth of the samples where an exact search over time
+/// applies, which needs only a bound to prune with and finds the optimum on its own.
+fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
+    let mut effort = options.effort;
+    if !options.heuristic_only && crate::agent_search::applies(problem) {
+        effort.samples = effort.samples.div_ceil(20);
+    }
+    effort
+}
+
+/// An exact search over time for one agent (doing unit steps, or work of any length),
+/// when one applies and finishes in time: the optimum, or the proof that the heuristic's
+/// `upper` is one.
+fn exhaustive(
     problem: &Problem,
     options: &SolveOptions,
     heuristic: Option<&heuristics::Heuristic>,
     lower: LowerBound,
 ) -> Option<Outcome> {
-    use crate::unit_search::{applies, search, SearchOutcome};
-    if options.heuristic_only || !applies(problem) {
+    use crate::unit_search::SearchOutcome;
+    if options.heuristic_only {
         return None;
     }
+    let search = if crate::unit_search::applies(problem) {
+        crate::unit_search::search
+    } else if crate::agent_search::applies(problem) {
+        crate::agent_search::search
+    } else {
+        return None;
+    };
     let upper = heuristic.map_or_else(|| safe_horizon(problem) + 1, |h| h.makespan(problem));
     let proven = |value| {
         Some(lower.max(LowerBound {

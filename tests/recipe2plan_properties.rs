@@ -124,7 +124,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn milp_optimum_equals_brute_force(instance in recipes()) {
+    fn solver_optimum_equals_brute_force(instance in recipes()) {
         let solved = solve(&instance, &SolveOptions::default());
         let horizon: i64 = instance.activities.iter().map(|a| a.duration).sum::<i64>() + 2;
         let exhaustive = brute_force(&instance, horizon);

@@ -94,8 +94,10 @@ fn reference(path: &Path, task: &str) -> Result<(i64, Status, String)> {
         .with_context(|| format!("{}: cannot read the solution", path.display()))?;
     let solution: Solution = serde_json::from_str(&text)
         .with_context(|| format!("{}: not a makespan-solution/1 file", path.display()))?;
-    let theirs = task_graph(&solution.instance.instance).map(|t| t.task);
-    if theirs.as_deref() != Ok(task) {
+    let theirs = task_graph(&solution.instance.instance)
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?
+        .task;
+    if theirs != task {
         bail!(
             "{}: the solution is for instance \"{}\", not for Robotouille task {task}",
             path.display(),

@@ -117,5 +117,31 @@ mod tests {
         assert!(err.to_string().contains("one scenario"), "{err}");
         let err = resolve("asynchow:nope", data, &opts).unwrap().unwrap_err();
         assert!(err.to_string().contains("no asynchow instance"), "{err}");
+        // A Robotouille task by number, short or full name; a variant by its full name.
+        for name in [
+            "7",
+            "7_tomato_soup_and_lettuce_chicken_sandwich",
+            "asynchronous/7_tomato_soup_and_lettuce_chicken_sandwich",
+        ] {
+            let task = resolve(&format!("robotouille:{name}"), data, &opts)
+                .unwrap()
+                .unwrap();
+            assert!(
+                task.name
+                    .starts_with("robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+"),
+                "{}",
+                task.name
+            );
+        }
+        let variant =
+            "robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+add-stove1+serve-last";
+        let picked = resolve(&format!("robotouille:{variant}"), data, &opts)
+            .unwrap()
+            .unwrap();
+        assert_eq!(picked.name, variant);
+        let err = resolve("robotouille:3.1", data, &opts)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("no Robotouille task"), "{err}");
     }
 }

@@ -443,6 +443,32 @@ pub fn verify_actions(task: &Task, plan: &ActionPlan) -> ActionReport {
     }
 }
 
+/// Where an action puts its object, to tell apart recipe steps of one kind and object.
+enum Target {
+    Any,
+    /// `Place` on this station: a `put` there (not stacking), or a `place_any`.
+    PlaceOn(String),
+    /// `Stack` onto the top of this station: a stacking `put` there.
+    StackOn(Option<String>),
+    /// `Add` into this pot, `Fill` this bowl.
+    Into(String),
+}
+
+impl Target {
+    fn fits(&self, a: &TaskActivity) -> bool {
+        let to = a.to.as_deref();
+        let stacks = a.mode.as_deref() == Some("stack");
+        match self {
+            Target::Any => true,
+            Target::PlaceOn(s) if a.kind == "put" => !stacks && to == Some(s.as_str()),
+            // `place_any`: any free station, or one of the kind `to` names (`table`).
+            Target::PlaceOn(s) => to.is_none_or(|kind| s.starts_with(kind)),
+            Target::StackOn(s) => stacks && to == s.as_deref(),
+            Target::Into(x) => to == Some(x.as_str()),
+        }
+    }
+}
+
 /// The step being replayed: its number and how to name it in messages.
 struct Step {
     step: i64,
@@ -909,67 +935,33 @@ impl<'a> Replay<'a> {
     /// The recipe step an accepted action performs, checked against its prerequisites and
     /// lags; an action that is no step of the recipe is reported.
     fn recipe(&mut self, action: &Action, at: &Step) {
-        let station_now = |o: &str| match self.where_is(o) {
+        let on = |o: &str| match self.where_is(o) {
             Some(Place::On(s, _)) => Some(s),
             _ => None,
         };
-        let (kinds, object, fits): (&[&str], &str, Box<dyn Fn(&TaskActivity) -> bool>) =
-            match action {
-                Action::PickUp { object, .. } | Action::Unstack { object, .. } => {
-                    (&["pick"], object, Box::new(|_| true))
-                }
-                Action::Place {
-                    object, station, ..
-                } => {
-                    let s = station.clone();
-                    (
-                        &["put", "place_any"],
-                        object,
-                        Box::new(move |a: &TaskActivity| match a.kind.as_str() {
-                            "put" => {
-                                a.mode.as_deref() != Some("stack") && a.to.as_deref() == Some(&s)
-                            }
-                            _ => a.to.as_deref().is_none_or(|kind| s.starts_with(kind)),
-                        }),
-                    )
-                }
-                Action::Stack { object, .. } => {
-                    let s = station_now(object);
-                    (
-                        &["put"],
-                        object,
-                        Box::new(move |a: &TaskActivity| {
-                            a.mode.as_deref() == Some("stack") && a.to == s
-                        }),
-                    )
-                }
-                Action::Process {
-                    process, object, ..
-                } => match process {
-                    Process::Cut => (&["cut"], object, Box::new(|_| true)),
-                    Process::Cook => (&["cook"], object, Box::new(|_| true)),
-                    Process::Fry => (&["fry"], object, Box::new(|_| true)),
-                },
-                Action::FillPot { pot, .. } => (&["fill"], pot, Box::new(|_| true)),
-                Action::Boil { pot, .. } => (&["boil"], pot, Box::new(|_| true)),
-                Action::Add { item, pot, .. } => {
-                    let p = pot.clone();
-                    (
-                        &["add"],
-                        item,
-                        Box::new(move |a: &TaskActivity| a.to.as_deref() == Some(&p)),
-                    )
-                }
-                Action::FillBowl { bowl, pot, .. } => {
-                    let b = bowl.clone();
-                    (
-                        &["fill_bowl"],
-                        pot,
-                        Box::new(move |a: &TaskActivity| a.to.as_deref() == Some(&b)),
-                    )
-                }
-                Action::Move { .. } | Action::Wait => return,
-            };
+        // The task-graph kinds the action can be, its object, and where it must go.
+        let (kinds, object, target): (&[&str], &str, Target) = match action {
+            Action::PickUp { object, .. } | Action::Unstack { object, .. } => {
+                (&["pick"], object, Target::Any)
+            }
+            Action::Place {
+                object, station, ..
+            } => (
+                &["put", "place_any"],
+                object,
+                Target::PlaceOn(station.clone()),
+            ),
+            Action::Stack { object, .. } => (&["put"], object, Target::StackOn(on(object))),
+            Action::Process {
+                process, object, ..
+            } => (&[process.kinds().0], object, Target::Any),
+            Action::FillPot { pot, .. } => (&["fill"], pot, Target::Any),
+            Action::Boil { pot, .. } => (&["boil"], pot, Target::Any),
+            Action::Add { item, pot, .. } => (&["add"], item, Target::Into(pot.clone())),
+            Action::FillBowl { bowl, pot, .. } => (&["fill_bowl"], pot, Target::Into(bowl.clone())),
+            Action::Move { .. } | Action::Wait => return,
+        };
+        let fits = |a: &TaskActivity| target.fits(a);
         let of_object = |a: &&TaskActivity| a.obj == object && kinds.contains(&a.kind.as_str());
         let found = self
             .activities
@@ -1059,5 +1051,139 @@ impl<'a> Replay<'a> {
         if let Some(a) = activities.iter().find(|a| a.id == id) {
             self.done.insert(a.id.as_str(), at.step);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_form_of_the_spec_parses() {
+        let r = || "robot1".to_string();
+        let s = |x: &str| x.to_string();
+        let cases = [
+            (
+                "Move robot1 from table1 to stove1",
+                Action::Move {
+                    robot: r(),
+                    from: s("table1"),
+                    to: s("stove1"),
+                },
+            ),
+            (
+                "Pick up chicken1 from table2 using robot1",
+                Action::PickUp {
+                    robot: r(),
+                    object: s("chicken1"),
+                    station: s("table2"),
+                },
+            ),
+            (
+                "Place chicken1 on stove1 using robot1",
+                Action::Place {
+                    robot: r(),
+                    object: s("chicken1"),
+                    station: s("stove1"),
+                },
+            ),
+            (
+                "Stack cheese1 on top of bread1 using robot1",
+                Action::Stack {
+                    robot: r(),
+                    object: s("cheese1"),
+                    below: s("bread1"),
+                },
+            ),
+            (
+                "Unstack bread2 from bread1 using robot1",
+                Action::Unstack {
+                    robot: r(),
+                    object: s("bread2"),
+                    below: s("bread1"),
+                },
+            ),
+            (
+                "Fry potato1 on fryer1 using robot1",
+                Action::Process {
+                    robot: r(),
+                    process: Process::Fry,
+                    object: s("potato1"),
+                    station: s("fryer1"),
+                },
+            ),
+            (
+                "Fill pot1 with water from sink1 using robot1",
+                Action::FillPot {
+                    robot: r(),
+                    pot: s("pot1"),
+                    sink: s("sink1"),
+                },
+            ),
+            (
+                "Add onion1 into pot1 using robot1",
+                Action::Add {
+                    robot: r(),
+                    item: s("onion1"),
+                    pot: s("pot1"),
+                },
+            ),
+            (
+                "Boil pot1's contents on stove1 using robot1.",
+                Action::Boil {
+                    robot: r(),
+                    pot: s("pot1"),
+                    stove: s("stove1"),
+                },
+            ),
+            (
+                "  Fill bowl1 with pot1’s contents using robot1 ",
+                Action::FillBowl {
+                    robot: r(),
+                    bowl: s("bowl1"),
+                    pot: s("pot1"),
+                },
+            ),
+            ("Do nothing", Action::Wait),
+        ];
+        for (text, action) in cases {
+            assert_eq!(parse_action(text), Some(action), "{text}");
+        }
+        assert_eq!(
+            parse_action("Cut lettuce1 on board1 using robot1"),
+            Some(Action::Process {
+                robot: r(),
+                process: Process::Cut,
+                object: s("lettuce1"),
+                station: s("board1"),
+            })
+        );
+    }
+
+    #[test]
+    fn near_misses_do_not_parse() {
+        for text in [
+            "",
+            "do nothing",
+            "Move robot1 to stove1",
+            "Pick up chicken1 from table2",
+            "Boil pot1 contents on stove1 using robot1",
+            "Place chicken-1 on stove1 using robot1",
+            "Place chicken1 on stove1 using robot1 now",
+            "Stack cheese1 on bread1 using robot1",
+        ] {
+            assert_eq!(parse_action(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn blank_lines_are_skipped_but_keep_the_numbering() {
+        let plan = parse_actions("Do nothing\n\n  \nnonsense\r\nDo nothing\n");
+        let lines: Vec<(usize, bool)> = plan
+            .steps
+            .iter()
+            .map(|s| (s.line, s.action.is_some()))
+            .collect();
+        assert_eq!(lines, [(1, true), (4, false), (5, true)]);
     }
 }

@@ -41,13 +41,16 @@
 //!   their time, and their message names the line. A delayed effect started at step `k` is
 //!   ready for the action at step `k + 4` (spec §2: cook at step 5, cooked after step 8).
 //! - **Rejected actions.** An action that breaks a rule of the world has no effect, as in the
-//!   simulator, and it still uses its step. One exception keeps a forgotten move from
-//!   cascading: after `setup_violated` the robot is taken to be at the action's station.
-//!   An action that breaks only a rule of the recipe takes effect (the recipe step counts as
-//!   done), so a wrong order is reported once, not again at every later step.
+//!   simulator, and it still uses its step; the first violation is then the cause and the
+//!   later ones may be its consequences (a forgotten put-down leaves the hand full for every
+//!   later pick). One exception keeps a forgotten move from cascading: after
+//!   `setup_violated` the robot is taken to be at the action's station, if the action is
+//!   otherwise accepted. An action that breaks only a rule of the recipe takes effect (the
+//!   recipe step counts as done), so a wrong order is reported once, not at every later step.
 //! - **Score.** The plan's length is the step at which the goal holds (the simulator stops
 //!   there); lines after it are still checked. With `--solution` the ratio is to that
-//!   solution's makespan.
+//!   solution's makespan. The report names the task (`robotouille-<task>`): a plan belongs
+//!   to the task, not to one of the importer's variants.
 //!
 //! # Where this is stricter or looser than the simulator
 //! Stricter (spec §5 "Fixed modelling choices"): every action other than `Move` and
@@ -518,6 +521,7 @@ impl<'a> Replay<'a> {
         if !self.names_known(action, at) {
             return;
         }
+        let before = self.robot.clone();
         let accepted = match action {
             Action::Wait => return,
             Action::Move { from, to, .. } => {
@@ -548,6 +552,9 @@ impl<'a> Replay<'a> {
         };
         if accepted {
             self.recipe(action, at);
+        } else {
+            // A refused action moves nobody, not even the robot taken to its station.
+            self.robot = before;
         }
     }
 

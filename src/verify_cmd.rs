@@ -136,7 +136,7 @@ fn run_one(
     } else {
         let Some(instance) = instance else {
             bail!(
-                "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook)",
+                "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
                 plan_path.display()
             );
         };

@@ -148,12 +148,15 @@ pub fn task_graph(instance: &Instance) -> Result<Task, String> {
             instance.name
         )
     })?;
-    serde_json::from_value(raw.clone()).map_err(|e| {
+    let at = |e: String| {
         format!(
             "instance \"{}\": source.notes.task_graph: {e}",
             instance.name
         )
-    })
+    };
+    let task: Task = serde_json::from_value(raw.clone()).map_err(|e| at(e.to_string()))?;
+    task.object_list().map_err(at)?;
+    Ok(task)
 }
 
 /// Imports every task of a `task_graphs.json` file (one or two instances per task).

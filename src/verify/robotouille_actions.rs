@@ -58,14 +58,15 @@
 //! an item down and picking it up again, stacking temporarily on another item, parking the
 //! pot on an appliance where the graph says "table") are reported; assembly happens on the
 //! table of the bottom bread or bun; the ingredient-to-role assignment is the graph's (tasks
-//! 4 and 9 name their onions by role, which may differ from the simulator's numbering).
+//! 4 and 9: which onion goes into the burger, the soup, the rings; the simulator takes any).
 //! Looser: the effect-skip quirk is not modelled (a result can be ready one step later in
 //! the simulator when two delayed effects finish together); objects the graph does not list
 //! do not occupy stations (the default instances list all of them); the simulator's handling
 //! of a refused action (feedback, whether the step counts) is not reproduced: here it counts.
-//! Names are those of `task_graphs.json`: stations and items numbered per kind in order of
-//! position (x, then y), which is what the upstream builder does (`load_environment` sorts
-//! by (x, y) before numbering), not in file order as spec §1 says.
+//! Names are those of `task_graphs.json`, which are the simulator's: stations and items
+//! numbered per kind in order of position (x, then y), as the upstream builder does
+//! (`load_environment` sorts by (x, y) before numbering), not in file order as spec §1 says;
+//! `tests/robotouille.rs` checks every name and start station against the native files.
 
 use std::collections::HashMap;
 use std::path::Path;

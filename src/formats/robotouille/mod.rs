@@ -76,7 +76,7 @@ pub struct Task {
     pub reference_optimal_steps_config: i64,
     pub stations: Vec<String>,
     pub robot_start: String,
-    /// Object name → `{kind, initial_station}`, bottom to top per station (file order).
+    /// Object name → `{kind, initial_station}`, listed bottom to top per station.
     pub objects: serde_json::Map<String, serde_json::Value>,
     pub activities: Vec<TaskActivity>,
 }

@@ -17,6 +17,7 @@ use makespan::solve::{Method, SolveOptions};
 
 mod compare_cmd;
 mod generate_cmd;
+mod robotouille_verify;
 mod step_verify;
 mod validate_cmd;
 mod verify_cmd;

@@ -19,7 +19,8 @@ pub struct VerifyArgs {
     /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
     /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block; a
     /// TimeArena decision list or LLM_test.py trajectory; AsyncTool turn lists, one entry
-    /// per round, for instances from `makespan generate asynctool`). Several plans of one
+    /// per round, for instances from `makespan generate asynctool`; Robotouille action
+    /// strings, one per line, with --instance robotouille:<task>). Several plans of one
     /// instance are checked one after the other; for TimeArena logs the benchmark's
     /// metrics over all of them follow (average progress score, completion speed,
     /// completion rate, average completion time).
@@ -27,7 +28,7 @@ pub struct VerifyArgs {
     plans: Vec<PathBuf>,
     /// The instance, if the plan does not name it or to override it: a unified instance or
     /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
-    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2).
+    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
     #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
     instance: Option<String>,
     /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA, else
@@ -106,6 +107,15 @@ fn run_one(
     )? {
         return Ok((code == ExitCode::SUCCESS, None));
     }
+    if let Some(code) = crate::robotouille_verify::run_if_actions(
+        plan_path,
+        &text,
+        instance.as_ref(),
+        args.solution.as_deref(),
+        args.json,
+    )? {
+        return Ok((code == ExitCode::SUCCESS, None));
+    }
     let mut timearena = None;
     let (instance, report) = if text.trim_start().starts_with('{') {
         let resolved = plan::read_plan(plan_path, &text)?.resolve(instance)?;
@@ -126,7 +136,7 @@ fn run_one(
     } else {
         let Some(instance) = instance else {
             bail!(
-                "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook)",
+                "{}: a native answer does not name its instance; pass --instance (and --agents for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
                 plan_path.display()
             );
         };

@@ -15,6 +15,7 @@ use makespan::instance::{parse_instance, Instance, LoadError};
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
 use makespan::verify::plan::read_plan;
+use makespan::verify::robotouille_actions::{read_actions, verify_actions};
 use makespan::verify::timearena_log::{read_decisions, verify_decisions};
 use makespan::verify::turns::read_turns;
 use makespan::verify::verify;
@@ -125,6 +126,12 @@ const READERS: &[Reader] = &[
         seeds: turn_seeds,
     },
     Reader {
+        name: "robotouille action plan",
+        file: "plan.txt",
+        read: robotouille_actions,
+        seeds: robotouille_action_seeds,
+    },
+    Reader {
         name: "any file (detect + import)",
         file: "input.json",
         read: import_file,
@@ -226,6 +233,27 @@ fn jobshop_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 
 fn turn_list(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     read_turns(path, text(path, bytes)?).map(drop)
+}
+
+fn robotouille_actions(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let plan = read_actions(path, text(path, bytes)?)?;
+    if let Some(task) = robotouille_task() {
+        verify_actions(task, &plan);
+    }
+    Ok(())
+}
+
+/// Task 0's graph, read once (importing all tasks per case would dominate the run).
+fn robotouille_task() -> Option<&'static formats::robotouille::Task> {
+    static TASK: std::sync::OnceLock<Option<formats::robotouille::Task>> =
+        std::sync::OnceLock::new();
+    TASK.get_or_init(|| {
+        let path = "../shared/benchmarks/robotouille/task_graphs.json";
+        let text = std::fs::read_to_string(path).ok()?;
+        let instances = formats::robotouille::import(Path::new(path), &text).ok()?;
+        formats::robotouille::task_graph(instances.first()?).ok()
+    })
+    .as_ref()
 }
 
 /// The real entry point: the bytes in a file, recognised by [`formats::detect`].
@@ -446,6 +474,16 @@ fn rcpsp_max_seeds() -> Vec<Vec<u8>> {
 
 fn jobshop_seeds() -> Vec<Vec<u8>> {
     shared("external-validation/jssp/la01.jss").map_or_else(Vec::new, |t| vec![t.into_bytes()])
+}
+
+fn robotouille_action_seeds() -> Vec<Vec<u8>> {
+    let plan = "Move robot1 from table1 to table2\nPick up chicken1 from table2 using robot1\n\
+        Move robot1 from table2 to stove1\nPlace chicken1 on stove1 using robot1\n\
+        Cook chicken1 on stove1 using robot1\nDo nothing\nMove robot1 from stove1 to table1\n\
+        Unstack bread2 from bread1 using robot1\nStack bread2 on top of bread1 using robot1\n\
+        Fill bowl1 with pot1's contents using robot1\nBoil pot1's contents on stove1 using robot1\n";
+    let list: Vec<&str> = plan.lines().collect();
+    vec![plan.as_bytes().to_vec(), serde_json::to_vec(&list).unwrap()]
 }
 
 fn turn_seeds() -> Vec<Vec<u8>> {

@@ -102,31 +102,31 @@ fn native_files_agree_with_the_task_graphs() {
             t["robot_start"].as_str().unwrap(),
             "{name}"
         );
-        // Objects by type (name without its counter), kind and station, bottom to top:
-        // the task graph renames interchangeable items by role (task 9's onions).
-        let kind_of = |o: &str| o.trim_end_matches(|c: char| c.is_ascii_digit()).to_string();
-        let graph_listed = graph_objects(t);
-        let mut theirs: Vec<(String, String, String)> = t["objects"]
+        // The same objects under the same names (numbered by position, as the simulator
+        // does), kinds and start stations, and the same order bottom to top per station.
+        let graph: Vec<(String, String, String)> = t["objects"]
             .as_object()
             .unwrap()
             .iter()
             .map(|(o, v)| {
                 (
-                    v["initial_station"].as_str().unwrap().to_string(),
-                    kind_of(o),
+                    o.clone(),
                     v["kind"].as_str().unwrap().to_string(),
+                    v["initial_station"].as_str().unwrap().to_string(),
                 )
             })
             .collect();
-        let mut mine: Vec<(String, String, String)> = native
-            .objects
-            .iter()
-            .filter(|o| graph_listed.contains(&o.0))
-            .map(|(o, k, st)| (st.clone(), kind_of(o), k.clone()))
-            .collect();
-        theirs.sort();
-        mine.sort();
-        assert_eq!(mine, theirs, "{name}");
+        let stacks = |list: &[(String, String, String)]| {
+            let mut per: std::collections::BTreeMap<String, Vec<(String, String)>> =
+                std::collections::BTreeMap::new();
+            for (o, k, st) in list {
+                per.entry(st.clone())
+                    .or_default()
+                    .push((o.clone(), k.clone()));
+            }
+            per
+        };
+        assert_eq!(stacks(&native.objects), stacks(&graph), "{name}");
         let mut ops = std::collections::BTreeMap::new();
         for a in t["activities"].as_array().unwrap() {
             let kind = a["kind"].as_str().unwrap();
@@ -136,9 +136,4 @@ fn native_files_agree_with_the_task_graphs() {
         }
         assert_eq!(native.operations, ops, "{name}");
     }
-}
-
-/// Objects the task graph lists (it leaves out objects no recipe needs).
-fn graph_objects(t: &serde_json::Value) -> Vec<String> {
-    t["objects"].as_object().unwrap().keys().cloned().collect()
 }

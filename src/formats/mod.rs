@@ -102,6 +102,10 @@ pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Opt
             extension: "txt",
             text: recipe2plan::answer_steps(instance, schedule),
         }),
+        robotouille::BENCHMARK => Some(NativeAnswer {
+            extension: "txt",
+            text: robotouille::answer_actions(instance, schedule)?,
+        }),
         _ => None,
     }
 }

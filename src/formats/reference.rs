@@ -1,19 +1,22 @@
 //! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
-//! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`. The name is looked up in the
+//! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`, `robotouille:7` (a task by number
+//! or name: its first variant, which carries the task graph that action plans are checked
+//! on; a full instance name picks that variant). The name is looked up in the
 //! benchmark's native file under a data folder: `--data DIR`, else `$MAKESPAN_DATA`, else
 //! `../shared/benchmarks` (the layout of this project's workspace). The table below is the
 //! only benchmark knowledge here.
 
 use std::path::{Path, PathBuf};
 
-use super::{import, timearena, ImportOptions};
+use super::{import, robotouille, timearena, ImportOptions};
 use crate::instance::{Instance, LoadError};
 
 /// Benchmark → its native file, relative to the data folder.
-const FILES: [(&str, &str); 3] = [
+const FILES: [(&str, &str); 4] = [
     (timearena::BENCHMARK, "timearena/tasks.json"),
     (super::recipe2plan::BENCHMARK, "recipe2plan/cooking.json"),
     (super::asynchow::BENCHMARK, "asynchow/instances.json"),
+    (robotouille::BENCHMARK, "robotouille/task_graphs.json"),
 ];
 
 /// The data folder used when neither `--data` nor `$MAKESPAN_DATA` is given.
@@ -53,6 +56,17 @@ fn find(
             source,
         })?;
         return timearena::import_named(path, &text, name);
+    }
+    if benchmark == robotouille::BENCHMARK {
+        let instances = import(path, opts)?;
+        return match robotouille::select(&instances, name).first() {
+            Some(found) => Ok((*found).clone()),
+            None => Err(LoadError::format(
+                path,
+                format!("task \"{name}\""),
+                "no Robotouille task of that number or name; use e.g. robotouille:7 or robotouille:7_tomato_soup_and_lettuce_chicken_sandwich",
+            )),
+        };
     }
     let prefixed = format!("{benchmark}-{name}");
     let variant = format!("{prefixed}-");
@@ -103,5 +117,31 @@ mod tests {
         assert!(err.to_string().contains("one scenario"), "{err}");
         let err = resolve("asynchow:nope", data, &opts).unwrap().unwrap_err();
         assert!(err.to_string().contains("no asynchow instance"), "{err}");
+        // A Robotouille task by number, short or full name; a variant by its full name.
+        for name in [
+            "7",
+            "7_tomato_soup_and_lettuce_chicken_sandwich",
+            "asynchronous/7_tomato_soup_and_lettuce_chicken_sandwich",
+        ] {
+            let task = resolve(&format!("robotouille:{name}"), data, &opts)
+                .unwrap()
+                .unwrap();
+            assert!(
+                task.name
+                    .starts_with("robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+"),
+                "{}",
+                task.name
+            );
+        }
+        let variant =
+            "robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+add-stove1+serve-last";
+        let picked = resolve(&format!("robotouille:{variant}"), data, &opts)
+            .unwrap()
+            .unwrap();
+        assert_eq!(picked.name, variant);
+        let err = resolve("robotouille:3.1", data, &opts)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("no Robotouille task"), "{err}");
     }
 }

@@ -42,6 +42,7 @@ mod metrics;
 mod placed;
 pub mod plan;
 mod report;
+pub mod robotouille_actions;
 mod rules;
 pub mod step_plans;
 #[cfg(test)]

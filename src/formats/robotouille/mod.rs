@@ -28,7 +28,13 @@
 //!
 //! A task's optimum is the best over its instances. Fixed modelling choice beyond the
 //! spec's own (see `README.md`): parking only on tables, never on an idle appliance.
+//!
+//! Every instance also carries its task's entry of `task_graphs.json` verbatim
+//! (`source.notes.task_graph`, read back by [`task_graph`]): the objects, stacks and
+//! recipe steps that the action-string export ([`answer_actions`]) and the action
+//! verifier (`verify::robotouille_actions`) need, whatever variant the instance is.
 
+mod answer;
 mod compare;
 mod native;
 
@@ -41,6 +47,7 @@ use crate::instance::{
     Activity, Hold, Instance, LoadError, Precedence, Relation, Resource, Setup, Source, TimeUnit,
 };
 
+pub use answer::answer_actions;
 pub use compare::{by_task, markdown, TaskRow};
 pub use native::{read_native, NativeTask};
 
@@ -56,55 +63,143 @@ struct TaskGraphs {
     tasks: Vec<Task>,
 }
 
-/// One task of `task_graphs.json` (spec §5).
-#[derive(Deserialize)]
-struct Task {
-    task: String,
+/// One task of `task_graphs.json` (spec §5), as the importer reads it and as
+/// [`task_graph`] reads it back from an instance.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Task {
+    /// `asynchronous/<n>_<name>`.
+    pub task: String,
     #[serde(default)]
-    goal_description: String,
+    pub goal_description: String,
     #[serde(default)]
-    variant: Option<String>,
-    reference_optimal_steps_config: i64,
-    stations: Vec<String>,
-    robot_start: String,
-    objects: serde_json::Map<String, serde_json::Value>,
-    activities: Vec<TaskActivity>,
+    pub variant: Option<String>,
+    pub reference_optimal_steps_config: i64,
+    pub stations: Vec<String>,
+    pub robot_start: String,
+    /// Object name → `{kind, initial_station}`, listed bottom to top per station.
+    pub objects: serde_json::Map<String, serde_json::Value>,
+    pub activities: Vec<TaskActivity>,
 }
 
-#[derive(Deserialize)]
-struct ObjectInfo {
-    kind: String,
-    initial_station: String,
+/// Where an object starts and what it is (`item` or `container`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct ObjectInfo {
+    pub kind: String,
+    pub initial_station: String,
 }
 
-#[derive(Deserialize)]
-struct TaskActivity {
-    id: String,
-    kind: String,
-    obj: String,
-    duration_steps: i64,
+/// One unit operation of a task (spec §5).
+#[derive(Debug, Clone, Deserialize)]
+pub struct TaskActivity {
+    pub id: String,
+    /// `pick`, `put`, `place_any`, `cut`, `cook`, `fry`, `fill`, `boil`, `add`, `fill_bowl`.
+    pub kind: String,
+    /// The object acted on (for `fill_bowl` the pot poured from).
+    pub obj: String,
+    pub duration_steps: i64,
+    /// Target station of a `put`, `"table"` for a `place_any` restricted to tables, the pot
+    /// of an `add`, the bowl of a `fill_bowl`.
     #[serde(default)]
-    to: Option<String>,
+    pub to: Option<String>,
+    /// `place` or `stack` for a `put`.
     #[serde(default)]
-    mode: Option<String>,
+    pub mode: Option<String>,
+    /// Activities that must finish before this one starts.
     #[serde(default)]
-    preds: Vec<String>,
+    pub preds: Vec<String>,
+    /// `(activity, L)`: start at least `L` steps after that activity's start.
     #[serde(default)]
-    lag: Option<(String, i64)>,
+    pub lag: Option<(String, i64)>,
+    /// `Some(false)`: may be left out (parking the pot after serving).
     #[serde(default)]
-    required: Option<bool>,
+    pub required: Option<bool>,
+}
+
+impl Task {
+    /// The objects with their kind and start station, in the file's order (bottom to top
+    /// per station).
+    pub fn object_list(&self) -> Result<Vec<(String, ObjectInfo)>, String> {
+        self.objects
+            .iter()
+            .map(|(name, value)| {
+                serde_json::from_value(value.clone())
+                    .map(|info| (name.clone(), info))
+                    .map_err(|e| format!("objects.{name}: {e}"))
+            })
+            .collect()
+    }
+}
+
+/// The task graph a Robotouille instance was built from (`source.notes.task_graph`).
+pub fn task_graph(instance: &Instance) -> Result<Task, String> {
+    let source = instance
+        .source
+        .as_ref()
+        .filter(|s| s.benchmark == BENCHMARK)
+        .ok_or_else(|| {
+            format!(
+                "instance \"{}\" is not a Robotouille instance",
+                instance.name
+            )
+        })?;
+    let raw = source.notes.get("task_graph").ok_or_else(|| {
+        format!(
+            "instance \"{}\" has no source.notes.task_graph; import task_graphs.json again",
+            instance.name
+        )
+    })?;
+    let at = |e: String| {
+        format!(
+            "instance \"{}\": source.notes.task_graph: {e}",
+            instance.name
+        )
+    };
+    let task: Task = serde_json::from_value(raw.clone()).map_err(|e| at(e.to_string()))?;
+    task.object_list().map_err(at)?;
+    Ok(task)
 }
 
 /// Imports every task of a `task_graphs.json` file (one or two instances per task).
 pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
     let graphs: TaskGraphs = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    // The same text as plain JSON, to keep each task's entry verbatim in the notes.
+    let raw: RawTaskGraphs = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
     let mut out = Vec::new();
-    for (k, task) in graphs.tasks.iter().enumerate() {
+    for (k, (task, raw)) in graphs.tasks.iter().zip(&raw.tasks).enumerate() {
         let at =
             |what: String| LoadError::format(path, format!("tasks[{k}] ({})", task.task), what);
-        out.extend(task_instances(path, task).map_err(at)?);
+        out.extend(task_instances(path, task, raw).map_err(at)?);
     }
     Ok(out)
+}
+
+/// `task_graphs.json` with each task kept as JSON.
+#[derive(Deserialize)]
+struct RawTaskGraphs {
+    tasks: Vec<serde_json::Value>,
+}
+
+/// The instances of the task `name` names: the task number (`7`), its short name
+/// (`7_tomato_soup_and_lettuce_chicken_sandwich`) or full name (`asynchronous/7_…`); or
+/// one instance by its full name (with or without the `robotouille-` prefix). A task
+/// reference gives every variant of the task; an instance name gives that one.
+pub fn select<'a>(instances: &'a [Instance], name: &str) -> Vec<&'a Instance> {
+    let bare = name.strip_prefix("robotouille-").unwrap_or(name);
+    let exact: Vec<&Instance> = instances
+        .iter()
+        .filter(|i| i.name == name || i.name == format!("robotouille-{bare}"))
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    let short = task_name(bare);
+    instances
+        .iter()
+        .filter(|i| {
+            let task = task_of(i).trim_start_matches("robotouille-");
+            task == short || task.split_once('_').is_some_and(|(n, _)| n == short)
+        })
+        .collect()
 }
 
 /// The short task name: `asynchronous/0_cheese_chicken_sandwich` → `0_cheese_chicken_sandwich`.
@@ -127,7 +222,11 @@ pub fn reference_steps(instance: &Instance) -> Option<i64> {
         .as_i64()
 }
 
-fn task_instances(path: &Path, task: &Task) -> Result<Vec<Instance>, String> {
+fn task_instances(
+    path: &Path,
+    task: &Task,
+    raw: &serde_json::Value,
+) -> Result<Vec<Instance>, String> {
     let built = Built::new(task)?;
     let optional: Vec<usize> = (0..task.activities.len())
         .filter(|&i| task.activities[i].required == Some(false))
@@ -160,11 +259,12 @@ fn task_instances(path: &Path, task: &Task) -> Result<Vec<Instance>, String> {
             name = format!("{name}+add-{}", at.join("-"));
         }
         match optional.as_slice() {
-            [] => out.push(built.instance(path, task, name, choice, None)),
+            [] => out.push(built.instance(path, task, raw, name, choice, None)),
             [o] => {
                 out.push(built.instance(
                     path,
                     task,
+                    raw,
                     format!("{name}+park-after-serve"),
                     choice,
                     None,
@@ -172,6 +272,7 @@ fn task_instances(path: &Path, task: &Task) -> Result<Vec<Instance>, String> {
                 out.push(built.instance(
                     path,
                     task,
+                    raw,
                     format!("{name}+serve-last"),
                     choice,
                     Some(*o),
@@ -421,6 +522,7 @@ impl Built {
         &self,
         path: &Path,
         task: &Task,
+        raw: &serde_json::Value,
         name: String,
         choice: &[usize],
         omit: Option<usize>,
@@ -530,6 +632,7 @@ impl Built {
             .map(|(o, v)| serde_json::json!([o, v.get("initial_station")]))
             .collect();
         notes.insert("initial_objects".into(), initial.into());
+        notes.insert("task_graph".into(), raw.clone());
         Instance {
             time_unit: TimeUnit::Step,
             resources: self.resources.clone(),

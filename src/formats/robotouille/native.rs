@@ -50,7 +50,7 @@ pub struct NativeTask {
     /// Station names: kind + 1-based counter per kind in order of position (`table1`).
     pub stations: Vec<String>,
     /// (object name, kind `item`/`container`, initial station), bottom to top per station;
-    /// objects are named kind + counter in file order.
+    /// objects are named kind + counter in order of position, like stations.
     pub objects: Vec<(String, String, String)>,
     /// The station the robot faces at the start.
     pub robot_start: String,
@@ -68,8 +68,10 @@ pub fn read_native(path: &Path, text: &str) -> Result<NativeTask, LoadError> {
         *n += 1;
         format!("{kind}{n}")
     };
-    // Numbered in order of position (x, then y), which is what `task_graphs.json` uses: in
-    // file order the soup tasks' tables would get other numbers (spec §1 says file order).
+    // Numbered in order of position (x, then y), as the simulator does (upstream
+    // `environments/env_generator/builder.py`: `load_environment` and `build_objects` sort
+    // stations and items by (x, y) before numbering) and `task_graphs.json` does. Spec §1
+    // says file order; the soup tasks' tables would get other numbers.
     let mut by_position: Vec<&Placed> = file.stations.iter().collect();
     by_position.sort_by_key(|s| (s.x, s.y));
     let stations: Vec<(String, i64, i64)> = by_position
@@ -87,7 +89,12 @@ pub fn read_native(path: &Path, text: &str) -> Result<NativeTask, LoadError> {
     };
     let mut objects = Vec::new();
     for (list, kind) in [(&file.items, "item"), (&file.containers, "container")] {
-        for o in list {
+        // The simulator numbers items in order of position too (a stable sort, so items
+        // stacked on one station keep their file order): task 9's onions are numbered
+        // differently in file order.
+        let mut by_position: Vec<&Placed> = list.iter().collect();
+        by_position.sort_by_key(|o| (o.x, o.y));
+        for o in by_position {
             let station = at(o.x, o.y, &format!("{kind} {}", o.name))?;
             objects.push((name(&o.name), kind.to_string(), station, o.stack_level));
         }

@@ -46,6 +46,7 @@ pub fn tighten(problem: &Problem, horizon: i64) -> Option<Problem> {
     }
     let uses = resource_uses(problem);
     let pairs = disjunctive_pairs(problem, &uses);
+    let cliques = super::cliques::cliques(problem, true);
     let timetable = horizon.saturating_mul(problem.capacities.len() as i64) <= MAX_PROFILE_CELLS;
     let mut fixed: HashSet<(usize, usize)> = HashSet::new();
     let mut extra: Vec<(usize, usize, i64)> = Vec::new();
@@ -73,6 +74,14 @@ pub fn tighten(problem: &Problem, horizon: i64) -> Option<Problem> {
             windows.relax()?;
         }
         if timetable && windows.timetable(problem, &uses, horizon)? {
+            windows.relax()?;
+            changed = true;
+        }
+        let mut found = false;
+        for clique in &cliques {
+            found |= windows.edge_finding(&problem.durations, clique)?;
+        }
+        if found {
             windows.relax()?;
             changed = true;
         }
@@ -222,6 +231,57 @@ impl Windows {
                     self.es[j] = s;
                     self.ls[j] = f;
                     changed = true;
+                }
+            }
+        }
+        Some(changed)
+    }
+}
+
+impl Windows {
+    /// Edge finding on activities that pairwise cannot overlap (Carlier & Pinson 1990), in
+    /// its task-interval form: for the activities `Ω` whose windows lie in `[lo, hi)`
+    /// (`lo` an earliest start, `hi` a latest end), `lo + p(Ω) > hi` is a contradiction; an
+    /// activity `i` outside `Ω` that cannot fit before all of `Ω` ends
+    /// (`min(es_i, lo) + p(Ω) + p_i > hi`) must start after all of it, so not before
+    /// `lo + p(Ω)`, and symmetrically one that cannot fit after all of `Ω` must end by
+    /// `hi − p(Ω)`. `Some(true)` when a window shrank, `None` on a contradiction.
+    fn edge_finding(&mut self, p: &[i64], clique: &[usize]) -> Option<bool> {
+        let mut changed = false;
+        for &a in clique {
+            for &b in clique {
+                let (lo, hi) = (self.es[a], self.ls[b] + p[b]);
+                if hi <= lo {
+                    continue;
+                }
+                let inside = |k: usize, es: &[i64], ls: &[i64]| es[k] >= lo && ls[k] + p[k] <= hi;
+                let work: i64 = clique
+                    .iter()
+                    .filter(|&&k| inside(k, &self.es, &self.ls))
+                    .map(|&k| p[k])
+                    .sum();
+                if work == 0 {
+                    continue;
+                }
+                if lo + work > hi {
+                    return None;
+                }
+                for &i in clique {
+                    if inside(i, &self.es, &self.ls) {
+                        continue;
+                    }
+                    if self.es[i].min(lo) + work + p[i] > hi && lo + work > self.es[i] {
+                        self.es[i] = lo + work;
+                        changed = true;
+                    }
+                    let end = self.ls[i] + p[i];
+                    if end.max(hi) - work - p[i] < lo && hi - work < end {
+                        self.ls[i] = hi - work - p[i];
+                        changed = true;
+                    }
+                    if self.es[i] > self.ls[i] {
+                        return None;
+                    }
                 }
             }
         }

@@ -138,24 +138,6 @@ fn solve_window(
         .try_optimise(Sense::Minimise)
         .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
     model.make_quiet();
-    if let Ok(opts) = std::env::var("MK_HOPT") {
-        for kv in opts.split(',') {
-            let (k, v) = kv.split_once('=').unwrap();
-            if let Ok(i) = v.parse::<i32>() {
-                model.set_option(k, i);
-            } else if let Ok(f) = v.parse::<f64>() {
-                model.set_option(k, f);
-            } else if v == "true" || v == "false" {
-                model.set_option(k, v == "true");
-            } else {
-                model.set_option(k, v);
-            }
-        }
-    }
-    if std::env::var_os("MK_VERBOSE").is_some() {
-        model.set_option("output_flag", true);
-        model.set_option("log_to_console", true);
-    }
     model
         .try_set_option("time_limit", settings.time_limit)
         .map_err(|s| {

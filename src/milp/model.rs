@@ -170,9 +170,7 @@ impl TimeIndexed {
                 }
             }
         }
-        if std::env::var_os("MK_NOCLIQUE").is_none() {
-            super::cliques::add_rows(problem, horizon, &steps, &mut add);
-        }
+        super::cliques::add_rows(problem, horizon, &steps, &mut add);
         super::setups::add_rows(problem, horizon, &steps, &mut add);
         // Rules beyond capacities, one module each; `false` means a proven contradiction.
         let sides = [

@@ -15,8 +15,6 @@
 //! lets the job shop and highly resource-constrained RCPSP instances close, where windows
 //! from precedences alone are loose.
 
-use std::collections::HashSet;
-
 use crate::problem::Problem;
 
 /// Activities above this count are left alone (pairs grow quadratically).
@@ -25,9 +23,12 @@ const MAX_ACTIVITIES: usize = 2_000;
 const MAX_PROFILE_CELLS: i64 = 20_000_000;
 /// Rounds of both rules; each round that changes nothing ends the loop earlier.
 const MAX_ROUNDS: usize = 200;
-/// Shaving tests every activity's window ends: only on small problems, and within a budget
-/// of propagations per horizon.
-const MAX_SHAVED_ACTIVITIES: usize = 300;
+/// Edge finding costs the cube of a clique's size per round: larger cliques are skipped.
+const MAX_EDGE_FINDING_CLIQUE: usize = 64;
+/// Shaving repeats the whole propagation for every window end it tests: only on small
+/// problems with short profiles, and within a budget of tests per horizon.
+const MAX_SHAVED_ACTIVITIES: usize = 100;
+const MAX_SHAVED_PROFILE_CELLS: i64 = 100_000;
 const MAX_SHAVING_TESTS: usize = 2_000;
 
 /// A demand of an activity on one resource, as a span relative to its start.
@@ -53,17 +54,21 @@ pub fn tighten(problem: &Problem, horizon: i64) -> Option<Problem> {
         problem,
         horizon,
         pairs: disjunctive_pairs(problem, &uses),
-        cliques: super::cliques::cliques(problem, true),
+        cliques: super::cliques::cliques(problem, true)
+            .into_iter()
+            .filter(|c| c.len() <= MAX_EDGE_FINDING_CLIQUE)
+            .collect(),
         timetable: horizon.saturating_mul(problem.capacities.len() as i64) <= MAX_PROFILE_CELLS,
         uses,
     };
     let mut state = State {
         windows,
-        fixed: HashSet::new(),
+        fixed: vec![false; rules.pairs.len()],
         extra: Vec::new(),
     };
     rules.fixpoint(&mut state)?;
-    if n <= MAX_SHAVED_ACTIVITIES {
+    let profile_cells = horizon.saturating_mul(problem.capacities.len() as i64);
+    if n <= MAX_SHAVED_ACTIVITIES && profile_cells <= MAX_SHAVED_PROFILE_CELLS {
         rules.shave(&mut state)?;
     }
     let State { windows, extra, .. } = state;
@@ -100,7 +105,8 @@ struct Rules<'a> {
 #[derive(Clone)]
 struct State {
     windows: Windows,
-    fixed: HashSet<(usize, usize)>,
+    /// `fixed[k]`: the order of `pairs[k]` is decided (an arc in `extra`).
+    fixed: Vec<bool>,
     extra: Vec<(usize, usize, i64)>,
 }
 
@@ -110,8 +116,8 @@ impl Rules<'_> {
         let p = &self.problem.durations;
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
-            for &(i, j) in &self.pairs {
-                if state.fixed.contains(&(i, j)) {
+            for (k, &(i, j)) in self.pairs.iter().enumerate() {
+                if state.fixed[k] {
                     continue;
                 }
                 let (es, ls) = (&state.windows.es, &state.windows.ls);
@@ -123,7 +129,7 @@ impl Rules<'_> {
                     (false, true) => (j, i, p[j]),
                     (true, true) => continue,
                 };
-                state.fixed.insert((i, j));
+                state.fixed[k] = true;
                 state.extra.push(arc);
                 state.windows.arcs.push(arc);
                 changed = true;
@@ -359,33 +365,38 @@ impl Windows {
     /// `hi − p(Ω)`. `Some(true)` when a window shrank, `None` on a contradiction.
     fn edge_finding(&mut self, p: &[i64], clique: &[usize]) -> Option<bool> {
         let mut changed = false;
+        // Members by latest end: for each `lo`, a sweep over `hi` grows `Ω` one at a time.
+        let mut by_end: Vec<usize> = clique.to_vec();
         for &a in clique {
-            for &b in clique {
-                let (lo, hi) = (self.es[a], self.ls[b] + p[b]);
-                if hi <= lo {
+            let lo = self.es[a];
+            by_end.sort_unstable_by_key(|&k| self.ls[k] + p[k]);
+            // `hi` only grows: windows shrink during the sweep, and `Ω` must stay inside.
+            let (mut work, mut hi) = (0, i64::MIN);
+            for (m, &b) in by_end.iter().enumerate() {
+                if self.es[b] < lo {
                     continue;
                 }
-                let inside = |k: usize, es: &[i64], ls: &[i64]| es[k] >= lo && ls[k] + p[k] <= hi;
-                let work: i64 = clique
-                    .iter()
-                    .filter(|&&k| inside(k, &self.es, &self.ls))
-                    .map(|&k| p[k])
-                    .sum();
-                if work == 0 {
+                work += p[b];
+                hi = hi.max(self.ls[b] + p[b]);
+                // Members of equal latest end join `Ω` together: test at the last of them.
+                if by_end
+                    .get(m + 1)
+                    .is_some_and(|&next| self.ls[next] + p[next] == hi)
+                {
                     continue;
                 }
                 if lo + work > hi {
                     return None;
                 }
                 for &i in clique {
-                    if inside(i, &self.es, &self.ls) {
-                        continue;
+                    let end = self.ls[i] + p[i];
+                    if self.es[i] >= lo && end <= hi {
+                        continue; // in Ω
                     }
                     if self.es[i].min(lo) + work + p[i] > hi && lo + work > self.es[i] {
                         self.es[i] = lo + work;
                         changed = true;
                     }
-                    let end = self.ls[i] + p[i];
                     if end.max(hi) - work - p[i] < lo && hi - work < end {
                         self.ls[i] = hi - work - p[i];
                         changed = true;
@@ -419,7 +430,7 @@ fn resource_uses(problem: &Problem) -> Vec<Vec<Use>> {
 /// Pairs `(i, j)`, `i < j`, that hold one resource for their whole durations and together
 /// need more of it than there is, so they can never overlap.
 fn disjunctive_pairs(problem: &Problem, uses: &[Vec<Use>]) -> Vec<(usize, usize)> {
-    let mut pairs = HashSet::new();
+    let mut pairs = std::collections::HashSet::new();
     for (r, users) in uses.iter().enumerate() {
         let whole: Vec<&Use> = users
             .iter()

@@ -42,6 +42,9 @@ pub fn search(
         return best;
     }
     let mut current = best.clone();
+    // One copy whose network takes each move's arc in turn (cloning the whole problem per
+    // move would cost more than decoding it).
+    let mut forced = problem.clone();
     let mut tabu: VecDeque<((usize, usize), usize)> = VecDeque::new();
     let (mut spent, mut step, mut stale) = (0, 0, 0);
     while spent < evaluations && best.makespan(problem) > lower_bound {
@@ -59,7 +62,7 @@ pub fn search(
         let mut chosen: Option<(Heuristic, (usize, usize))> = None;
         for &(i, j) in &pairs {
             spent += 1;
-            let Some(candidate) = swapped(problem, &order, i, j) else {
+            let Some(candidate) = swapped(problem, &mut forced, &order, i, j) else {
                 continue;
             };
             let length = candidate.makespan(problem);
@@ -153,7 +156,13 @@ fn critical_pairs(problem: &Problem, starts: &[i64], rng: &mut SmallRng) -> Vec<
 /// The schedule with `j` forced before `i` (an extra arc: `i`'s use of their shared resource
 /// begins after `j`'s ends), decoded in `order` with `j` moved just before `i`; it is
 /// feasible for `problem` itself, since the arc only removes schedules.
-fn swapped(problem: &Problem, order: &[usize], i: usize, j: usize) -> Option<Heuristic> {
+fn swapped(
+    problem: &Problem,
+    forced: &mut Problem,
+    order: &[usize],
+    i: usize,
+    j: usize,
+) -> Option<Heuristic> {
     let lag = problem.demands[j]
         .iter()
         .flat_map(|dj| {
@@ -163,14 +172,14 @@ fn swapped(problem: &Problem, order: &[usize], i: usize, j: usize) -> Option<Heu
                 .map(move |di| dj.to - di.from)
         })
         .max()?;
-    let mut forced = problem.clone();
+    forced.network.clone_from(&problem.network);
     forced.network.add(j, i, lag, true);
     let mut priority = vec![0.0; problem.network.nodes()];
     for (rank, &k) in moved_before(order, j, i).iter().enumerate() {
         priority[k] = rank as f64;
     }
     priority[problem.network.sink()] = f64::INFINITY;
-    let starts = sgs::serial(&forced, &priority)?;
+    let starts = sgs::serial(forced, &priority)?;
     Some(Heuristic {
         starts,
         rule: "critical-tabu",

@@ -45,7 +45,7 @@ fn a_solution_claiming_a_wrong_optimum_is_flagged_and_the_run_fails() {
     let input = input.to_str().unwrap();
     assert!(solve(&[input, "--quiet"], &out).status.success());
     // Tamper with the kept solution: claim that one unit more is optimal.
-    let file = out.join("js-6x6.json");
+    let file = out.join("js-8x8.json");
     let mut solution = json(&file);
     let claimed = solution["makespan"].as_i64().unwrap() + 1;
     solution["makespan"] = claimed.into();
@@ -56,7 +56,7 @@ fn a_solution_claiming_a_wrong_optimum_is_flagged_and_the_run_fails() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(3), "{stderr}");
     assert!(
-        stderr.contains("disagrees on 1 instance(s): js-6x6"),
+        stderr.contains("disagrees on 1 instance(s): js-8x8"),
         "{stderr}"
     );
     let checked = json(&file);

@@ -9,6 +9,7 @@
 //! Table-driven: a new reader is one line in [`READERS`] (name, file name, reader, seeds).
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use makespan::formats::{self, asynchow, paracook, ImportOptions};
 use makespan::instance::{parse_instance, Instance, LoadError};
@@ -16,6 +17,7 @@ use makespan::solve::{solve, SolveOptions};
 use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
 use makespan::verify::plan::read_plan;
 use makespan::verify::robotouille_actions::{read_actions, verify_actions};
+use makespan::verify::step_plans::{parse_steps, verify_steps};
 use makespan::verify::timearena_log::{read_decisions, verify_decisions};
 use makespan::verify::turns::read_turns;
 use makespan::verify::verify;
@@ -94,6 +96,12 @@ const READERS: &[Reader] = &[
         file: "cooking.json",
         read: recipe2plan_native,
         seeds: recipe2plan_seeds,
+    },
+    Reader {
+        name: "recipe2plan step plans",
+        file: "answer.txt",
+        read: step_plan,
+        seeds: step_plan_seeds,
     },
     Reader {
         name: "robotouille task graphs",
@@ -213,6 +221,16 @@ fn timearena_log(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 
 fn recipe2plan_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     formats::recipe2plan::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
+}
+
+/// A Step answer never fails to parse (what does not parse is a violation): everything it
+/// reads goes to the verifier against the instance its seed answers.
+fn step_plan(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let plan = parse_steps(text(path, bytes)?);
+    if let Some(instance) = recipe2plan_instance() {
+        verify_steps(instance, &plan, None, None);
+    }
+    Ok(())
 }
 
 fn robotouille_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
@@ -453,8 +471,36 @@ fn timearena_log_seeds() -> Vec<Vec<u8>> {
 }
 
 fn recipe2plan_seeds() -> Vec<Vec<u8>> {
-    shared("benchmarks/recipe2plan/cooking.json")
-        .map_or_else(Vec::new, |t| vec![trimmed(&t, "", 1)])
+    shared(RECIPE2PLAN).map_or_else(Vec::new, |t| vec![trimmed(&t, "", 1)])
+}
+
+const RECIPE2PLAN: &str = "benchmarks/recipe2plan/cooking.json";
+/// The instance the committed answer below solves.
+const STEP_PLAN_INSTANCE: &str = "recipe2plan-BBQ-Meatballs_Banana-Fry-easy";
+
+/// Imported once: every fuzz case verifies against it.
+fn recipe2plan_instance() -> Option<&'static Instance> {
+    static INSTANCE: OnceLock<Option<Instance>> = OnceLock::new();
+    INSTANCE
+        .get_or_init(|| {
+            let text = shared(RECIPE2PLAN)?;
+            let path = Path::new(RECIPE2PLAN);
+            let instances =
+                formats::recipe2plan::import(path, &text, &ImportOptions::default()).ok()?;
+            instances.into_iter().find(|i| i.name == STEP_PLAN_INSTANCE)
+        })
+        .as_ref()
+}
+
+fn step_plan_seeds() -> Vec<Vec<u8>> {
+    vec![
+        include_bytes!(
+            "../solutions/recipe2plan/recipe2plan-BBQ-Meatballs_Banana-Fry-easy.answer.txt"
+        )
+        .to_vec(),
+        // The 3-field form, units the evaluator rewrites, and a malformed action.
+        b"Step(0, BBQ-Meatballs, 00:00:00)\nStep(1, BBQ-Meatballs, 5 min, 5 min)\nStep(2, BBQ-Meatballs, 1:00)\nStep(x, y)".to_vec(),
+    ]
 }
 
 fn robotouille_seeds() -> Vec<Vec<u8>> {
@@ -573,6 +619,17 @@ fn seeds_are_read_without_error() {
             }
         }
     }
+}
+
+#[test]
+fn the_step_plan_seed_is_a_valid_answer_so_mutations_reach_the_verifier() {
+    let Some(instance) = recipe2plan_instance() else {
+        return; // the benchmark data is not beside the repository
+    };
+    let seed = &step_plan_seeds()[0];
+    let plan = parse_steps(std::str::from_utf8(seed).unwrap());
+    let checked = verify_steps(instance, &plan, None, None);
+    assert!(checked.report.valid, "{}", checked.report.render_text());
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use makespan::solution::Solution;
 
-/// Six 8 × 8 job shops that each run into the 1 s MILP time limit.
+/// Six 8 × 8 job shops that each take seconds (heuristics, propagation, a 1 s MILP limit).
 fn inputs(dir: &Path) -> PathBuf {
     let folder = dir.join("instances");
     std::fs::create_dir(&folder).unwrap();

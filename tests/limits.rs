@@ -76,14 +76,14 @@ fn the_solution_file_of_a_node_limited_solve_says_feasible_with_bound_and_gap() 
         .output()
         .unwrap();
     assert!(run.status.success(), "{run:?}");
-    let text = std::fs::read_to_string(out.join("js-6x6.json")).unwrap();
+    let text = std::fs::read_to_string(out.join("js-8x8.json")).unwrap();
     let file: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(file["status"], "feasible");
     assert!(file["lower_bound"].as_i64().unwrap() < file["makespan"].as_i64().unwrap());
     assert!(file["gap"].as_f64().unwrap() > 0.0);
     assert!(file["reason"].as_str().unwrap().contains("--node-limit"));
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    assert!(summary.contains("js-6x6,feasible,"), "{summary}");
+    assert!(summary.contains("js-8x8,feasible,"), "{summary}");
 }
 
 #[test]

@@ -81,7 +81,7 @@ pub fn search(
 }
 
 /// The activities sorted by start time (ties by index): the list the generator decodes.
-fn start_order(problem: &Problem, starts: &[i64]) -> Vec<usize> {
+pub(super) fn start_order(problem: &Problem, starts: &[i64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..problem.len()).collect();
     order.sort_by_key(|&j| (starts[j], j));
     order

@@ -2,6 +2,7 @@
 //! sampling, and forward–backward improvement (justification). The best schedule is the
 //! MILP's horizon and, when it meets the lower bound, the optimum itself.
 
+mod critical;
 mod dispatch;
 mod local;
 mod profile;
@@ -46,6 +47,10 @@ impl Default for Effort {
 
 /// Local-search moves × activities, at most (about two seconds of decoding).
 const LOCAL_SEARCH_WORK: usize = 400_000;
+
+/// Tabu-search evaluations × activities, at most, and evaluations per sample of the effort.
+const CRITICAL_WORK: usize = 1_000_000;
+const CRITICAL_PER_SAMPLE: usize = 10;
 
 /// The best schedule found, stopping early once it reaches `lower_bound`.
 pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
@@ -94,9 +99,19 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
             return best;
         }
     }
+    // The searches below cost seconds: first ask whether the stronger (energetic) bound
+    // already proves the sampled schedule optimal, and let them stop at that bound too.
+    let upper = best.as_ref().map(|b| b.makespan(problem));
+    let lower_bound = lower_bound.max(crate::bounds::best(problem, upper).value);
+    if upper.is_some_and(|u| u <= lower_bound) {
+        return best;
+    }
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
-    best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng))
+    let best = best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng));
+    let evaluations =
+        (effort.samples * CRITICAL_PER_SAMPLE).min(CRITICAL_WORK / problem.len().max(1));
+    best.map(|b| critical::search(problem, &mirror, b, lower_bound, evaluations, &mut rng))
 }
 
 /// The best chronological dispatch under the classic rules, then under sampled priorities

@@ -2,6 +2,7 @@
 //! that ends by the horizon, and what is the shortest one?" with HiGHS's own proof
 //! (infeasibility, or a dual bound that meets the incumbent).
 
+mod cliques;
 mod holds;
 mod instants;
 mod model;

@@ -170,6 +170,7 @@ impl TimeIndexed {
                 }
             }
         }
+        super::cliques::add_rows(problem, horizon, &steps, &mut add);
         super::setups::add_rows(problem, horizon, &steps, &mut add);
         // Rules beyond capacities, one module each; `false` means a proven contradiction.
         let sides = [

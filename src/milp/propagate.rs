@@ -15,8 +15,6 @@
 //! lets the job shop and highly resource-constrained RCPSP instances close, where windows
 //! from precedences alone are loose.
 
-use std::collections::HashSet;
-
 use crate::problem::Problem;
 
 /// Activities above this count are left alone (pairs grow quadratically).
@@ -25,6 +23,13 @@ const MAX_ACTIVITIES: usize = 2_000;
 const MAX_PROFILE_CELLS: i64 = 20_000_000;
 /// Rounds of both rules; each round that changes nothing ends the loop earlier.
 const MAX_ROUNDS: usize = 200;
+/// Edge finding costs the cube of a clique's size per round: larger cliques are skipped.
+const MAX_EDGE_FINDING_CLIQUE: usize = 64;
+/// Shaving repeats the whole propagation for every window end it tests: only on small
+/// problems with short profiles, and within a budget of tests per horizon.
+const MAX_SHAVED_ACTIVITIES: usize = 100;
+const MAX_SHAVED_PROFILE_CELLS: i64 = 100_000;
+const MAX_SHAVING_TESTS: usize = 2_000;
 
 /// A demand of an activity on one resource, as a span relative to its start.
 #[derive(Clone, Copy)]
@@ -40,46 +45,33 @@ struct Use {
 /// rules prove that no schedule ends by `horizon`.
 pub fn tighten(problem: &Problem, horizon: i64) -> Option<Problem> {
     let n = problem.len();
-    let mut windows = Windows::new(problem, horizon)?;
+    let windows = Windows::new(problem, horizon)?;
     if n > MAX_ACTIVITIES {
         return Some(problem.clone());
     }
     let uses = resource_uses(problem);
-    let pairs = disjunctive_pairs(problem, &uses);
-    let timetable = horizon.saturating_mul(problem.capacities.len() as i64) <= MAX_PROFILE_CELLS;
-    let mut fixed: HashSet<(usize, usize)> = HashSet::new();
-    let mut extra: Vec<(usize, usize, i64)> = Vec::new();
-    for _ in 0..MAX_ROUNDS {
-        let mut changed = false;
-        for &(i, j) in &pairs {
-            if fixed.contains(&(i, j)) {
-                continue;
-            }
-            let (p, es, ls) = (&problem.durations, &windows.es, &windows.ls);
-            let i_first = es[i] + p[i] <= ls[j];
-            let j_first = es[j] + p[j] <= ls[i];
-            let arc = match (i_first, j_first) {
-                (false, false) => return None,
-                (true, false) => (i, j, p[i]),
-                (false, true) => (j, i, p[j]),
-                (true, true) => continue,
-            };
-            fixed.insert((i, j));
-            extra.push(arc);
-            windows.arcs.push(arc);
-            changed = true;
-        }
-        if changed {
-            windows.relax()?;
-        }
-        if timetable && windows.timetable(problem, &uses, horizon)? {
-            windows.relax()?;
-            changed = true;
-        }
-        if !changed {
-            break;
-        }
+    let rules = Rules {
+        problem,
+        horizon,
+        pairs: disjunctive_pairs(problem, &uses),
+        cliques: super::cliques::cliques(problem, true)
+            .into_iter()
+            .filter(|c| c.len() <= MAX_EDGE_FINDING_CLIQUE)
+            .collect(),
+        timetable: horizon.saturating_mul(problem.capacities.len() as i64) <= MAX_PROFILE_CELLS,
+        uses,
+    };
+    let mut state = State {
+        windows,
+        fixed: vec![false; rules.pairs.len()],
+        extra: Vec::new(),
+    };
+    rules.fixpoint(&mut state)?;
+    let profile_cells = horizon.saturating_mul(problem.capacities.len() as i64);
+    if n <= MAX_SHAVED_ACTIVITIES && profile_cells <= MAX_SHAVED_PROFILE_CELLS {
+        rules.shave(&mut state)?;
     }
+    let State { windows, extra, .. } = state;
     let mut network = problem.network.clone();
     let origin = network.origin();
     for &(i, j, w) in &extra {
@@ -97,6 +89,139 @@ pub fn tighten(problem: &Problem, horizon: i64) -> Option<Problem> {
         earliest,
         ..problem.clone()
     })
+}
+
+/// The rules of one horizon and what they apply to.
+struct Rules<'a> {
+    problem: &'a Problem,
+    horizon: i64,
+    uses: Vec<Vec<Use>>,
+    pairs: Vec<(usize, usize)>,
+    cliques: Vec<Vec<usize>>,
+    timetable: bool,
+}
+
+/// Windows and the precedences derived so far.
+#[derive(Clone)]
+struct State {
+    windows: Windows,
+    /// `fixed[k]`: the order of `pairs[k]` is decided (an arc in `extra`).
+    fixed: Vec<bool>,
+    extra: Vec<(usize, usize, i64)>,
+}
+
+impl Rules<'_> {
+    /// Every rule to a fixpoint; `None` when they prove no schedule ends by the horizon.
+    fn fixpoint(&self, state: &mut State) -> Option<()> {
+        let p = &self.problem.durations;
+        for _ in 0..MAX_ROUNDS {
+            let mut changed = false;
+            for (k, &(i, j)) in self.pairs.iter().enumerate() {
+                if state.fixed[k] {
+                    continue;
+                }
+                let (es, ls) = (&state.windows.es, &state.windows.ls);
+                let i_first = es[i] + p[i] <= ls[j];
+                let j_first = es[j] + p[j] <= ls[i];
+                let arc = match (i_first, j_first) {
+                    (false, false) => return None,
+                    (true, false) => (i, j, p[i]),
+                    (false, true) => (j, i, p[j]),
+                    (true, true) => continue,
+                };
+                state.fixed[k] = true;
+                state.extra.push(arc);
+                state.windows.arcs.push(arc);
+                changed = true;
+            }
+            let windows = &mut state.windows;
+            if changed {
+                windows.relax()?;
+            }
+            if self.timetable && windows.timetable(self.problem, &self.uses, self.horizon)? {
+                windows.relax()?;
+                changed = true;
+            }
+            let mut found = false;
+            for clique in &self.cliques {
+                found |= windows.edge_finding(p, clique)?;
+            }
+            if found {
+                windows.relax()?;
+                changed = true;
+            }
+            if !changed {
+                return Some(());
+            }
+        }
+        Some(())
+    }
+
+    /// Shaving (Martin & Shmoys 1996): if assuming that an activity starts at its earliest
+    /// start leads the rules to a contradiction, it starts later (the smallest start whose
+    /// assumption survives, by bisection); the same from its latest start. Rounds until
+    /// nothing moves or the test budget is spent; `None` when a window empties.
+    fn shave(&self, state: &mut State) -> Option<()> {
+        let n = self.problem.len();
+        let mut tests = 0;
+        // `Some(true)` if the rules survive the start of `j` being restricted to `[lo, hi]`.
+        let survives = |state: &State, j: usize, lo: i64, hi: i64, tests: &mut usize| {
+            *tests += 1;
+            let mut trial = state.clone();
+            trial.windows.es[j] = lo;
+            trial.windows.ls[j] = hi;
+            trial.windows.relax().is_some() && self.fixpoint(&mut trial).is_some()
+        };
+        loop {
+            let mut changed = false;
+            for j in 0..n {
+                let mut moved = false;
+                if tests >= MAX_SHAVING_TESTS {
+                    return Some(());
+                }
+                let (es, ls) = (state.windows.es[j], state.windows.ls[j]);
+                if es < ls && !survives(state, j, es, es, &mut tests) {
+                    // The smallest t with "starts in [es, t]" surviving: `lo` fails, and
+                    // `hi` survives (the state itself is a fixpoint).
+                    let (mut lo, mut hi) = (es, ls);
+                    while hi - lo > 1 {
+                        let mid = lo + (hi - lo) / 2;
+                        if survives(state, j, es, mid, &mut tests) {
+                            hi = mid;
+                        } else {
+                            lo = mid;
+                        }
+                    }
+                    state.windows.es[j] = hi;
+                    moved = true;
+                }
+                let (es, ls) = (state.windows.es[j], state.windows.ls[j]);
+                if es < ls && !survives(state, j, ls, ls, &mut tests) {
+                    // The largest t with "starts in [t, ls]" surviving: `hi` fails, `lo`
+                    // survives.
+                    let (mut lo, mut hi) = (es, ls);
+                    while hi - lo > 1 {
+                        let mid = lo + (hi - lo) / 2;
+                        if survives(state, j, mid, ls, &mut tests) {
+                            lo = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                    state.windows.ls[j] = lo;
+                    moved = true;
+                }
+                if moved {
+                    state.windows.relax()?;
+                    self.fixpoint(state)?;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Some(());
+            }
+        }
+    }
 }
 
 /// The smallest horizon in `[from, to]` that propagation does not rule out, or `None` when
@@ -123,6 +248,7 @@ pub fn first_open_horizon(problem: &Problem, from: i64, to: i64) -> Option<i64> 
 }
 
 /// Earliest and latest starts of every network node under a set of arcs `S_j ≥ S_i + w`.
+#[derive(Clone)]
 struct Windows {
     arcs: Vec<(usize, usize, i64)>,
     es: Vec<i64>,
@@ -229,6 +355,62 @@ impl Windows {
     }
 }
 
+impl Windows {
+    /// Edge finding on activities that pairwise cannot overlap (Carlier & Pinson 1990), in
+    /// its task-interval form: for the activities `Ω` whose windows lie in `[lo, hi)`
+    /// (`lo` an earliest start, `hi` a latest end), `lo + p(Ω) > hi` is a contradiction; an
+    /// activity `i` outside `Ω` that cannot fit before all of `Ω` ends
+    /// (`min(es_i, lo) + p(Ω) + p_i > hi`) must start after all of it, so not before
+    /// `lo + p(Ω)`, and symmetrically one that cannot fit after all of `Ω` must end by
+    /// `hi − p(Ω)`. `Some(true)` when a window shrank, `None` on a contradiction.
+    fn edge_finding(&mut self, p: &[i64], clique: &[usize]) -> Option<bool> {
+        let mut changed = false;
+        // Members by latest end: for each `lo`, a sweep over `hi` grows `Ω` one at a time.
+        let mut by_end: Vec<usize> = clique.to_vec();
+        for &a in clique {
+            let lo = self.es[a];
+            by_end.sort_unstable_by_key(|&k| self.ls[k] + p[k]);
+            // `hi` only grows: windows shrink during the sweep, and `Ω` must stay inside.
+            let (mut work, mut hi) = (0, i64::MIN);
+            for (m, &b) in by_end.iter().enumerate() {
+                if self.es[b] < lo {
+                    continue;
+                }
+                work += p[b];
+                hi = hi.max(self.ls[b] + p[b]);
+                // Members of equal latest end join `Ω` together: test at the last of them.
+                if by_end
+                    .get(m + 1)
+                    .is_some_and(|&next| self.ls[next] + p[next] == hi)
+                {
+                    continue;
+                }
+                if lo + work > hi {
+                    return None;
+                }
+                for &i in clique {
+                    let end = self.ls[i] + p[i];
+                    if self.es[i] >= lo && end <= hi {
+                        continue; // in Ω
+                    }
+                    if self.es[i].min(lo) + work + p[i] > hi && lo + work > self.es[i] {
+                        self.es[i] = lo + work;
+                        changed = true;
+                    }
+                    if end.max(hi) - work - p[i] < lo && hi - work < end {
+                        self.ls[i] = hi - work - p[i];
+                        changed = true;
+                    }
+                    if self.es[i] > self.ls[i] {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+}
+
 /// Per resource, the demands with a positive span and amount.
 fn resource_uses(problem: &Problem) -> Vec<Vec<Use>> {
     let mut uses = vec![Vec::new(); problem.capacities.len()];
@@ -248,7 +430,7 @@ fn resource_uses(problem: &Problem) -> Vec<Vec<Use>> {
 /// Pairs `(i, j)`, `i < j`, that hold one resource for their whole durations and together
 /// need more of it than there is, so they can never overlap.
 fn disjunctive_pairs(problem: &Problem, uses: &[Vec<Use>]) -> Vec<(usize, usize)> {
-    let mut pairs = HashSet::new();
+    let mut pairs = std::collections::HashSet::new();
     for (r, users) in uses.iter().enumerate() {
         let whole: Vec<&Use> = users
             .iter()

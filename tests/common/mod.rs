@@ -99,15 +99,15 @@ pub fn job_shop(name: &str, jobs: usize, machines: usize, seed: u64) -> Instance
     }
 }
 
-/// A 6 × 6 job shop whose root LP leaves a gap (optimum 61, heuristic 61, bounds 56): the
-/// MILP needs a branch-and-bound node to prove it.
+/// An 8 × 8 job shop that bounds, propagation and the heuristic (71) leave open by one unit:
+/// the MILP needs branch-and-bound nodes to find the optimum 70.
 pub fn needs_branching() -> Instance {
-    job_shop("js-6x6", 6, 6, 11)
+    job_shop("js-8x8", 8, 8, 1)
 }
 
-/// An 8 × 8 job shop that HiGHS does not prove within seconds.
+/// A 12 × 12 job shop that nothing proves within seconds.
 pub fn hard() -> Instance {
-    job_shop("js-8x8", 8, 8, 1)
+    job_shop("js-12x12", 12, 12, 1)
 }
 
 /// Writes `instance` as a unified JSON file in `dir` and returns its path.

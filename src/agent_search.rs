@@ -27,6 +27,9 @@ use crate::unit_search::SearchOutcome;
 /// States kept at most (memory stays below about 1 GiB).
 const MAX_STATES: usize = 4_000_000;
 
+/// Resource states a problem may have (their values are kept inline in each state).
+const MAX_STATE_VARIABLES: usize = 4;
+
 /// Words of the started set: at most 256 activities.
 const WORDS: usize = 4;
 
@@ -45,9 +48,9 @@ fn insert(bits: &mut Bits, j: usize) {
     bits[j >> 6] |= 1 << (j & 63);
 }
 
-/// Whether the search applies: one agent, at most 256 activities, no setups or holds, no
-/// release dates, every demand from the activity's start, every start-instant need at the
-/// start, and no rule leaving the end of the schedule.
+/// Whether the search applies: one agent, at most 256 activities and 4 resource states, no
+/// setups or holds, no release dates, every demand from the activity's start, every
+/// start-instant need at the start, and no rule leaving the end of the schedule.
 pub fn applies(problem: &Problem) -> bool {
     let Some(pool) = problem.agent_resource else {
         return false;
@@ -55,6 +58,7 @@ pub fn applies(problem: &Problem) -> bool {
     let net = &problem.network;
     problem.capacities[pool] == 1
         && problem.len() <= WORDS * 64
+        && problem.states.len() <= MAX_STATE_VARIABLES
         && problem.setups.is_none()
         && problem.holds.is_empty()
         && problem.demands.iter().flatten().all(|d| d.from == 0)
@@ -131,7 +135,6 @@ struct Rules {
     /// `(state, value)` set and required at the start of each activity.
     sets: Vec<Vec<(usize, u8)>>,
     requires: Vec<Vec<(usize, u8)>>,
-    states: usize,
     /// The piece lags of each chunk ([`Piece`]).
     pieces: Vec<Option<Piece>>,
     /// Activities whose age decides a piece lag: `(from, chunks)`.
@@ -179,10 +182,10 @@ impl Rules {
         let mut requires = vec![Vec::new(); n];
         for (s, var) in problem.states.iter().enumerate() {
             for &(j, v) in &var.setters {
-                sets[j].push((s, u8::try_from(v).ok()?));
+                sets[j].push((s, value_index(v)?));
             }
             for &(j, v) in &var.requirers {
-                requires[j].push((s, u8::try_from(v).ok()?));
+                requires[j].push((s, value_index(v)?));
             }
         }
         let mut pieces: Vec<Option<Piece>> = vec![None; n];
@@ -249,7 +252,6 @@ impl Rules {
             instant,
             sets,
             requires,
-            states: problem.states.len(),
             pieces,
             piece_anchors,
             cap,
@@ -282,7 +284,7 @@ impl Rules {
 struct Key {
     started: Bits,
     ages: Vec<(u16, u16)>,
-    values: Vec<u8>,
+    values: [u8; MAX_STATE_VARIABLES],
 }
 
 impl Key {
@@ -297,8 +299,6 @@ impl Key {
 struct State {
     key: Key,
     node: u32,
-    /// The lower bound when it was queued.
-    bound: i64,
 }
 
 /// Parent pointer: the activities started at instant `at` on the way here are
@@ -321,8 +321,8 @@ struct Search<'a> {
     moves: Vec<u16>,
     /// The earliest instant each state was reached at.
     seen: FxHashMap<Key, i64>,
-    /// States still to expand, by instant.
-    layers: BTreeMap<i64, Vec<State>>,
+    /// States still to expand, by instant (the lower bound when queued, too).
+    layers: BTreeMap<i64, Vec<(State, i64)>>,
     /// Scratch space of the lower bound: heads, and per resource `(head, work, tail)`.
     heads: Vec<i64>,
     jobs: Vec<Vec<(i64, i64, i64)>>,
@@ -330,32 +330,26 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn run(mut self) -> SearchOutcome {
-        let r = self.rules;
         let root = Key {
             started: [0; WORDS],
             ages: Vec::new(),
-            values: vec![u8::MAX; r.states],
+            values: [u8::MAX; MAX_STATE_VARIABLES],
         };
-        self.layers.insert(
-            0,
-            vec![State {
-                key: root,
-                node: 0,
-                bound: 0,
-            }],
-        );
+        self.layers
+            .insert(0, vec![(State { key: root, node: 0 }, 0)]);
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
                 break;
             }
-            for state in &layer {
+            for (state, bound) in &layer {
                 if self.clock.elapsed().as_secs_f64() > self.seconds
                     || self.nodes.len() > MAX_STATES
                 {
                     return SearchOutcome::GaveUp;
                 }
-                // Skip a state reached earlier on another path since it was queued.
-                if self.seen.get(&state.key).is_some_and(|&at| at < t) || state.bound >= self.best {
+                // (A state reached earlier on another path since it was queued is expanded
+                // twice: rare, and cheaper than looking it up again.)
+                if *bound >= self.best {
                     continue;
                 }
                 self.expand(state, t);
@@ -461,8 +455,8 @@ impl Search<'_> {
         let r = self.rules;
         let key = &state.key;
         // States: values set now are seen by requirements now; two values may not clash.
-        let mut values = key.values.clone();
-        let mut set_now = vec![false; r.states];
+        let mut values = key.values;
+        let mut set_now = [false; MAX_STATE_VARIABLES];
         for &j in chosen {
             for &(s, v) in &r.sets[j] {
                 if set_now[s] && values[s] != v {
@@ -491,11 +485,24 @@ impl Search<'_> {
         }
         let now = t + step;
         let mut ages: Vec<(u16, u16)> = Vec::with_capacity(key.ages.len() + chosen.len());
-        let aged = key
-            .ages
-            .iter()
-            .map(|&(i, a)| (usize::from(i), i64::from(a) + step))
-            .chain(chosen.iter().map(|&j| (j, step)));
+        let mut fresh: Vec<usize> = chosen.to_vec();
+        fresh.sort_unstable();
+        // Merged in activity order: the parent's ages are sorted already.
+        let mut fresh = fresh.into_iter().peekable();
+        let mut old = key.ages.iter().peekable();
+        let aged = std::iter::from_fn(|| {
+            let older = match (old.peek(), fresh.peek()) {
+                (None, None) => return None,
+                (Some(&&(i, _)), Some(&j)) => usize::from(i) < j,
+                (o, _) => o.is_some(),
+            };
+            Some(match older {
+                true => old
+                    .next()
+                    .map(|&(i, a)| (usize::from(i), i64::from(a) + step))?,
+                false => (fresh.next()?, step),
+            })
+        });
         for (i, age) in aged {
             if !r.matters(i, age, &started) {
                 continue;
@@ -516,7 +523,6 @@ impl Search<'_> {
         {
             return;
         }
-        ages.sort_unstable();
         let child = Key {
             started,
             ages,
@@ -531,19 +537,19 @@ impl Search<'_> {
             }
             return;
         }
+        if self.seen.get(&child).is_some_and(|&at| at <= now) {
+            return;
+        }
         let bound = self.lower_bound(&child, now);
         if bound >= self.best {
             return;
         }
-        if self.seen.get(&child).is_none_or(|&at| at > now) {
-            self.seen.insert(child.clone(), now);
-            let node = self.push(state.node, chosen, t);
-            self.layers.entry(now).or_default().push(State {
-                key: child,
-                node,
-                bound,
-            });
-        }
+        self.seen.insert(child.clone(), now);
+        let node = self.push(state.node, chosen, t);
+        self.layers
+            .entry(now)
+            .or_default()
+            .push((State { key: child, node }, bound));
     }
 
     /// Whether starting `chosen` at `t` keeps the schedule in canonical form. When the agent
@@ -854,4 +860,9 @@ fn eager(
             })
         })
         .collect()
+}
+
+/// A state value's index as kept in a search state (`u8::MAX` stands for "no value yet").
+fn value_index(v: usize) -> Option<u8> {
+    u8::try_from(v).ok().filter(|&v| v < u8::MAX)
 }

@@ -14,6 +14,11 @@ use makespan::solution::{Solution, Status};
 use makespan::verify::timearena_log::{self, RunMetrics, TimeArenaVerdict};
 use makespan::verify::{agent_lists, compare, plan, turns, Comparison, Report};
 
+/// A verifier of one benchmark's native plan text: `None` when the instance is not of its
+/// benchmark (or the text is a unified plan), else the exit code after printing the report.
+type NativeVerifier =
+    fn(&Path, &str, Option<&Instance>, Option<&Path>, bool) -> Result<Option<ExitCode>>;
+
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
@@ -98,23 +103,21 @@ fn run_one(
 ) -> Result<(bool, Option<RunMetrics>)> {
     let text = std::fs::read_to_string(plan_path)
         .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
-    if let Some(code) = crate::step_verify::run_if_steps(
-        plan_path,
-        &text,
-        instance.as_ref(),
-        args.solution.as_deref(),
-        args.json,
-    )? {
-        return Ok((code == ExitCode::SUCCESS, None));
-    }
-    if let Some(code) = crate::robotouille_verify::run_if_actions(
-        plan_path,
-        &text,
-        instance.as_ref(),
-        args.solution.as_deref(),
-        args.json,
-    )? {
-        return Ok((code == ExitCode::SUCCESS, None));
+    // Benchmarks' native plan texts, each tried when the instance is of its benchmark.
+    let native: [NativeVerifier; 2] = [
+        crate::step_verify::run_if_steps,
+        crate::robotouille_verify::run_if_actions,
+    ];
+    for run in native {
+        if let Some(code) = run(
+            plan_path,
+            &text,
+            instance.as_ref(),
+            args.solution.as_deref(),
+            args.json,
+        )? {
+            return Ok((code == ExitCode::SUCCESS, None));
+        }
     }
     let mut timearena = None;
     let (instance, report) = if text.trim_start().starts_with('{') {

@@ -99,13 +99,8 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
             return best;
         }
     }
-    // The searches below cost seconds: first ask whether the stronger (energetic) bound
-    // already proves the sampled schedule optimal, and let them stop at that bound too.
-    let upper = best.as_ref().map(|b| b.makespan(problem));
-    let lower_bound = lower_bound.max(crate::bounds::best(problem, upper).value);
-    if upper.is_some_and(|u| u <= lower_bound) {
-        return best;
-    }
+    // The searches below cost seconds; they stop at `lower_bound`, so callers pass the
+    // strongest bound they have (the solve pipeline: the energetic one).
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
     let best = best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng));

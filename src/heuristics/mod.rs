@@ -81,15 +81,8 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
         }
     }
     let mut rng = SmallRng::seed_from_u64(effort.seed);
-    // Noise from gentle to strong, so the samples explore near LFT and far from it.
-    const NOISE: [f64; 4] = [0.05, 0.15, 0.3, 0.6];
     for k in 0..effort.samples {
-        let noise = NOISE[k % NOISE.len()];
-        let priority: Vec<f64> = rules
-            .latest_finish
-            .iter()
-            .map(|&v| v * rng.random_range(1.0 - noise..1.0 + noise) + rng.random_range(0.0..1.0))
-            .collect();
+        let priority = rules.sampled(k, &mut rng);
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic {
             starts,
             rule: "sampled-lft",
@@ -136,16 +129,10 @@ fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heu
         }
     }
     let mut rng = SmallRng::seed_from_u64(effort.seed);
-    const NOISE: [f64; 4] = [0.05, 0.15, 0.3, 0.6];
     // A tenth of the samples: each dispatch costs more than a serial pass, and these
     // problems (one agent, setups) usually go on to an exact search that needs only a bound.
     for k in 0..effort.samples.div_ceil(10) {
-        let noise = NOISE[k % NOISE.len()];
-        let priority: Vec<f64> = rules
-            .latest_finish
-            .iter()
-            .map(|&v| v * rng.random_range(1.0 - noise..1.0 + noise) + rng.random_range(0.0..1.0))
-            .collect();
+        let priority = rules.sampled(k, &mut rng);
         let slack = rng.random_range(0..=2);
         if consider(
             dispatch::dispatch(problem, &priority, slack),
@@ -193,6 +180,18 @@ struct PriorityRules {
 }
 
 impl PriorityRules {
+    /// The `k`-th sampled priority: latest finish times with multiplicative noise, from
+    /// gentle to strong in turn (so the samples explore near LFT and far from it), plus a
+    /// random tie-breaker.
+    fn sampled(&self, k: usize, rng: &mut SmallRng) -> Vec<f64> {
+        const NOISE: [f64; 4] = [0.05, 0.15, 0.3, 0.6];
+        let noise = NOISE[k % NOISE.len()];
+        self.latest_finish
+            .iter()
+            .map(|&v| v * rng.random_range(1.0 - noise..1.0 + noise) + rng.random_range(0.0..1.0))
+            .collect()
+    }
+
     fn new(problem: &Problem) -> Self {
         let nodes = problem.network.nodes();
         let p = &problem.durations;

@@ -209,6 +209,12 @@ impl Rules {
             }
             piece_anchors[lag.from].push(lag.chunks[1..].to_vec());
         }
+        let stateless: Vec<bool> = (0..n)
+            .map(|j| sets[j].is_empty() && requires[j].is_empty())
+            .collect();
+        let alone: Vec<bool> = (0..n)
+            .map(|j| agent_only(problem, j, &pieces, &stateless))
+            .collect();
         // Every age up to one past the largest threshold of a rule is kept exactly.
         let mut cap = vec![0i64; n];
         for i in 0..n {
@@ -236,9 +242,9 @@ impl Rules {
         Some(Rules {
             deadlined: (0..n).filter(|&j| deadline[j] < i64::MAX).collect(),
             all,
-            eager: eager(problem, &into, &forward_into),
-            free_next: free_next(problem, &out_of, &pieces),
-            pullable: pullable(problem, &into, &pieces),
+            eager: eager(problem, &into, &forward_into, &instant, &stateless),
+            free_next: free_next(problem, &out_of, &alone),
+            pullable: pullable(&into, &instant, &alone),
             n,
             durations: problem.durations[..n].to_vec(),
             into,
@@ -762,16 +768,13 @@ fn topological(into: &[Vec<(usize, i64)>]) -> Option<Vec<usize>> {
 
 /// Whether activity `j` keeps only the agent busy, over its whole duration, and touches no
 /// state and no piece lag: moving it in time changes nothing but its own start.
-fn agent_only(problem: &Problem, j: usize, pieces: &[Option<Piece>]) -> bool {
+fn agent_only(problem: &Problem, j: usize, pieces: &[Option<Piece>], stateless: &[bool]) -> bool {
     let pool = problem.agent_resource;
     problem.demands[j]
         .iter()
         .all(|d| Some(d.resource) == pool && d.to == problem.durations[j])
         && !problem.demands[j].is_empty()
-        && problem
-            .states
-            .iter()
-            .all(|s| s.setters.iter().chain(&s.requirers).all(|&(a, _)| a != j))
+        && stateless[j]
         && pieces[j].is_none()
         && pieces
             .iter()
@@ -780,45 +783,31 @@ fn agent_only(problem: &Problem, j: usize, pieces: &[Option<Piece>]) -> bool {
 }
 
 /// [`Rules::free_next`].
+/// `alone[j]`: [`agent_only`] holds for `j`.
 fn free_next(
     problem: &Problem,
     out_of: &[Vec<(usize, i64)>],
-    pieces: &[Option<Piece>],
+    alone: &[bool],
 ) -> Vec<Option<usize>> {
-    let chained: Vec<Option<usize>> = problem
-        .expanded
-        .parts
-        .iter()
-        .flat_map(|parts| {
-            parts
-                .iter()
-                .enumerate()
-                .map(|(k, &c)| (c, parts.get(k + 1).copied()))
-                .collect::<Vec<_>>()
-        })
-        .fold(vec![None; problem.len()], |mut next, (c, after)| {
-            next[c] = after;
-            next
-        });
+    let mut chained = vec![None; problem.len()];
+    for parts in &problem.expanded.parts {
+        for w in parts.windows(2) {
+            chained[w[0]] = Some(w[1]);
+        }
+    }
     (0..problem.len())
         .map(|c| {
             let next = chained[c]?;
-            let alone = out_of[c] == [(next, 1)]
-                && agent_only(problem, c, pieces)
-                && agent_only(problem, next, pieces);
+            let alone = out_of[c] == [(next, 1)] && alone[c] && alone[next];
             alone.then_some(next)
         })
         .collect()
 }
 
 /// [`Rules::pullable`].
-fn pullable(problem: &Problem, into: &[Vec<(usize, i64)>], pieces: &[Option<Piece>]) -> Vec<bool> {
-    (0..problem.len())
-        .map(|j| {
-            into[j].iter().all(|&(_, w)| w > 0)
-                && problem.instants.iter().all(|i| i.activity != j)
-                && agent_only(problem, j, pieces)
-        })
+fn pullable(into: &[Vec<(usize, i64)>], instant: &[bool], alone: &[bool]) -> Vec<bool> {
+    (0..into.len())
+        .map(|j| into[j].iter().all(|&(_, w)| w > 0) && !instant[j] && alone[j])
         .collect()
 }
 
@@ -827,6 +816,8 @@ fn eager(
     problem: &Problem,
     into: &[Vec<(usize, i64)>],
     forward_into: &[Vec<(usize, i64)>],
+    instant: &[bool],
+    stateless: &[bool],
 ) -> Vec<bool> {
     let n = problem.len();
     let mut successors = vec![Vec::new(); n];
@@ -835,18 +826,9 @@ fn eager(
             successors[i].push(j);
         }
     }
-    let instant: Vec<bool> = (0..n)
-        .map(|j| problem.instants.iter().any(|i| i.activity == j))
-        .collect();
     (0..n)
         .map(|x| {
-            if !instant[x]
-                || into[x].iter().any(|&(_, w)| w <= 0)
-                || problem
-                    .states
-                    .iter()
-                    .any(|s| s.setters.iter().chain(&s.requirers).any(|&(a, _)| a == x))
-            {
+            if !instant[x] || into[x].iter().any(|&(_, w)| w <= 0) || !stateless[x] {
                 return false;
             }
             // Every other user of x's resources comes after x.

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use makespan::bounds;
-use makespan::heuristics::{self, Effort};
 use makespan::instance::parse_instance;
-use makespan::problem::Problem;
+use makespan::solve::bounds;
+use makespan::solve::heuristics::{self, Effort};
+use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 
 fn bundled(c: &mut Criterion) {

@@ -1,4 +1,4 @@
-//! Property: the exact search over time for one agent ([`makespan::agent_search`]) and the
+//! Property: the exact search over time for one agent ([`makespan::solve::exact::agent_search`]) and the
 //! time-indexed MILP find the same optimum on random Recipe2Plan-shaped instances: one
 //! cook; continuous, interruptible and autonomous steps; a stove and a microwave; time
 //! windows (max lags on every piece); an oven preheat and bake that set and require a
@@ -7,11 +7,11 @@
 
 use std::num::NonZeroU32;
 
-use makespan::agent_search;
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
-use makespan::milp::{self, MilpOutcome, MilpSettings};
-use makespan::problem::Problem;
-use makespan::unit_search::SearchOutcome;
+use makespan::solve::exact::agent_search;
+use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
+use makespan::solve::exact::unit_search::SearchOutcome;
+use makespan::solve::problem::Problem;
 use proptest::prelude::*;
 
 /// `(duration, kind, appliance)`: kind 0 continuous, 1 interruptible, 2 autonomous;

@@ -2,8 +2,6 @@
 //! (72 files × 1–3 agents) proven optimal with a verified schedule, and every AsyncHow
 //! instance compared with the benchmark's stored gold.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +43,10 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
         },
     );
     assert_eq!(instances.len(), 216);
-    let failures: Vec<String> = instances.par_iter().filter_map(common::unproven).collect();
+    let failures: Vec<String> = instances
+        .par_iter()
+        .filter_map(crate::common::unproven)
+        .collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

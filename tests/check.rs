@@ -1,8 +1,6 @@
 //! `solve --check` from the command line: agreement is recorded in every solution file and
 //! the summary; a solution that claims a wrong optimum is flagged, and the run exits with 3.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -41,7 +39,7 @@ fn check_records_agreement_for_every_instance_in_file_and_summary() {
 fn a_solution_claiming_a_wrong_optimum_is_flagged_and_the_run_fails() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let input = common::write(dir.path(), &common::needs_branching());
+    let input = crate::common::write(dir.path(), &crate::common::needs_branching());
     let input = input.to_str().unwrap();
     assert!(solve(&[input, "--quiet"], &out).status.success());
     // Tamper with the kept solution: claim that one unit more is optimal.

@@ -1,10 +1,8 @@
 //! The `makespan` binary as a user runs it: the README's commands, exit codes, and bad input.
 
-mod common;
-
 use std::path::Path;
 
-use common::{makespan, text};
+use crate::common::{makespan, text};
 
 #[test]
 fn solve_bundled_instances_writes_verified_optimal_solutions_and_resumes() {

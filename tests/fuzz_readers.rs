@@ -11,15 +11,15 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use makespan::formats::asynctool::turns::read_turns;
+use makespan::formats::paracook::lists::{read_agent_lists, verify_agent_lists};
+use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
+use makespan::formats::robotouille::actions::{read_actions, verify_actions};
+use makespan::formats::timearena::log::{read_decisions, verify_decisions};
 use makespan::formats::{self, asynchow, paracook, ImportOptions};
 use makespan::instance::{parse_instance, Instance, LoadError};
 use makespan::solve::{solve, SolveOptions};
-use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
 use makespan::verify::plan::read_plan;
-use makespan::verify::robotouille_actions::{read_actions, verify_actions};
-use makespan::verify::step_plans::{parse_steps, verify_steps};
-use makespan::verify::timearena_log::{read_decisions, verify_decisions};
-use makespan::verify::turns::read_turns;
 use makespan::verify::verify;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
@@ -310,6 +310,10 @@ fn import_file(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
                 LoadError::Format { at, message, .. } => LoadError::Format {
                     path: path.into(),
                     at,
+                    message,
+                },
+                LoadError::Usage { message, .. } => LoadError::Usage {
+                    path: path.into(),
                     message,
                 },
             })

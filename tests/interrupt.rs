@@ -2,9 +2,6 @@
 //! lets the running instance finish and stops; only complete solution files remain, the
 //! summary lists them, the exit code is 130, and the next run resumes. A second interrupt
 //! exits at once, still without partial files.
-#![cfg(unix)]
-
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -17,7 +14,10 @@ fn inputs(dir: &Path) -> PathBuf {
     let folder = dir.join("instances");
     std::fs::create_dir(&folder).unwrap();
     for seed in 1..=6 {
-        common::write(&folder, &common::job_shop(&format!("js{seed}"), 8, 8, seed));
+        crate::common::write(
+            &folder,
+            &crate::common::job_shop(&format!("js{seed}"), 8, 8, seed),
+        );
     }
     folder
 }

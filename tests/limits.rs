@@ -2,8 +2,6 @@
 //! the instance is `feasible` with a verified schedule, a lower bound below it, the gap, and
 //! a reason naming the limit; never `optimal` without a proof.
 
-mod common;
-
 use std::process::Command;
 
 use makespan::instance::Instance;
@@ -29,7 +27,7 @@ fn assert_feasible_with_bound(instance: &Instance, s: &Solution, limit: &str) {
 
 #[test]
 fn a_node_limit_gives_feasible_with_bound_gap_and_reason() {
-    let instance = common::needs_branching();
+    let instance = crate::common::needs_branching();
     let options = SolveOptions {
         node_limit: Some(0),
         ..SolveOptions::default()
@@ -41,7 +39,7 @@ fn a_node_limit_gives_feasible_with_bound_gap_and_reason() {
 
 #[test]
 fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
-    let instance = common::hard();
+    let instance = crate::common::hard();
     let options = SolveOptions {
         time_limit: 0.5,
         ..SolveOptions::default()
@@ -55,7 +53,7 @@ fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
     // The same job shop in units 100 000 times finer (plus one unit, so that scaling by
     // the gcd of all times cannot undo it): the time grid would need far more variables
     // than the MILP may build.
-    let mut instance = common::needs_branching();
+    let mut instance = crate::common::needs_branching();
     for a in &mut instance.activities {
         a.duration = a.duration * 100_000 + 1;
     }
@@ -67,7 +65,7 @@ fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
 #[test]
 fn the_solution_file_of_a_node_limited_solve_says_feasible_with_bound_and_gap() {
     let dir = tempfile::tempdir().unwrap();
-    let input = common::write(dir.path(), &common::needs_branching());
+    let input = crate::common::write(dir.path(), &crate::common::needs_branching());
     let out = dir.path().join("out");
     let run = Command::new(env!("CARGO_BIN_EXE_makespan"))
         .args(["solve", "--quiet", "--node-limit", "0", "--out"])
@@ -107,7 +105,7 @@ fn a_negative_or_nan_time_limit_is_refused_not_a_panic() {
         time_limit: -1.0,
         ..SolveOptions::default()
     };
-    let s = solve(&common::needs_branching(), &options);
+    let s = solve(&crate::common::needs_branching(), &options);
     assert_eq!(s.status, Status::Error);
     assert!(s.reason.unwrap().contains("time limit"));
 }

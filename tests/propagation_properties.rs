@@ -6,9 +6,9 @@
 //! whole pipeline proves exactly the optimum.
 
 use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
-use makespan::milp::propagate::{first_open_horizon, tighten};
-use makespan::problem::Problem;
 use makespan::solution::Status;
+use makespan::solve::exact::milp::propagate::{first_open_horizon, tighten};
+use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use proptest::prelude::*;
 

@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
 use makespan::formats::recipe2plan::{self, Level};
 use makespan::formats::{import, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
-use makespan::verify::step_plans::{parse_steps, verify_steps};
 use makespan::verify::{verify, Rule};
 
 const COOKING: &str = "../shared/benchmarks/recipe2plan/cooking.json";

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use makespan::formats::{self, robotouille, ImportOptions};
-use makespan::problem::Problem;
 use makespan::solution::Status;
+use makespan::solve::exact::unit_search::{search, SearchOutcome};
+use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
-use makespan::unit_search::{search, SearchOutcome};
 use makespan::verify::verify;
 
 const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";

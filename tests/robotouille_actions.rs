@@ -3,19 +3,17 @@
 //! violation and the optimal length; and each rule, broken alone by a small edit of a valid
 //! plan, is reported under its name at its step.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{makespan, text};
+use crate::common::{makespan, text};
+use makespan::formats::robotouille::actions::{
+    parse_actions, read_actions, verify_actions, ActionReport,
+};
 use makespan::formats::robotouille::{self, task_graph, Task};
 use makespan::formats::{self, ImportOptions};
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
-use makespan::verify::robotouille_actions::{
-    parse_actions, read_actions, verify_actions, ActionReport,
-};
 use makespan::verify::Rule;
 
 const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";

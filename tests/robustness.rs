@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
+use makespan::formats::paracook::lists::read_agent_lists;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::{parse_instance, Activity, Instance, LoadError, Precedence, MAX_TIME};
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
-use makespan::verify::agent_lists::read_agent_lists;
 use makespan::verify::plan::read_plan;
 
 const ONE: &str = r#"{"format": "makespan-instance/1", "name": "one", "agents": 1,

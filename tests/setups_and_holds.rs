@@ -5,12 +5,12 @@
 
 use std::num::NonZeroU32;
 
-use makespan::heuristics::{self, Effort};
 use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
-use makespan::milp::{self, MilpOutcome, MilpSettings};
-use makespan::problem::Problem;
 use makespan::schedule::ScheduledActivity;
-use makespan::unit_search::{search, SearchOutcome};
+use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
+use makespan::solve::exact::unit_search::{search, SearchOutcome};
+use makespan::solve::heuristics::{self, Effort};
+use makespan::solve::problem::Problem;
 use makespan::verify::verify;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -4,13 +4,14 @@
 
 use std::num::NonZeroU32;
 
-use makespan::bounds;
-use makespan::check::{cross_check, Verdict};
-use makespan::heuristics::{self, Effort};
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
-use makespan::milp::{self, MilpOutcome, MilpSettings};
-use makespan::problem::Problem;
 use makespan::solution::Status;
+use makespan::solution::Verdict;
+use makespan::solve::bounds;
+use makespan::solve::check::cross_check;
+use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
+use makespan::solve::heuristics::{self, Effort};
+use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 use proptest::prelude::*;

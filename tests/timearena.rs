@@ -3,19 +3,18 @@
 //! optima, the environment's known faults found by computation, and decision-list
 //! mutations reported under the right rule.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use makespan::bounds;
+use makespan::formats::timearena::log::{verify_decisions, Decision, DecisionLog};
 use makespan::formats::{self, timearena, ImportOptions};
 use makespan::instance::Instance;
-use makespan::problem::Problem;
 use makespan::solution::{Solution, Status};
-use makespan::solve::{solve, Method, SolveOptions};
-use makespan::verify::timearena_log::{verify_decisions, Decision, DecisionLog};
+use makespan::solve::bounds;
+use makespan::solve::problem::Problem;
+use makespan::solve::{solve, SolveOptions};
 use makespan::verify::{verify, Rule};
+use makespan::Method;
 use proptest::prelude::*;
 use rayon::prelude::*;
 
@@ -35,11 +34,8 @@ fn named(name: &str) -> Instance {
 }
 
 fn greedy(instance: &Instance) -> Solution {
-    let options = SolveOptions {
-        method: Method::TimearenaGreedy,
-        ..SolveOptions::default()
-    };
-    solve(instance, &options)
+    let method = Method::parse("timearena-greedy").expect("TimeArena has a baseline");
+    makespan::solve_with(instance, method, &SolveOptions::default())
 }
 
 fn size(instance: &Instance) -> usize {
@@ -62,7 +58,10 @@ fn all_runs_and_constrained_runs_are_proven_optimal_and_verify() {
     instances.extend(constrained);
     let names: BTreeSet<&str> = instances.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names.len(), 700);
-    let failures: Vec<String> = instances.par_iter().filter_map(common::unproven).collect();
+    let failures: Vec<String> = instances
+        .par_iter()
+        .filter_map(crate::common::unproven)
+        .collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
@@ -385,7 +384,7 @@ fn committed_oracle_references_match_the_data_and_replay() {
                 let text = std::fs::read_to_string(&path).ok()?;
                 let solution: Solution = serde_json::from_str(&text).ok()?;
                 let answer = std::fs::read_to_string(path.with_extension("answer.json")).ok()?;
-                let log = makespan::verify::timearena_log::read_decisions(&path, &answer).ok()?;
+                let log = makespan::formats::timearena::log::read_decisions(&path, &answer).ok()?;
                 let verdict = verify_decisions(instance, &log);
                 let ok = solution.instance.hash == makespan::instance::content_hash(instance)
                     && solution.status == Status::Optimal

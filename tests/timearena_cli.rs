@@ -1,10 +1,8 @@
 //! The TimeArena commands of the README, as a user runs them.
 
-mod common;
-
 use std::path::Path;
 
-use common::{makespan, text};
+use crate::common::{makespan, text};
 
 const DATA: &str = "../shared/benchmarks/timearena";
 

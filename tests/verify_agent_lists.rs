@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use makespan::formats::paracook::lists::{read_agent_lists, verify_agent_lists};
 use makespan::instance::{Activity, Instance, Precedence, INSTANCE_FORMAT};
-use makespan::verify::agent_lists::{read_agent_lists, verify_agent_lists};
 use makespan::verify::Rule;
 use proptest::prelude::*;
 

@@ -6,10 +6,10 @@
 
 use std::process::{Command, Output};
 
-use makespan::bounds;
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
-use makespan::problem::Problem;
 use makespan::solution::Status;
+use makespan::solve::bounds;
+use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 

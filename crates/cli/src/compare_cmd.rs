@@ -1,0 +1,173 @@
+//! `makespan compare SOLUTIONS --baseline FILE_OR_DIR`: a baseline's makespans against the
+//! optima in a folder of solution files. The baseline is a folder of solution files (matched
+//! by instance name) or a benchmark's own baseline file (Recipe2Plan `plan.json`), whose
+//! plans are turned into schedules and verified first: an invalid plan has no makespan,
+//! only a reason.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use makespan::compare::{self, Row};
+use makespan::formats::{self, input_files, BaselinePlans};
+use makespan::instance::Instance;
+use makespan::solution::{Solution, Status};
+use makespan::verify::verify;
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// Folder (or file) of solution files: the optima.
+    solutions: PathBuf,
+    /// The baseline: a folder of solution files, or Recipe2Plan's plan.json.
+    #[arg(long, value_name = "FILE_OR_DIR")]
+    baseline: PathBuf,
+    /// List only the instances where the baseline is not optimal: longer than the optimum,
+    /// invalid, or missing (the group summaries still count every instance).
+    #[arg(long)]
+    differences: bool,
+    /// Print the rows and groups as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: CompareArgs) -> Result<ExitCode> {
+    let solutions = read_solutions(&args.solutions)?;
+    if solutions.is_empty() {
+        bail!("{}: no solution files found", args.solutions.display());
+    }
+    let baseline = Baseline::open(&args.baseline)?;
+    let rows: Vec<Row> = solutions
+        .iter()
+        .map(|s| Row {
+            instance: s.instance.name.clone(),
+            group: group_of(&s.instance.instance),
+            baseline: baseline.makespan(&s.instance.instance),
+            optimum: s.makespan,
+            status: s.status,
+        })
+        .collect();
+    let groups = compare::summarize(&rows);
+    let rows: Vec<Row> = if args.differences {
+        rows.into_iter()
+            .filter(|r| r.baseline.as_ref().ok() != r.optimum.as_ref())
+            .collect()
+    } else {
+        rows
+    };
+    if args.json {
+        let value = serde_json::json!({ "rows": rows, "groups": groups });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print!("{}", compare::render(&rows, &groups));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What instances are grouped by: the benchmark's own grouping (a level, a scenario), else
+/// the benchmark, else "all".
+fn group_of(instance: &Instance) -> String {
+    if let Some(group) = formats::benchmark_of(instance).and_then(|b| b.group(instance)) {
+        return group;
+    }
+    instance
+        .source
+        .as_ref()
+        .map_or_else(|| "all".to_string(), |s| s.benchmark.clone())
+}
+
+fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("{}: cannot list the folder", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        files
+    } else {
+        input_files(path)?
+    };
+    let mut solutions = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("{}: cannot read", file.display()))?;
+        if !text.contains("\"makespan-solution/") {
+            continue;
+        }
+        solutions.push(Solution::parse(&file, &text)?);
+    }
+    Ok(solutions)
+}
+
+enum Baseline {
+    Solutions(Vec<Solution>),
+    /// A benchmark's own file of baseline plans.
+    Plans(Box<dyn BaselinePlans>),
+}
+
+impl Baseline {
+    fn open(path: &Path) -> Result<Baseline> {
+        if path.is_dir() {
+            return Ok(Baseline::Solutions(read_solutions(path)?));
+        }
+        let files: Vec<_> = formats::registry()
+            .iter()
+            .filter_map(|b| b.baseline_file())
+            .collect();
+        let accepted: Vec<&str> = std::iter::once("a folder of solution files")
+            .chain(files.iter().map(|f| f.description))
+            .collect();
+        let mut last = None;
+        for file in &files {
+            match (file.open)(path) {
+                Ok(plans) => return Ok(Baseline::Plans(plans)),
+                Err(e) => last = Some(e),
+            }
+        }
+        let context = format!(
+            "{}: not a baseline this command reads ({})",
+            path.display(),
+            accepted.join(", or ")
+        );
+        match last {
+            Some(e) => Err(anyhow::Error::new(e).context(context)),
+            None => bail!(context),
+        }
+    }
+
+    /// The baseline's verified makespan on `instance`, or why there is none.
+    fn makespan(&self, instance: &Instance) -> Result<i64, String> {
+        let schedule = match self {
+            Baseline::Solutions(list) => {
+                let s = list
+                    .iter()
+                    .find(|s| s.instance.name == instance.name)
+                    .ok_or("no baseline solution of this instance")?;
+                if s.status == Status::Invalid {
+                    // A baseline's schedule that breaks rules: its claimed value and why.
+                    return Err(format!(
+                        "invalid (claims {}): {}",
+                        s.makespan.map_or("-".into(), |m| m.to_string()),
+                        s.reason.as_deref().unwrap_or("breaks rules")
+                    ));
+                }
+                if !matches!(s.status, Status::Optimal | Status::Feasible) {
+                    return Err(format!("baseline status {}", s.status));
+                }
+                s.schedule.clone()
+            }
+            Baseline::Plans(plans) => plans.schedule(instance)?,
+        };
+        let report = verify(instance, &schedule);
+        if report.valid {
+            report.makespan.ok_or_else(|| "empty plan".to_string())
+        } else {
+            Err(format!(
+                "invalid plan: {} violation(s), first {}",
+                report.violations.len(),
+                report.violations[0].rule.name()
+            ))
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The `makespan` command line: parses arguments, calls the library, prints, sets exit codes.
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use makespan::batch::{self, BatchOptions, Row};
+use makespan::formats::recipe2plan::Level;
+use makespan::formats::{self, ImportOptions};
+use makespan::solution::{Status, Verdict};
+use makespan::{Method, SolveOptions};
+
+mod compare_cmd;
+mod generate_cmd;
+mod interrupt;
+mod validate_cmd;
+mod verify_cmd;
+
+/// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.
+#[derive(Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve instances (unified or native benchmark files, or folders of them).
+    ///
+    /// Example: makespan solve ../shared/benchmarks/paracook/abstract --agents 1,2,3 --out solutions/paracook
+    Solve(SolveArgs),
+    /// Check a plan against its instance and report every violated rule.
+    ///
+    /// Exit code 0: valid; 1: violations; 2: unreadable input.
+    /// Example: makespan verify solutions/two-cooks-breakfast.json
+    Verify(verify_cmd::VerifyArgs),
+    /// Solve classic instances and compare with published optima (exit code 1 on any
+    /// disagreement with a proven result).
+    ///
+    /// Example: makespan validate ../shared/external-validation/rcpsp-max/sm_j10 --optima ../shared/external-validation/rcpsp-max/sm_j10/optimum.csv
+    Validate(validate_cmd::ValidateArgs),
+    /// Write seeded random instances of a benchmark's shape (AsyncTool, kitchen jobs).
+    ///
+    /// Example: makespan generate asynctool --seed 1 --chains 3 --length 3 --delay 1 --out instances/asynctool
+    Generate(generate_cmd::GenerateArgs),
+    /// Compare a baseline (a benchmark's heuristic plans, or solution files) with the optima.
+    ///
+    /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
+    Compare(compare_cmd::CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Files or folders (searched recursively) of instances.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Folder for the solution files and summary.csv.
+    #[arg(long, default_value = "solutions")]
+    out: PathBuf,
+    /// Agent counts to solve each native instance with, e.g. 1,2,3 ("unlimited" allowed).
+    /// Default: each benchmark's own (ParaCook 1,2,3; AsyncHow unlimited).
+    #[arg(long, value_delimiter = ',')]
+    agents: Vec<String>,
+    /// Combination sizes for benchmarks that combine tasks (TimeArena: tasks per run),
+    /// e.g. 1,2,3. Default: the benchmark's own (TimeArena 1,2,3: all 525 runs).
+    #[arg(long, value_delimiter = ',')]
+    combine: Vec<usize>,
+    /// Build the constrained-resource variant (TimeArena: one pot, one fryer, one oven).
+    #[arg(long)]
+    constraint: bool,
+    /// How to solve: `exact` (bounds, heuristics, MILP: proven optima) or a benchmark's own
+    /// baseline, replayed and verified (`timearena-greedy`).
+    #[arg(long, default_value = "exact", value_parser = parse_method)]
+    method: Method,
+    /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
+    #[arg(long, value_delimiter = ',')]
+    level: Vec<String>,
+    /// Seconds the MILP may spend on one instance.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    time_limit: f64,
+    /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
+    /// an instance stopped by it is reported `feasible` with its bound and gap.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+    /// Instances solved in parallel (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// HiGHS threads per instance.
+    #[arg(long, default_value_t = NonZeroU32::MIN)]
+    threads: NonZeroU32,
+    /// Re-solve instances whose solution file already exists for the same instance.
+    #[arg(long)]
+    force: bool,
+    /// Also write each benchmark's native answer form (e.g. ParaCook per-agent lists).
+    #[arg(long)]
+    emit_native: bool,
+    /// Write each MILP that is built to DIR/<instance>.lp.
+    #[arg(long, value_name = "DIR")]
+    export_lp: Option<PathBuf>,
+    /// Re-solve every instance by a second method (exhaustive search on small instances, the
+    /// MILP alone on larger ones) and report any disagreement (exit code 3).
+    #[arg(long)]
+    check: bool,
+    /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
+    #[arg(long)]
+    heuristic_only: bool,
+    /// Solve only shard K of N (1-based, "K/N"), for cluster job arrays.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// No progress bar and no summary table.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Verify(args) => verify_cmd::run(args),
+        Command::Validate(args) => validate_cmd::run(args),
+        Command::Generate(args) => generate_cmd::run(args),
+        Command::Compare(args) => compare_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
+    values
+        .iter()
+        .map(|v| match v.trim() {
+            "unlimited" | "inf" | "null" => Ok(None),
+            n => match n.parse::<u32>() {
+                Ok(m) if m > 0 => Ok(Some(m)),
+                _ => bail!("--agents: \"{n}\" is not a positive agent count or \"unlimited\""),
+            },
+        })
+        .collect()
+}
+
+fn parse_method(text: &str) -> Result<Method, String> {
+    Method::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = Method::names().collect();
+        format!(
+            "\"{text}\" is not a method; use one of {}",
+            names.join(", ")
+        )
+    })
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err(format!(
+            "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
+        )),
+    }
+}
+
+pub(crate) fn parse_levels(values: &[String]) -> Result<Vec<Level>> {
+    values
+        .iter()
+        .map(|v| Level::parse(v).map_err(|e| anyhow::anyhow!("--level: {e}")))
+        .collect()
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize)> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if k >= 1 && k <= n => Ok((k, n)),
+        _ => bail!("--shard: \"{text}\" is not K/N with 1 ≤ K ≤ N, e.g. 2/8"),
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode> {
+    if args.combine.contains(&0) {
+        bail!("--combine: sizes are numbers of tasks per run, at least 1 (e.g. 1,2,3)");
+    }
+    let import = ImportOptions {
+        agents: parse_agents(&args.agents)?,
+        combine: args.combine.clone(),
+        constraint: args.constraint,
+        levels: parse_levels(&args.level)?,
+    };
+    let mut instances = Vec::new();
+    for input in &args.inputs {
+        for file in formats::input_files(input)? {
+            instances.extend(formats::import(&file, &import)?);
+        }
+    }
+    let mut instances = batch::dedupe(instances)?;
+    if let Some(shard) = &args.shard {
+        let (k, n) = parse_shard(shard)?;
+        instances = instances
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, inst)| inst)
+            .collect();
+    }
+    if instances.is_empty() {
+        bail!("no instances found in {:?}", args.inputs);
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let options = BatchOptions {
+        out: args.out.clone(),
+        jobs,
+        force: args.force,
+        emit_native: args.emit_native,
+        export_lp: args.export_lp,
+        check: args.check,
+        solve: SolveOptions {
+            time_limit: args.time_limit,
+            threads: args.threads,
+            node_limit: args.node_limit,
+            heuristic_only: args.heuristic_only,
+            ..SolveOptions::default()
+        },
+        method: args.method,
+    };
+    let started = std::time::Instant::now();
+    let cancel = interrupt::install().map_err(anyhow::Error::msg)?;
+    let bar = progress_bar(instances.len(), args.quiet);
+    let rows = batch::run(
+        &instances,
+        &options,
+        &|row: &Row| {
+            bar.inc(1);
+            bar.set_message(format!("{} {}", row.instance, row.status));
+        },
+        &cancel,
+    )
+    .context("solve")?;
+    bar.finish_and_clear();
+    if !args.quiet {
+        print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+    }
+    if cancel.is_cancelled() {
+        eprintln!(
+            "interrupted: {} of {} instances done, summary in {}; run the same command again to solve the rest (finished instances are kept)",
+            rows.len(),
+            instances.len(),
+            args.out.join("summary.csv").display()
+        );
+        return Ok(ExitCode::from(interrupt::EXIT_CODE));
+    }
+    let disagreements: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.check == Some(Verdict::Disagree))
+        .map(|r| r.instance.as_str())
+        .collect();
+    if !disagreements.is_empty() {
+        eprintln!(
+            "check: the second method disagrees on {} instance(s): {} (see \"check\" in their solution files)",
+            disagreements.len(),
+            disagreements.join(", ")
+        );
+        return Ok(ExitCode::from(3));
+    }
+    let failed = rows.iter().any(|r| r.status == Status::Error);
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A progress bar on standard error, hidden with `--quiet`.
+pub(crate) fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(len as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
+    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+    let reused = rows.iter().filter(|r| r.reused).count();
+    let width = rows
+        .iter()
+        .map(|r| r.instance.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    if rows.len() <= 40 {
+        println!(
+            "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8}  method",
+            "instance", "status", "makespan", "bound", "gap", "seconds"
+        );
+        for r in rows {
+            let cell = |v: Option<i64>| v.map_or("-".into(), |x| x.to_string());
+            println!(
+                "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8.3}  {}{}",
+                r.instance,
+                r.status.to_string(),
+                cell(r.makespan),
+                cell(r.lower_bound),
+                r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
+                r.seconds,
+                r.method,
+                match r.check {
+                    Some(v) => format!(" check:{}", v.name()),
+                    None => String::new(),
+                } + if r.reused { " (kept)" } else { "" }
+            );
+        }
+    }
+    println!(
+        "{} instances: {} optimal, {} feasible, {} infeasible, {} invalid, {} error ({} kept from an earlier run) in {:.2} s; solutions in {}",
+        rows.len(),
+        count(Status::Optimal),
+        count(Status::Feasible),
+        count(Status::Infeasible),
+        count(Status::Invalid),
+        count(Status::Error),
+        reused,
+        seconds,
+        out.display()
+    );
+}

@@ -1,0 +1,201 @@
+//! `makespan verify`: read a plan (unified, a solution file, or a native answer), tie it to
+//! its instance, run the independent verifier and print every violation.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use makespan::formats::{self, Answer, ImportOptions, NativeJson};
+use makespan::instance::{content_hash, problem_hash, Instance};
+use makespan::solution::{Solution, Status};
+use makespan::verify::{compare, plan, Comparison, Report};
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The plan: a unified plan (makespan-plan/1), a solution file, or a native answer
+    /// (ParaCook per-agent lists, bare or inside an LLM response's ```json block; a
+    /// TimeArena decision list or LLM_test.py trajectory; AsyncTool turn lists, one entry
+    /// per round, for instances from `makespan generate asynctool`; Robotouille action
+    /// strings, one per line, with --instance robotouille:<task>). Several plans of one
+    /// instance are checked one after the other; for TimeArena logs the benchmark's
+    /// metrics over all of them follow (average progress score, completion speed,
+    /// completion rate, average completion time).
+    #[arg(required = true)]
+    plans: Vec<PathBuf>,
+    /// The instance, if the plan does not name it or to override it: a unified instance or
+    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
+    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
+    #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
+    instance: Option<String>,
+    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA, else
+    /// ../shared/benchmarks).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
+    #[arg(long)]
+    agents: Option<String>,
+    /// Recipe2Plan level of the instance (easy or medium).
+    #[arg(long)]
+    level: Option<String>,
+    /// A solution file of the same instance whose makespan is the reference (the optimum
+    /// when its status is optimal): prints the ratio and the time lost.
+    #[arg(long, value_name = "FILE")]
+    solution: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    let instance = match &args.instance {
+        Some(spec) => Some(load_instance(spec, &args)?),
+        None => None,
+    };
+    let several = args.plans.len() > 1;
+    let mut code = ExitCode::SUCCESS;
+    let mut runs = Vec::new();
+    for plan in &args.plans {
+        if several && !args.json {
+            println!("== {}", plan.display());
+        }
+        let (valid, run) = run_one(&args, plan, instance.as_ref())?;
+        if !valid {
+            code = ExitCode::from(1);
+        }
+        runs.extend(run);
+    }
+    // The benchmark's metrics over all the answers, where it has them (TimeArena's AS, CS, …).
+    let benchmark = instance.as_ref().and_then(formats::benchmark_of);
+    if let Some((json, text)) = benchmark
+        .filter(|_| several)
+        .and_then(|b| b.aggregate(&runs))
+    {
+        if args.json {
+            println!("{json}");
+        } else {
+            print!("{text}");
+        }
+    }
+    Ok(code)
+}
+
+/// Verifies one plan; returns whether it is valid, and the benchmark's metrics of this run
+/// where it has them. With several plans, JSON reports are printed one per line.
+fn run_one(
+    args: &VerifyArgs,
+    plan_path: &Path,
+    instance: Option<&Instance>,
+) -> Result<(bool, Option<serde_json::Value>)> {
+    let text = std::fs::read_to_string(plan_path)
+        .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
+    let answer = Answer {
+        path: plan_path,
+        text: &text,
+        instance,
+        reference: args.solution.as_deref(),
+    };
+    // A unified plan or solution file names its instance; anything else is a native answer,
+    // read by the first benchmark that recognises it.
+    let (instance, checked) = if text.trim_start().starts_with('{') {
+        let resolved = plan::read_plan(plan_path, &text)?.resolve(instance.cloned())?;
+        let report = makespan::verify(&resolved.instance, &resolved.schedule);
+        (resolved.instance, formats::NativeCheck::plain(report))
+    } else {
+        let checked = formats::check_answer(&answer)?;
+        let instance = instance.cloned().with_context(|| {
+            format!("{}: a native answer needs --instance", plan_path.display())
+        })?;
+        (instance, checked)
+    };
+    let report = &checked.report;
+    let reference = match (&args.solution, checked.compared) {
+        (Some(path), false) => Some(reference(path, &instance)?),
+        _ => None,
+    };
+    let comparison = reference
+        .as_ref()
+        .map(|(optimum, _)| compare(report, *optimum));
+    if args.json {
+        let value = match checked.json {
+            NativeJson::Whole(value) => value,
+            NativeJson::None => serde_json::json!({ "report": report, "comparison": comparison }),
+            NativeJson::Extra(key, extra) => {
+                let mut value = serde_json::json!({ "report": report, "comparison": comparison });
+                value[key] = extra;
+                value
+            }
+        };
+        if args.plans.len() > 1 {
+            println!("{value}");
+        } else {
+            println!("{}", serde_json::to_string_pretty(&value)?);
+        }
+    } else {
+        print!("{}", report.render_text());
+        print!("{}", checked.text);
+        if let (Some(c), Some((_, status))) = (&comparison, &reference) {
+            print_comparison(report, c, *status);
+        }
+    }
+    Ok((report.valid, checked.run))
+}
+
+/// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
+/// instance.
+fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
+    let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
+    let agents = match &args.agents {
+        Some(a) => vec![crate::parse_agents(std::slice::from_ref(a))?[0]],
+        None => Vec::new(),
+    };
+    let options = ImportOptions {
+        agents,
+        levels,
+        ..ImportOptions::default()
+    };
+    Ok(makespan::load_instance(
+        spec,
+        args.data.as_deref(),
+        &options,
+    )?)
+}
+
+/// The reference makespan and its status from a solution file of the same instance.
+fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
+    let solution = Solution::read(path)?;
+    if problem_hash(&solution.instance.instance) != problem_hash(instance) {
+        bail!(
+            "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
+            path.display(),
+            solution.instance.name,
+            solution.instance.hash,
+            instance.name,
+            content_hash(instance)
+        );
+    }
+    match solution.makespan {
+        Some(m) => Ok((m, solution.status)),
+        None => bail!(
+            "{}: the solution has no makespan (status {})",
+            path.display(),
+            solution.status
+        ),
+    }
+}
+
+fn print_comparison(report: &Report, c: &Comparison, status: Status) {
+    let what = if status == Status::Optimal {
+        "optimum"
+    } else {
+        "best known makespan"
+    };
+    match (c.ratio, c.lost_time) {
+        (Some(ratio), Some(lost)) => println!(
+            "ratio to the {what} {}: {ratio:.4} ({lost} time units lost); agent idle time {}",
+            c.optimum,
+            report.agent_idle_time.map_or("-".into(), |t| t.to_string())
+        ),
+        _ => println!("no ratio to the {what} {}: the plan is invalid", c.optimum),
+    }
+}

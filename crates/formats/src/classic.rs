@@ -1,0 +1,58 @@
+//! What the classic scheduling formats (PSPLIB `.sm`, ProGen/max `.sch`, job shop `.jss`)
+//! share once their numbers are read: renewable resources `R1 … RK` with per-activity
+//! demands, and an instance without agents that records the file it came from.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use makespan_model::instance::{Instance, Resource, ResourceUse, Source};
+
+/// The id of the `k`-th renewable resource (0-based `k`): `R1`, `R2`, …
+fn renewable_id(k: usize) -> String {
+    format!("R{}", k + 1)
+}
+
+/// Renewable resources `R1 … RK` with the given capacities (checked by the reader).
+pub fn renewable(capacities: &[i64]) -> Vec<Resource> {
+    capacities
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| Resource {
+            id: renewable_id(k),
+            capacity: c as u32,
+            states: Vec::new(),
+        })
+        .collect()
+}
+
+/// One activity's demand row as uses of `R1 … RK`; zero demands are left out.
+pub fn demands(row: &[i64]) -> Vec<ResourceUse> {
+    row.iter()
+        .enumerate()
+        .filter(|(_, &d)| d > 0)
+        .map(|(k, &d)| ResourceUse {
+            resource: renewable_id(k),
+            amount: d as u32,
+        })
+        .collect()
+}
+
+/// An empty instance of `benchmark` named `name` (no agents), read from `path`, with
+/// `notes`; the importer fills in resources, activities and precedences.
+pub fn instance(
+    benchmark: &str,
+    path: &Path,
+    name: String,
+    notes: BTreeMap<String, Value>,
+) -> Instance {
+    Instance {
+        source: Some(Source {
+            benchmark: benchmark.into(),
+            file: Some(path.display().to_string()),
+            notes,
+        }),
+        ..Instance::new(name, None)
+    }
+}

@@ -1,0 +1,191 @@
+//! Importers of benchmark files: each native format becomes one or more unified
+//! [`Instance`]s, and schedules go back out in a benchmark's own answer form.
+//!
+//! Importers only translate. Whatever a benchmark means (ParaCook's lags, AsyncHow's
+//! unlimited agents and month intervals) is written into the instance, so solvers and the
+//! verifier never ask where an instance came from. Facts an importer learns about the
+//! benchmark's own data (its gold answer, known upstream errors) go into `source.notes`.
+//!
+//! One native file often holds several problems: a ParaCook task is solved for 1, 2 and 3
+//! cooks, an AsyncHow file holds hundreds of tasks. [`import`] therefore returns a list.
+
+pub mod asynchow;
+pub mod asynctool;
+mod classic;
+mod detect;
+pub mod generate;
+pub mod jobshop;
+pub mod kitchen;
+mod lines;
+pub mod paracook;
+pub mod psplib;
+pub mod rcpsp_max;
+pub mod recipe2plan;
+pub mod reference;
+mod registry;
+pub mod robotouille;
+pub mod timearena;
+mod walk;
+
+use std::path::Path;
+
+use makespan_model::instance::{parse_instance, Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+
+pub use detect::{detect, Format};
+pub use reference::{data_dir, load_instance, DEFAULT_DATA};
+pub use registry::{
+    baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
+    BaselinePlans, Benchmark, NativeCheck, NativeJson,
+};
+pub use walk::input_files;
+
+/// What the caller wants from an import.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Agent counts to build instances for (`None` = unlimited); empty means the
+    /// benchmark's own choice (ParaCook: 1, 2 and 3 cooks; AsyncHow: unlimited).
+    pub agents: Vec<Option<u32>>,
+    /// Combination sizes to build (TimeArena: tasks per run); empty means the
+    /// benchmark's own choice (TimeArena: 1, 2 and 3).
+    pub combine: Vec<usize>,
+    /// Build the constrained-resource variant (TimeArena `--constraint`: one pot, fryer
+    /// and oven per run).
+    pub constraint: bool,
+    /// Recipe2Plan levels to build instances for; empty means both (easy and medium).
+    pub levels: Vec<recipe2plan::Level>,
+}
+
+/// A schedule written in a benchmark's own answer form, ready to save beside a solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeAnswer {
+    /// File extension for the answer, without the dot.
+    pub extension: &'static str,
+    pub text: String,
+}
+
+/// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
+/// instance it describes, each validated.
+pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let instances = match detect(path, &bytes)? {
+        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
+        format => match registry().iter().find(|b| b.formats().contains(&format)) {
+            Some(benchmark) => benchmark.import(format, path, &bytes, opts)?,
+            None => {
+                return Err(LoadError::format(
+                    path,
+                    "top level",
+                    format!("no benchmark in the registry imports {format:?} files"),
+                ))
+            }
+        },
+    };
+    // A safety net: an importer bug must surface here, not as a solver error later.
+    for instance in &instances {
+        instance.validate().map_err(|source| LoadError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(instances)
+}
+
+/// The schedule in the native answer form of the benchmark the instance came from, or
+/// `None` when that benchmark has no such form (or the instance is not from a benchmark).
+pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
+    benchmark_of(instance)?.write_answer(instance, schedule)
+}
+
+/// A unified instance, once per requested agent count if any were requested.
+fn import_unified(
+    path: &Path,
+    text: &str,
+    opts: &ImportOptions,
+) -> Result<Vec<Instance>, LoadError> {
+    let instance = parse_instance(path, text)?;
+    if opts.agents.is_empty() {
+        return Ok(vec![instance]);
+    }
+    Ok(agent_counts(opts, &[])
+        .into_iter()
+        .map(|agents| Instance {
+            name: format!("{}{}", instance.name, agents_suffix(agents)),
+            agents,
+            ..instance.clone()
+        })
+        .collect())
+}
+
+/// The requested agent counts in the order given, without repeats (which would produce
+/// two instances of one name), or `default` when none were requested.
+fn agent_counts(opts: &ImportOptions, default: &[Option<u32>]) -> Vec<Option<u32>> {
+    let requested = if opts.agents.is_empty() {
+        default
+    } else {
+        &opts.agents
+    };
+    let mut counts = Vec::new();
+    for &agents in requested {
+        if !counts.contains(&agents) {
+            counts.push(agents);
+        }
+    }
+    counts
+}
+
+/// Name suffix of an agent-count variant: `-m3`, or `-unlimited`.
+fn agents_suffix(agents: Option<u32>) -> String {
+    match agents {
+        Some(m) => format!("-m{m}"),
+        None => "-unlimited".to_string(),
+    }
+}
+
+/// The file name without its extension, for instance names.
+fn file_stem(path: &Path) -> String {
+    path.file_stem().map_or_else(
+        || "instance".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    )
+}
+
+/// The bytes as text; [`detect`] has already checked this for every text format, but the
+/// importers take `&str` and must not panic if called on their own.
+pub(crate) fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        LoadError::format(
+            path,
+            format!("byte {}", e.valid_up_to()),
+            "the file is not UTF-8 text; save it as UTF-8",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_counts_default_only_when_none_requested_and_drop_repeats() {
+        let none = ImportOptions::default();
+        assert_eq!(
+            agent_counts(&none, &[Some(1), Some(2)]),
+            vec![Some(1), Some(2)]
+        );
+        let some = ImportOptions {
+            agents: vec![Some(3), None, Some(3)],
+            ..ImportOptions::default()
+        };
+        assert_eq!(agent_counts(&some, &[Some(1)]), vec![Some(3), None]);
+    }
+
+    #[test]
+    fn suffixes_name_the_agent_count() {
+        assert_eq!(agents_suffix(Some(2)), "-m2");
+        assert_eq!(agents_suffix(None), "-unlimited");
+    }
+}

@@ -1,0 +1,135 @@
+//! Recipe2Plan behind the [`Benchmark`] trait: `cooking.json`, `Step(…)` answers checked with
+//! the benchmark's metrics, `plan.json` as the baseline file, levels as `compare` groups.
+
+use std::path::{Path, PathBuf};
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::Solution;
+
+use super::steps::{parse_steps, schedule_actions, verify_steps};
+use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
+use crate::registry::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
+use crate::{Format, ImportOptions, NativeAnswer};
+
+/// Recipe2Plan (spec `recipe2plan.md`).
+pub struct Recipe2Plan;
+
+impl Benchmark for Recipe2Plan {
+    fn name(&self) -> &'static str {
+        super::BENCHMARK
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::Recipe2Plan]
+    }
+
+    fn import(
+        &self,
+        _: Format,
+        path: &Path,
+        bytes: &[u8],
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        super::import(path, crate::utf8(path, bytes)?, opts)
+    }
+
+    fn data_file(&self) -> Option<&'static str> {
+        Some("recipe2plan/cooking.json")
+    }
+
+    fn write_answer(
+        &self,
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+    ) -> Option<NativeAnswer> {
+        Some(NativeAnswer {
+            extension: "txt",
+            text: super::answer_steps(instance, schedule),
+        })
+    }
+
+    /// `Step(…)` lines (any text that is not a JSON object) for a Recipe2Plan instance, with
+    /// the benchmark's metrics against its heuristic plan (`plan.json` beside `cooking.json`)
+    /// and against the optimum (the reference, else `solutions/recipe2plan/<instance>.json`
+    /// when it exists).
+    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+        let instance = answer.instance?;
+        let (key, level) = key_and_level(instance)?;
+        if answer.text.trim_start().starts_with('{') {
+            return None;
+        }
+        Some(check_steps(answer, instance, &key, level))
+    }
+
+    fn baseline_file(&self) -> Option<BaselineFile> {
+        Some(BaselineFile {
+            description: "Recipe2Plan's plan.json",
+            open: |path| Ok(Box::new(read_baseline(path)?)),
+        })
+    }
+
+    fn group(&self, instance: &Instance) -> Option<String> {
+        key_and_level(instance).map(|(_, level)| level.name().to_string())
+    }
+}
+
+fn check_steps(
+    answer: &Answer<'_>,
+    instance: &Instance,
+    key: &str,
+    level: Level,
+) -> Result<NativeCheck, LoadError> {
+    let parsed = parse_steps(answer.text);
+    let heuristic = heuristic_plan(instance, key, level);
+    let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
+    let solution_path = answer
+        .reference
+        .map(Path::to_path_buf)
+        .or_else(|| default_solution.exists().then_some(default_solution));
+    let optimum = match &solution_path {
+        Some(path) => Some(schedule_actions(&Solution::read(path)?.schedule)),
+        None => None,
+    };
+    let checked = verify_steps(instance, &parsed, heuristic.as_deref(), optimum.as_deref());
+    let m = &checked.metrics;
+    let pct = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{:.2} %", 100.0 * x));
+    let text = format!(
+        "{}: {} action(s), {} malformed; multitasking efficiency {}, relative efficiency {} (vs the benchmark heuristic), {} (vs the optimum); progress {:.1} %; success {}\n",
+        answer.path.display(),
+        parsed.actions.len(),
+        parsed.malformed.len(),
+        pct(m.multitasking_efficiency),
+        pct(m.relative_efficiency_heuristic),
+        pct(m.relative_efficiency_optimum),
+        100.0 * m.progress,
+        m.success
+    );
+    Ok(NativeCheck {
+        report: checked.report.clone(),
+        text,
+        json: NativeJson::Whole(serde_json::to_value(&checked).expect("a report serialises")),
+        compared: true,
+        run: None,
+    })
+}
+
+/// The benchmark's heuristic plan of this instance, from `plan.json` beside the instance file.
+fn heuristic_plan(instance: &Instance, key: &str, level: Level) -> Option<Vec<PlanAction>> {
+    let file = instance.source.as_ref()?.file.as_ref()?;
+    let path = Path::new(file).with_file_name("plan.json");
+    let plans = read_baseline(&path).ok()?;
+    plans.get(&(key.to_string(), level))?.clone()
+}
+
+impl crate::registry::BaselinePlans for BaselinePlans {
+    fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, String> {
+        let (key, level) = key_and_level(instance).ok_or("not a Recipe2Plan instance")?;
+        let plan = self
+            .get(&(key, level))
+            .ok_or("no plan of this instance in the baseline file")?
+            .as_ref()
+            .ok_or("the baseline file has no plan (null) at this level")?;
+        Ok(plan_schedule(plan))
+    }
+}

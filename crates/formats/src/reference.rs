@@ -1,0 +1,173 @@
+//! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
+//! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`, `robotouille:7`. The name is looked
+//! up in the benchmark's native file ([`Benchmark::data_file`](crate::Benchmark::data_file))
+//! under a data folder: `--data DIR`, else `$MAKESPAN_DATA`, else `../shared/benchmarks` (the
+//! layout of this project's workspace). Each benchmark says how it finds a name
+//! ([`Benchmark::find`](crate::Benchmark::find)); this file knows none of them.
+
+use std::path::{Path, PathBuf};
+
+use super::{import, registry, ImportOptions};
+use makespan_model::instance::{Instance, LoadError};
+
+/// The data folder used when neither `--data` nor `$MAKESPAN_DATA` is given.
+pub const DEFAULT_DATA: &str = "../shared/benchmarks";
+
+/// The data folder: the flag, else `$MAKESPAN_DATA`, else [`DEFAULT_DATA`].
+pub fn data_dir(flag: Option<&Path>) -> PathBuf {
+    flag.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
+}
+
+/// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);
+/// `None` when it is not of that form (then it is a path, even one with a colon).
+pub fn resolve(
+    spec: &str,
+    data: &Path,
+    opts: &ImportOptions,
+) -> Option<Result<Instance, LoadError>> {
+    let (benchmark, name) = spec.split_once(':')?;
+    let benchmark = registry::benchmark(benchmark)?;
+    let file = benchmark.data_file()?;
+    Some(benchmark.find(&data.join(file), name, opts))
+}
+
+/// One instance: `BENCH:NAME` ([`resolve`], under [`data_dir`]`(data)`), or a file, with
+/// `PATH#NAME` picking one of the instances a file holds.
+pub fn load_instance(
+    spec: &str,
+    data: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<Instance, LoadError> {
+    if let Some(found) = resolve(spec, &data_dir(data), opts) {
+        return found;
+    }
+    let (path, name) = match spec.rsplit_once('#') {
+        Some((p, n)) => (p, Some(n)),
+        None => (spec, None),
+    };
+    let file = Path::new(path);
+    let mut instances = import(file, opts)?;
+    if let Some(name) = name {
+        return match instances.iter().position(|i| i.name == name) {
+            Some(k) => Ok(instances.swap_remove(k)),
+            None => Err(LoadError::usage(
+                file,
+                format!(
+                    "no instance named \"{name}\" (it holds {})",
+                    names(&instances)
+                ),
+            )),
+        };
+    }
+    match instances.len() {
+        1 => Ok(instances.remove(0)),
+        n => Err(LoadError::usage(
+            file,
+            format!(
+                "it holds {n} instances ({}); pick one with --instance {path}#NAME, or give --agents for a native file",
+                names(&instances)
+            ),
+        )),
+    }
+}
+
+/// The first few names, for messages.
+fn names(instances: &[Instance]) -> String {
+    let mut shown: Vec<&str> = instances.iter().take(3).map(|i| i.name.as_str()).collect();
+    if instances.len() > 3 {
+        shown.push("…");
+    }
+    shown.join(", ")
+}
+
+/// The instance of the file named `name`, or `<benchmark>-<name>`, or the one variant of
+/// that (`…-medium`) the options leave: [`Benchmark::find`](crate::Benchmark::find) unless a
+/// benchmark finds names its own way.
+pub(crate) fn find_by_name(
+    benchmark: &str,
+    path: &Path,
+    name: &str,
+    opts: &ImportOptions,
+) -> Result<Instance, LoadError> {
+    let prefixed = format!("{benchmark}-{name}");
+    let variant = format!("{prefixed}-");
+    let mut matches: Vec<Instance> = import(path, opts)?
+        .into_iter()
+        .filter(|i| i.name == name || i.name == prefixed || i.name.starts_with(&variant))
+        .collect();
+    match matches.len() {
+        1 => Ok(matches.remove(0)),
+        0 => Err(LoadError::format(
+            path,
+            format!("instance \"{name}\""),
+            format!("no {benchmark} instance of that name; check the spelling (names are case-sensitive)"),
+        )),
+        _ => {
+            let names: Vec<&str> = matches.iter().map(|i| i.name.as_str()).collect();
+            Err(LoadError::format(
+                path,
+                format!("instance \"{name}\""),
+                format!(
+                    "it names {} instances ({}); pick one variant (e.g. --level for Recipe2Plan)",
+                    names.len(),
+                    names.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_known_benchmarks_are_references() {
+        let Some(data) = makespan_testkit::data("") else {
+            return;
+        };
+        let data = data.as_path();
+        let opts = ImportOptions::default();
+        assert!(resolve("instances/a.json", data, &opts).is_none());
+        assert!(resolve("nobench:x", data, &opts).is_none());
+        assert!(resolve("C:/plans/x.json", data, &opts).is_none());
+        let run = resolve("TimeArena:cooking2+cooking1", data, &opts)
+            .unwrap()
+            .unwrap();
+        assert_eq!(run.name, "cooking2+cooking1");
+        let err = resolve("timearena:cooking1+lab1", data, &opts)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("one scenario"), "{err}");
+        let err = resolve("asynchow:nope", data, &opts).unwrap().unwrap_err();
+        assert!(err.to_string().contains("no asynchow instance"), "{err}");
+        // A Robotouille task by number, short or full name; a variant by its full name.
+        for name in [
+            "7",
+            "7_tomato_soup_and_lettuce_chicken_sandwich",
+            "asynchronous/7_tomato_soup_and_lettuce_chicken_sandwich",
+        ] {
+            let task = resolve(&format!("robotouille:{name}"), data, &opts)
+                .unwrap()
+                .unwrap();
+            assert!(
+                task.name
+                    .starts_with("robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+"),
+                "{}",
+                task.name
+            );
+        }
+        let variant =
+            "robotouille-7_tomato_soup_and_lettuce_chicken_sandwich+add-stove1+serve-last";
+        let picked = resolve(&format!("robotouille:{variant}"), data, &opts)
+            .unwrap()
+            .unwrap();
+        assert_eq!(picked.name, variant);
+        let err = resolve("robotouille:3.1", data, &opts)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("no Robotouille task"), "{err}");
+    }
+}

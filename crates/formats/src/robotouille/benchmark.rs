@@ -1,0 +1,156 @@
+//! Robotouille behind the [`Benchmark`] trait: `task_graphs.json`, action strings replayed on
+//! the task graph, native action plans written from schedules.
+
+use std::path::Path;
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::{Solution, Status};
+use makespan_verify::compare;
+
+use super::actions::{read_actions, verify_actions};
+use super::{select, task_graph};
+use crate::registry::{Answer, Benchmark, NativeCheck, NativeJson};
+use crate::{Format, ImportOptions, NativeAnswer};
+
+/// Robotouille (spec `robotouille.md`).
+pub struct Robotouille;
+
+impl Benchmark for Robotouille {
+    fn name(&self) -> &'static str {
+        super::BENCHMARK
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::RobotouilleTaskGraphs]
+    }
+
+    fn import(
+        &self,
+        _: Format,
+        path: &Path,
+        bytes: &[u8],
+        _: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        super::import(path, crate::utf8(path, bytes)?)
+    }
+
+    fn data_file(&self) -> Option<&'static str> {
+        Some("robotouille/task_graphs.json")
+    }
+
+    /// A task by number or name gives its first variant, which carries the task graph that
+    /// action plans are checked on; a full instance name picks that variant.
+    fn find(&self, path: &Path, name: &str, opts: &ImportOptions) -> Result<Instance, LoadError> {
+        let instances = crate::import(path, opts)?;
+        match select(&instances, name).first() {
+            Some(found) => Ok((*found).clone()),
+            None => Err(LoadError::format(
+                path,
+                format!("task \"{name}\""),
+                "no Robotouille task of that number or name; use e.g. robotouille:7 or robotouille:7_tomato_soup_and_lettuce_chicken_sandwich",
+            )),
+        }
+    }
+
+    fn write_answer(
+        &self,
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+    ) -> Option<NativeAnswer> {
+        Some(NativeAnswer {
+            extension: "txt",
+            text: super::answer_actions(instance, schedule)?,
+        })
+    }
+
+    /// Action strings (one per line, or a JSON list of them) for a Robotouille instance,
+    /// replayed on its task graph; the reference is any solution of the same task (an action
+    /// plan belongs to the task, not to one of the importer's variants).
+    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+        let instance = answer.instance?;
+        let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
+        if benchmark != Some(super::BENCHMARK) || answer.text.trim_start().starts_with('{') {
+            return None;
+        }
+        Some(check_actions(answer, instance))
+    }
+}
+
+fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<NativeCheck, LoadError> {
+    let task = task_graph(instance).map_err(|e| LoadError::usage(answer.path, e))?;
+    let parsed = read_actions(answer.path, answer.text)?;
+    let checked = verify_actions(&task, &parsed);
+    let reference = match answer.reference {
+        Some(path) => Some(reference(path, &task.task)?),
+        None => None,
+    };
+    let comparison = reference
+        .as_ref()
+        .map(|(optimum, _, _)| compare(&checked.report, *optimum));
+    let goal = match checked.goal_step {
+        Some(g) if (g as usize) < checked.steps => format!(
+            "goal reached at step {g} (the {} line(s) after it do not count)",
+            checked.steps - g as usize
+        ),
+        Some(g) => format!("goal reached at step {g}"),
+        None => "goal not reached".to_string(),
+    };
+    let mut text = format!(
+        "{}: {} step(s), {goal}; {} move(s), {} wait(s) before the goal\n",
+        answer.path.display(),
+        checked.steps,
+        checked.moves,
+        checked.waits
+    );
+    if let (Some(c), Some((_, status, name))) = (&comparison, &reference) {
+        let what = if *status == Status::Optimal {
+            "optimum"
+        } else {
+            "best known length"
+        };
+        text += &match c.ratio {
+            Some(ratio) => format!(
+                "ratio to the {what} {} ({name}): {ratio:.4} ({} step(s) lost)\n",
+                c.optimum,
+                c.lost_time.unwrap_or(0)
+            ),
+            None => format!(
+                "no ratio to the {what} {} ({name}): the plan is invalid\n",
+                c.optimum
+            ),
+        };
+    }
+    let json = serde_json::json!({ "robotouille": &checked, "comparison": comparison });
+    Ok(NativeCheck {
+        report: checked.report,
+        text,
+        json: NativeJson::Whole(json),
+        compared: true,
+        run: None,
+    })
+}
+
+/// The makespan, status and instance name of a solution of the same task.
+fn reference(path: &Path, task: &str) -> Result<(i64, Status, String), LoadError> {
+    let solution = Solution::read(path)?;
+    let theirs = task_graph(&solution.instance.instance)
+        .map_err(|e| LoadError::usage(path, e))?
+        .task;
+    if theirs != task {
+        return Err(LoadError::usage(
+            path,
+            format!(
+                "the solution is for instance \"{}\", not for Robotouille task {task}",
+                solution.instance.name
+            ),
+        ));
+    }
+    match solution.makespan {
+        Some(m) => Ok((m, solution.status, solution.instance.name)),
+        None => Err(LoadError::usage(
+            path,
+            format!("the solution has no makespan (status {})", solution.status),
+        )),
+    }
+}

@@ -1,0 +1,198 @@
+//! TimeArena behind the [`Benchmark`] trait: `tasks.json` runs, decision lists and
+//! `LLM_test.py` trajectories checked with the benchmark's metrics, its greedy oracle as a
+//! baseline, scenarios as `compare` groups.
+
+use std::path::Path;
+use std::time::Instant;
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::{Solution, Status};
+
+use super::log::{aggregate, is_decision_log, read_decisions, verify_decisions, RunMetrics};
+use crate::registry::{Answer, Baseline, Benchmark, NativeCheck, NativeJson};
+use crate::{Format, ImportOptions, NativeAnswer};
+
+/// TimeArena (spec `timearena.md`).
+pub struct TimeArena;
+
+/// TimeArena's own greedy oracle (`solve --method timearena-greedy`).
+static GREEDY: Baseline = Baseline {
+    name: "timearena-greedy",
+    about: "TimeArena's own greedy oracle, replayed and verified",
+    run: greedy,
+};
+
+impl Benchmark for TimeArena {
+    fn name(&self) -> &'static str {
+        super::BENCHMARK
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        &[Format::TimeArenaTasks, Format::TimeArenaGraph]
+    }
+
+    fn import(
+        &self,
+        format: Format,
+        path: &Path,
+        bytes: &[u8],
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        match format {
+            // The oracle's graph is read beside tasks.json; on its own it holds no instances.
+            Format::TimeArenaGraph => Ok(Vec::new()),
+            _ => super::import(path, crate::utf8(path, bytes)?, opts),
+        }
+    }
+
+    fn data_file(&self) -> Option<&'static str> {
+        Some("timearena/tasks.json")
+    }
+
+    /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`).
+    fn find(&self, path: &Path, name: &str, _: &ImportOptions) -> Result<Instance, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        super::import_named(path, &text, name)
+    }
+
+    fn write_answer(
+        &self,
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+    ) -> Option<NativeAnswer> {
+        Some(NativeAnswer {
+            extension: "json",
+            text: super::decisions(instance, schedule),
+        })
+    }
+
+    /// A decision list or an `LLM_test.py` trajectory, recognised by its records.
+    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+        let value: serde_json::Value = serde_json::from_str(answer.text).ok()?;
+        if !is_decision_log(&value) {
+            return None;
+        }
+        let Some(instance) = answer.instance else {
+            return Some(Err(LoadError::usage(
+                answer.path,
+                "a TimeArena decision list does not name its run; pass --instance, e.g. --instance timearena:cooking1+cooking2",
+            )));
+        };
+        Some(read_decisions(answer.path, answer.text).map(|log| {
+            let verdict = verify_decisions(instance, &log);
+            let mut text = String::new();
+            for warning in &verdict.warnings {
+                text += &format!("warning: {warning}\n");
+            }
+            let m = &verdict.metrics;
+            text += &format!(
+                "TimeArena: progress score {}, completion time {} min, completion speed {:.2}/min, completed: {}\n",
+                m.progress_score,
+                m.completion_time,
+                m.completion_speed,
+                if m.completed { "yes" } else { "no" }
+            );
+            if let Some((time, score, completed)) = log.final_record {
+                text += &format!(
+                    "the trajectory's final record says: total_time {time}, total_score {score}, isCompleted {completed}\n"
+                );
+            }
+            let extra = serde_json::json!({"metrics": verdict.metrics, "warnings": verdict.warnings});
+            NativeCheck {
+                run: Some(serde_json::to_value(&verdict.metrics).expect("metrics serialise")),
+                report: verdict.report,
+                text,
+                json: NativeJson::Extra("timearena", extra),
+                compared: false,
+            }
+        }))
+    }
+
+    /// The paper's AS, CS, CR and CT over the runs.
+    fn aggregate(&self, runs: &[serde_json::Value]) -> Option<(serde_json::Value, String)> {
+        let runs: Vec<RunMetrics> = runs
+            .iter()
+            .filter_map(|r| serde_json::from_value(r.clone()).ok())
+            .collect();
+        if runs.is_empty() {
+            return None;
+        }
+        let total = aggregate(&runs);
+        let text = format!(
+            "TimeArena over {} runs: average progress score {:.2}, completion speed {:.2}/min, completion rate {:.1}%, average completion time {}\n",
+            total.runs,
+            total.average_progress_score,
+            total.completion_speed,
+            total.completion_rate,
+            total
+                .average_completion_time
+                .map_or("- (no run completed)".into(), |t| format!("{t:.2} min"))
+        );
+        Some((serde_json::json!({ "timearena_aggregate": total }), text))
+    }
+
+    fn baseline(&self) -> Option<&'static Baseline> {
+        Some(&GREEDY)
+    }
+
+    /// The scenario and number of tasks (`cooking ×2`, `+constraint` for that variant).
+    fn group(&self, instance: &Instance) -> Option<String> {
+        let notes = &instance
+            .source
+            .as_ref()
+            .filter(|s| s.benchmark == super::BENCHMARK)?
+            .notes;
+        let scenario = notes
+            .get("scenario")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?");
+        let tasks = notes
+            .get("tasks")
+            .and_then(|v| v.as_array())
+            .map_or(0, Vec::len);
+        let constraint = notes.get("constraint").and_then(|v| v.as_bool()) == Some(true);
+        Some(format!(
+            "{scenario} ×{tasks}{}",
+            if constraint { " +constraint" } else { "" }
+        ))
+    }
+}
+
+/// Replays the greedy oracle ([`super::greedy`]) and verifies its schedule: `feasible`, or
+/// `invalid` with every broken rule (a baseline's schedule is never repaired), or `error`
+/// when the oracle cannot run on the instance.
+fn greedy(instance: &Instance) -> Solution {
+    let clock = Instant::now();
+    let mut solution = Solution::new(instance, Status::Error, GREEDY.name);
+    match super::greedy::run(instance) {
+        Err(message) => solution.reason = Some(message),
+        Ok(outcome) => {
+            let report = makespan_verify::verify(instance, &outcome.schedule);
+            let mut problems: Vec<String> = outcome
+                .unmapped
+                .iter()
+                .map(|a| format!("the oracle schedules {a}, which the environment does not have"))
+                .collect();
+            problems.extend(
+                report
+                    .violations
+                    .iter()
+                    .map(|v| format!("{}: {}", v.rule, v.message)),
+            );
+            solution.status = if problems.is_empty() {
+                Status::Feasible
+            } else {
+                Status::Invalid
+            };
+            solution.reason = (!problems.is_empty()).then(|| problems.join("; "));
+            solution.makespan = Some(outcome.value);
+            solution.schedule = outcome.schedule;
+        }
+    }
+    solution.seconds = clock.elapsed().as_secs_f64();
+    solution
+}

@@ -1,0 +1,204 @@
+//! TimeArena (spec `timearena.md`): 30 household, cooking and lab tasks for one agent,
+//! solved alone and in every pair and triple of one scenario (525 runs), plus the
+//! `--constraint` variant with one pot, fryer and oven.
+//!
+//! `tasks.json` (the environment's task modules, extracted) is the source of every
+//! instance; [`combine`] turns a run into the exact scheduling model of spec §2. When the
+//! oracle's `dependencygraph.json` sits in the same folder, each instance also carries the
+//! oracle's model (for the `timearena-greedy` baseline, [`greedy`]) and the graph's
+//! disagreements with the tasks in `source.notes`. The graph file itself holds no
+//! instances: importing it alone gives none.
+//!
+//! Instances are named after their tasks in run order, `cooking1+cooking2`, with
+//! `-constraint` for the constrained variant. The constrained variant is built only for
+//! runs that have pooled containers (cooking): elsewhere it is the same problem.
+
+mod benchmark;
+mod combine;
+pub mod graph;
+pub mod greedy;
+pub mod log;
+mod native;
+mod tasks;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::ImportOptions;
+use makespan_model::instance::{Instance, LoadError};
+
+pub use benchmark::TimeArena;
+pub use native::{decisions, pool_instances};
+
+/// `source.benchmark` of every TimeArena instance.
+pub const BENCHMARK: &str = "timearena";
+
+/// The combination sizes the benchmark evaluates when the caller asks for none.
+const DEFAULT_SIZES: [usize; 3] = [1, 2, 3];
+
+/// The oracle's graph file, read from the folder of `tasks.json`.
+const GRAPH_FILE: &str = "dependencygraph.json";
+
+/// Whether a JSON text is TimeArena's `tasks.json` (an object with `tasks` and
+/// `dependencygraph_disagreements`) — checked on keys only.
+pub fn is_task_file(value: &serde_json::Value) -> bool {
+    value.get("tasks").is_some() && value.get("dependencygraph_disagreements").is_some()
+}
+
+/// Every run of the requested sizes (default 1, 2, 3) within each scenario, tasks in file
+/// order; with `opts.constraint`, the constrained variant of runs that have pools.
+pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let file = tasks::read(path, text)?;
+    let graph = read_graph(path)?;
+    let sizes = if opts.combine.is_empty() {
+        DEFAULT_SIZES.to_vec()
+    } else {
+        opts.combine.clone()
+    };
+    let mut scenarios: Vec<(&str, Vec<&tasks::Task>)> = Vec::new();
+    for task in &file.tasks {
+        match scenarios.iter_mut().find(|(s, _)| *s == task.scenario) {
+            Some((_, list)) => list.push(task),
+            None => scenarios.push((&task.scenario, vec![task])),
+        }
+    }
+    let mut instances = Vec::new();
+    for (_, members) in &scenarios {
+        for &size in &sizes {
+            for run in subsets(members.len(), size) {
+                let run: Vec<&tasks::Task> = run.iter().map(|&i| members[i]).collect();
+                if opts.constraint && run.iter().all(|t| t.pools.is_empty()) {
+                    continue;
+                }
+                instances.push(combine::build(
+                    Some(path.display().to_string()),
+                    &run,
+                    opts.constraint,
+                    graph.as_ref(),
+                ));
+            }
+        }
+    }
+    Ok(instances)
+}
+
+/// One run named like an instance (`cooking2+cooking1`, `lab3-constraint`), in the task
+/// order the name gives: the way to reach orders and variants `import` does not build.
+pub fn import_named(path: &Path, text: &str, name: &str) -> Result<Instance, LoadError> {
+    let file = tasks::read(path, text)?;
+    let (list, constraint) = match name.strip_suffix("-constraint") {
+        Some(list) => (list, true),
+        None => (name, false),
+    };
+    let mut run = Vec::new();
+    for task_name in list.split('+') {
+        let task = file.tasks.iter().find(|t| t.name == task_name).ok_or_else(|| {
+            LoadError::format(
+                path,
+                format!("instance \"{name}\""),
+                format!(
+                    "no task \"{task_name}\"; name a run as tasks joined by '+', e.g. cooking1+cooking2 (add -constraint for one pot, fryer and oven)"
+                ),
+            )
+        })?;
+        if run.iter().any(|t: &&tasks::Task| t.name == task.name) {
+            return Err(LoadError::format(
+                path,
+                format!("instance \"{name}\""),
+                format!("task \"{task_name}\" appears twice"),
+            ));
+        }
+        run.push(task);
+    }
+    if run.iter().any(|t| t.scenario != run[0].scenario) {
+        return Err(LoadError::format(
+            path,
+            format!("instance \"{name}\""),
+            "the benchmark combines tasks of one scenario only",
+        ));
+    }
+    let graph = read_graph(path)?;
+    Ok(combine::build(
+        Some(path.display().to_string()),
+        &run,
+        constraint,
+        graph.as_ref(),
+    ))
+}
+
+/// `dependencygraph.json` from the folder of `tasks_path`, if it is there.
+fn read_graph(tasks_path: &Path) -> Result<Option<BTreeMap<String, graph::GraphTask>>, LoadError> {
+    let graph_path = tasks_path.with_file_name(GRAPH_FILE);
+    if graph_path == tasks_path || !graph_path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&graph_path).map_err(|source| LoadError::Io {
+        path: graph_path.clone(),
+        source,
+    })?;
+    graph::read(&graph_path, &text).map(Some)
+}
+
+/// The `size`-element subsets of `0..n` in lexicographic order.
+fn subsets(n: usize, size: usize) -> Vec<Vec<usize>> {
+    fn extend(
+        n: usize,
+        size: usize,
+        from: usize,
+        current: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if current.len() == size {
+            out.push(current.clone());
+            return;
+        }
+        for i in from..n {
+            current.push(i);
+            extend(n, size, i + 1, current, out);
+            current.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if size >= 1 && size <= n {
+        extend(n, size, 0, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recomputed_graph_disagreements_are_the_files_own_list() {
+        let Some(path) = makespan_testkit::data("timearena/tasks.json") else {
+            return;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = tasks::read(&path, &text).unwrap();
+        let graph = read_graph(&path).unwrap().expect("graph beside tasks.json");
+        let mut found: Vec<String> = file
+            .tasks
+            .iter()
+            .flat_map(|t| graph::disagreements(t, &graph[&t.name]))
+            .collect();
+        let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut listed: Vec<String> =
+            serde_json::from_value(raw["dependencygraph_disagreements"].clone()).unwrap();
+        found.sort();
+        listed.sort();
+        assert_eq!(found, listed);
+        let tasks: std::collections::BTreeSet<&str> =
+            found.iter().filter_map(|d| d.split(':').next()).collect();
+        assert_eq!(tasks.len(), 6, "spec §8.1: six tasks disagree: {tasks:?}");
+    }
+
+    #[test]
+    fn subsets_are_lexicographic_and_complete() {
+        assert_eq!(subsets(4, 2).len(), 6);
+        assert_eq!(subsets(10, 3).len(), 120);
+        assert_eq!(subsets(3, 2), vec![vec![0, 1], vec![0, 2], vec![1, 2]]);
+        assert!(subsets(3, 0).is_empty());
+        assert!(subsets(3, 4).is_empty());
+    }
+}

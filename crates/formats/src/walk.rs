@@ -1,0 +1,127 @@
+//! Expanding a folder into the input files it holds, in a fixed order, so a batch over a
+//! benchmark folder always sees the same files in the same order on every machine.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::detect::format_tag;
+use makespan_model::instance::{LoadError, INSTANCE_FORMAT};
+
+/// The input files under `path`: `path` itself if it is a file (the user named it, so it is
+/// never filtered), else every `.json` and `.pkl` file below it, recursively, sorted by
+/// path (plus the plain-text scheduling formats `.sm`, `.sch`, `.jss`). Skipped: hidden files and folders (`.git`), folders reached through symbolic links
+/// (they can form loops), and JSON files whose `"format"` tag names another makespan file
+/// kind (`makespan-solution/1` and the like), which sit beside instances in output folders.
+/// Files of other extensions (`LICENSE`, `summary.csv`, `README.md`) are never inputs.
+pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| LoadError::Io { path: p, source }
+    };
+    if !fs::metadata(path).map_err(io(path))?.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![path.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs::read_dir(&dir).map_err(io(&dir))? {
+            let entry = entry.map_err(io(&dir))?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let entry_path = entry.path();
+            let kind = entry.file_type().map_err(io(&entry_path))?;
+            if kind.is_dir() {
+                pending.push(entry_path);
+            } else if (kind.is_file() || fs::metadata(&entry_path).is_ok_and(|m| m.is_file()))
+                && is_input(&entry_path)?
+            {
+                files.push(entry_path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a file found in a folder should be imported.
+fn is_input(path: &Path) -> Result<bool, LoadError> {
+    let extension = path.extension().map(|e| e.to_ascii_lowercase());
+    match extension.as_ref().and_then(|e| e.to_str()) {
+        Some("pkl") => Ok(true),
+        _ if super::detect::text_format(path).is_some() => Ok(true),
+        Some("json") => {
+            let text = fs::read(path).map_err(|source| LoadError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            let tag = std::str::from_utf8(&text).ok().and_then(format_tag);
+            // Unreadable or tag-less JSON stays in: importing it gives the real error.
+            Ok(match tag {
+                Some(tag) => tag == INSTANCE_FORMAT || !tag.starts_with("makespan-"),
+                None => true,
+            })
+        }
+        _ => Ok(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_sorted_keeps_instances_and_skips_what_is_not_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let p = root.join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        };
+        write("b/seed_1/orders_num_2.json", "[]");
+        write("a/x.pkl", "");
+        write("a/inst.json", r#"{"format": "makespan-instance/1"}"#);
+        write("a/sol.json", r#"{"format": "makespan-solution/1"}"#);
+        write("a/broken.json", "{");
+        write("a/summary.csv", "x");
+        write("LICENSE", "MIT");
+        write(".hidden/y.json", "[]");
+        write("a/.z.json", "[]");
+        let found: Vec<String> = input_files(root)
+            .unwrap()
+            .iter()
+            .map(|p| {
+                p.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/")
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "a/broken.json",
+                "a/inst.json",
+                "a/x.pkl",
+                "b/seed_1/orders_num_2.json"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_named_file_is_kept_whatever_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("notes.txt");
+        fs::write(&p, "x").unwrap();
+        assert_eq!(input_files(&p).unwrap(), vec![p]);
+    }
+
+    #[test]
+    fn a_missing_path_is_an_io_error_naming_it() {
+        let err = input_files(Path::new("no/such/folder"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("no/such/folder: cannot read"), "{err}");
+    }
+}

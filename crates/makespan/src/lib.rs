@@ -1,0 +1,125 @@
+//! makespan: provably optimal schedules for LLM planning benchmarks, and a strict verifier for
+//! any plan.
+//!
+//! The pipeline is `import → Instance → solve → Solution` and `plan → verify → Report`. This
+//! crate is the front door: a few functions over the workspace's crates, each of which can also
+//! be used on its own:
+//!
+//! | crate | what it holds | re-exported as |
+//! |---|---|---|
+//! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`] |
+//! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
+//! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
+//! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] |
+//!
+//! The libraries print nothing, install no signal handler and never exit the process:
+//! cancellation is a [`Cancel`] token, progress a callback.
+//!
+//! ```
+//! use makespan::{Instance, Status};
+//! use makespan::instance::{Activity, Precedence};
+//!
+//! // Two cooks; the sauce must wait for the chopping.
+//! let instance = Instance {
+//!     activities: vec![Activity::new("chop", 4), Activity::new("sauce", 6), Activity::new("rice", 9)],
+//!     precedences: vec![Precedence::finish_to_start("chop", "sauce", 0)],
+//!     ..Instance::new("dinner", Some(2))
+//! };
+//! let solution = makespan::solve(&instance, &makespan::SolveOptions::default());
+//! assert_eq!((solution.status, solution.makespan), (Status::Optimal, Some(10)));
+//!
+//! // Any schedule can be checked; every broken rule is named.
+//! let report = makespan::verify(&instance, &solution.schedule);
+//! assert!(report.valid);
+//! ```
+
+use std::path::Path;
+
+pub use makespan_formats as formats;
+pub use makespan_model::{instance, schedule, solution};
+pub use makespan_solve as solve;
+pub use makespan_verify as verify;
+
+pub use makespan_formats::ImportOptions;
+pub use makespan_model::instance::{Instance, LoadError};
+pub use makespan_model::schedule::ScheduledActivity;
+pub use makespan_model::solution::{Solution, Status};
+pub use makespan_solve::{Cancel, SolveOptions};
+pub use makespan_verify::{Report, Rule, Violation};
+
+pub mod batch;
+pub mod compare;
+pub mod validation;
+
+/// Which method produces a schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Bounds, heuristics and exact methods: optima proven where time allows.
+    #[default]
+    Exact,
+    /// A benchmark's own baseline (its "oracle"), replayed and verified: reported `feasible`
+    /// or `invalid`, never `optimal`.
+    Baseline(&'static formats::Baseline),
+}
+
+impl Method {
+    /// `exact`, or the name of a benchmark's baseline (e.g. `timearena-greedy`).
+    pub fn parse(name: &str) -> Option<Method> {
+        if name == "exact" {
+            return Some(Method::Exact);
+        }
+        formats::baselines()
+            .find(|b| b.name == name)
+            .map(Method::Baseline)
+    }
+
+    /// Every method name [`Method::parse`] accepts.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        std::iter::once("exact").chain(formats::baselines().map(|b| b.name))
+    }
+}
+
+/// Every instance a file describes (a unified instance or any benchmark's native file,
+/// recognised by content), each validated.
+///
+/// ```
+/// # let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+/// # std::env::set_current_dir(root).unwrap();
+/// let instances = makespan::load("instances/two-cooks-breakfast.json", &Default::default())?;
+/// assert_eq!(instances[0].name, "two-cooks-breakfast");
+/// # Ok::<(), makespan::LoadError>(())
+/// ```
+pub fn load(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    formats::import(path.as_ref(), options)
+}
+
+/// One instance: `BENCH:NAME` looked up in the benchmark's native file under `data` (default:
+/// `$MAKESPAN_DATA`, else `../shared/benchmarks`), or a file, `PATH#NAME` picking one of the
+/// instances a file holds.
+pub fn load_instance(
+    spec: &str,
+    data: Option<&Path>,
+    options: &ImportOptions,
+) -> Result<Instance, LoadError> {
+    formats::load_instance(spec, data, options)
+}
+
+/// Solves one instance: `optimal` only when a lower bound meets a verified schedule, else
+/// `feasible` with bound and gap, `infeasible` or `error` with the reason. Never panics on bad
+/// input.
+pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
+    makespan_solve::solve(instance, options)
+}
+
+/// [`solve()`] by the chosen method: the exact pipeline or a benchmark's baseline.
+pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -> Solution {
+    match method {
+        Method::Exact => solve(instance, options),
+        Method::Baseline(baseline) => baseline.solve(instance),
+    }
+}
+
+/// Checks a schedule against every rule of the instance and measures it.
+pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
+    makespan_verify::verify(instance, schedule)
+}

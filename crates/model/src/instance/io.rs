@@ -1,0 +1,172 @@
+//! Reading unified instances from JSON with errors that name the file and the position, and
+//! the content hash that ties a solution to the exact instance it solves.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::model::Instance;
+use super::validate::ValidationError;
+
+/// Why an input file could not be turned into an instance.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: cannot read the file: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: line {line}, column {column}: {message}", path.display())]
+    Json {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        path: PathBuf,
+        source: ValidationError,
+    },
+    /// A native file whose content breaks its benchmark's format.
+    #[error("{}: {at}: {message}", path.display())]
+    Format {
+        path: PathBuf,
+        at: String,
+        message: String,
+    },
+    /// A readable file that cannot be used as given (a native answer without its instance, a
+    /// solution of another instance); `message` says what to pass instead.
+    #[error("{}: {message}", path.display())]
+    Usage { path: PathBuf, message: String },
+}
+
+impl LoadError {
+    /// Wraps a serde_json error with the file it came from, keeping its line and column.
+    pub fn json(path: &Path, err: &serde_json::Error) -> Self {
+        let mut message = err.to_string();
+        // serde_json appends " at line L column C"; the position is reported separately.
+        if let Some(cut) = message.rfind(" at line ") {
+            message.truncate(cut);
+        }
+        if err.is_eof() {
+            message.push_str(" (the file ends too early: is it truncated?)");
+        }
+        LoadError::Json {
+            path: path.to_path_buf(),
+            line: err.line(),
+            column: err.column(),
+            message,
+        }
+    }
+
+    /// A file that cannot be used as given; `message` says what to do instead.
+    pub fn usage(path: &Path, message: impl Into<String>) -> Self {
+        LoadError::Usage {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+
+    /// A format error at a place inside a native file.
+    pub fn format(path: &Path, at: impl Into<String>, message: impl Into<String>) -> Self {
+        LoadError::Format {
+            path: path.to_path_buf(),
+            at: at.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses and validates a unified instance; `path` is used only in error messages.
+pub fn parse_instance(path: &Path, text: &str) -> Result<Instance, LoadError> {
+    let instance: Instance = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    instance.validate().map_err(|source| LoadError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(instance)
+}
+
+/// SHA-256 of the instance's canonical JSON, as `sha256:<hex>`. Two instances with the same
+/// hash are the same problem; solutions record it so stale ones are never reused.
+pub fn content_hash(instance: &Instance) -> String {
+    let canonical = serde_json::to_vec(instance).expect("an Instance always serialises");
+    let digest = Sha256::digest(&canonical);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// [`content_hash`] of the instance without the name of the file it was read from, which
+/// does not change the problem: one problem read through two paths has one problem hash.
+pub fn problem_hash(instance: &Instance) -> String {
+    let mut copy = instance.clone();
+    if let Some(source) = &mut copy.source {
+        source.file = None;
+    }
+    content_hash(&copy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_COOKS: &str = r#"{
+        "format": "makespan-instance/1",
+        "name": "k",
+        "time_unit": "minute",
+        "agents": 2,
+        "resources": [{"id": "oven"}],
+        "activities": [
+            {"id": "chop", "duration": 4},
+            {"id": "bake", "duration": 30, "agent": "none", "uses": ["oven"]},
+            {"id": "fry", "duration": 5, "agent": {"busy_for": 1}, "uses": [{"resource": "oven", "amount": 1}]}
+        ],
+        "precedences": [{"before": "chop", "after": "bake", "max_lag": 2}]
+    }"#;
+
+    #[test]
+    fn reads_every_agent_and_resource_use_form() {
+        use crate::instance::AgentUse;
+        let inst = parse_instance(Path::new("k.json"), TWO_COOKS).unwrap();
+        assert_eq!(inst.agents, Some(2));
+        assert_eq!(inst.activities[1].agent, AgentUse::None);
+        assert_eq!(inst.activities[2].agent, AgentUse::BusyFor(1));
+        assert_eq!(inst.activities[2].uses[0].resource, "oven");
+        assert_eq!(inst.precedences[0].max_lag, Some(2));
+    }
+
+    #[test]
+    fn round_trip_keeps_the_hash() {
+        let inst = parse_instance(Path::new("k.json"), TWO_COOKS).unwrap();
+        let again = serde_json::to_string_pretty(&inst).unwrap();
+        let back = parse_instance(Path::new("k2.json"), &again).unwrap();
+        assert_eq!(inst, back);
+        assert_eq!(content_hash(&inst), content_hash(&back));
+    }
+
+    #[test]
+    fn truncated_json_names_file_line_and_truncation() {
+        let err = parse_instance(Path::new("cut.json"), &TWO_COOKS[..120]).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("cut.json: line"), "{text}");
+        assert!(text.contains("truncated"), "{text}");
+    }
+
+    #[test]
+    fn unknown_field_is_an_error_naming_it() {
+        let text = TWO_COOKS.replace("\"time_unit\"", "\"timeunit\"");
+        let err = parse_instance(Path::new("k.json"), &text).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown field `timeunit`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_agent_use_is_explained() {
+        let text = TWO_COOKS.replace("\"none\"", "\"sometimes\"");
+        let err = parse_instance(Path::new("k.json"), &text).unwrap_err();
+        assert!(err.to_string().contains("agent"), "{err}");
+    }
+}

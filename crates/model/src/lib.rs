@@ -1,0 +1,15 @@
+//! The instance model of makespan: what every benchmark is translated into, what every solver
+//! reads and what the verifier checks against.
+//!
+//! - [`instance`]: the unified instance (`makespan-instance/1`): agents, resources with states,
+//!   activities with their agent use, precedences with min and max lags; reading with errors
+//!   that name the file, the JSON path and the fix; validation; content hashes.
+//! - [`schedule`]: a schedule, each activity's agent and pieces `[start, end)`.
+//! - [`solution`]: the solution file (`makespan-solution/1`): a schedule plus the evidence for
+//!   its status.
+//!
+//! This crate knows no benchmark and no solver: it depends on `serde` and nothing of makespan.
+
+pub mod instance;
+pub mod schedule;
+pub mod solution;

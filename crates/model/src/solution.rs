@@ -1,0 +1,192 @@
+//! The solution file (`makespan-solution/1`): a schedule plus the evidence for its status.
+//! Solution files embed their instance, so `makespan verify solution.json` needs nothing else.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::instance::{content_hash, Instance, LoadError};
+use crate::schedule::ScheduledActivity;
+
+/// The format tag of every solution file.
+pub const SOLUTION_FORMAT: &str = "makespan-solution/1";
+
+/// What is known about an instance after solving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The makespan equals a proven lower bound.
+    Optimal,
+    /// A verified schedule exists; its optimality is not proven (see bound and gap).
+    Feasible,
+    /// No schedule exists; `reason` says why.
+    Infeasible,
+    /// A baseline method's schedule (e.g. `timearena-greedy`) breaks rules of the
+    /// instance; `reason` names them. The exact pipeline never reports it.
+    Invalid,
+    /// Something went wrong (unsupported feature, solver failure); `reason` says what.
+    Error,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Invalid => "invalid",
+            Status::Error => "error",
+        })
+    }
+}
+
+/// Where the lower bound that proves (or brackets) the makespan comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundSource {
+    /// Longest path of the precedence network with lags and release times.
+    CriticalPath,
+    /// Total agent or resource work divided by the capacity.
+    Load,
+    /// Energetic reasoning over time intervals with heads and tails.
+    Energetic,
+    /// The MILP solver's dual bound (or its proof that a shorter schedule is infeasible).
+    Milp,
+    /// Exhaustive search over time (unit steps of one agent, or one agent's work of any length) found
+    /// nothing shorter.
+    Search,
+}
+
+/// The embedded instance and its identity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstanceRecord {
+    pub name: String,
+    /// [`crate::instance::content_hash`] of `instance`.
+    pub hash: String,
+    pub instance: Instance,
+}
+
+/// A solved (or failed) instance, as written to disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solution {
+    pub format: String,
+    pub instance: InstanceRecord,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub makespan: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound_source: Option<BoundSource>,
+    /// (makespan − lower bound) / makespan; 0 when optimal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// Why the instance is infeasible, or what went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Which method produced the schedule (e.g. `heuristic:serial-lft`, `milp`).
+    pub method: String,
+    /// Solver and version, e.g. `HiGHS 1.11.0` (or `makespan` when no MILP ran).
+    pub solver: String,
+    pub seconds: f64,
+    /// Branch-and-bound nodes explored by the MILP, if it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(default)]
+    pub schedule: Vec<ScheduledActivity>,
+    /// The second method's verdict, when solved with `--check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<CrossCheck>,
+}
+
+impl Solution {
+    /// Reads a solution file. Errors name the file, and the line and column of bad JSON.
+    pub fn read(path: &Path) -> Result<Solution, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Solution::parse(path, &text)
+    }
+
+    /// Parses the text of a solution file; `path` is used only in error messages.
+    pub fn parse(path: &Path, text: &str) -> Result<Solution, LoadError> {
+        serde_json::from_str(text).map_err(|e| match LoadError::json(path, &e) {
+            LoadError::Json {
+                path,
+                line,
+                column,
+                message,
+            } => LoadError::Json {
+                path,
+                line,
+                column,
+                message: format!("not a {SOLUTION_FORMAT} file: {message}"),
+            },
+            other => other,
+        })
+    }
+
+    /// A solution of `instance` with its status and method, and nothing else known yet:
+    /// the one place that ties a solution to its instance's content hash.
+    pub fn new(instance: &Instance, status: Status, method: impl Into<String>) -> Self {
+        Solution {
+            format: SOLUTION_FORMAT.into(),
+            instance: InstanceRecord {
+                name: instance.name.clone(),
+                hash: content_hash(instance),
+                instance: instance.clone(),
+            },
+            status,
+            makespan: None,
+            lower_bound: None,
+            bound_source: None,
+            gap: None,
+            reason: None,
+            method: method.into(),
+            solver: "makespan".into(),
+            seconds: 0.0,
+            nodes: None,
+            schedule: Vec::new(),
+            check: None,
+        }
+    }
+}
+
+/// How `solve --check` (a second method re-solving the instance) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Both methods' findings are consistent.
+    Agree,
+    /// They contradict each other: one of them is wrong.
+    Disagree,
+    /// The second method established nothing (too large, no time, nothing to re-solve).
+    Skipped,
+}
+
+/// The cross-check's record in the solution file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrossCheck {
+    pub verdict: Verdict,
+    /// The second method: `exhaustive` or `milp-alone`.
+    pub method: String,
+    /// What the second method found, and the disagreement if any.
+    pub detail: String,
+    pub seconds: f64,
+}
+
+impl Verdict {
+    /// The verdict as written in `summary.csv` and the solution file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Agree => "agree",
+            Verdict::Disagree => "disagree",
+            Verdict::Skipped => "skipped",
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Test helpers shared by makespan's crates (a dev-dependency only).
+//!
+//! The benchmarks' data is not part of this repository: each benchmark's files come from its
+//! own repository at the commit pinned in the README, laid out under `../shared/benchmarks`
+//! (beside the repository) or wherever `$MAKESPAN_DATA` points. Tests that need a file ask
+//! [`data`] (or [`external`] for the classic validation sets) and skip, saying why, where it
+//! is absent, so a fresh clone with no data still passes. Each skip is also appended to the
+//! file `$MAKESPAN_SKIP_LOG` names, if set, so the test script can count them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (two folders above this crate).
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The benchmark data folder: `$MAKESPAN_DATA`, else `../shared/benchmarks` beside the
+/// workspace.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("MAKESPAN_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("../shared/benchmarks"))
+}
+
+/// `relative` under the benchmark data folder, or `None` (the calling test then returns:
+/// it is skipped) when it is not there.
+pub fn data(relative: &str) -> Option<PathBuf> {
+    present(data_dir().join(relative))
+}
+
+/// `relative` under `../shared/external-validation` (PSPLIB, RCPSP/max, job shop samples),
+/// or `None` (skipped) when it is not there.
+pub fn external(relative: &str) -> Option<PathBuf> {
+    present(
+        workspace()
+            .join("../shared/external-validation")
+            .join(relative),
+    )
+}
+
+fn present(path: PathBuf) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let line = format!(
+        "skipped {test}: {} is not there (benchmark data: set MAKESPAN_DATA or see the README's \"Data\")",
+        path.display()
+    );
+    eprintln!("{line}");
+    if let Some(log) = std::env::var_os("MAKESPAN_SKIP_LOG") {
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = writeln!(file, "{line}");
+        }
+    }
+    None
+}

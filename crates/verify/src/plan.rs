@@ -1,0 +1,532 @@
+//! Unified plan files (`makespan-plan/1`) and solution files read as plans.
+//!
+//! A plan names its instance (a path relative to the plan, optionally with the instance's
+//! content hash) or embeds it, so `makespan verify plan.json` works alone:
+//!
+//! ```json
+//! {"format": "makespan-plan/1", "instance": "inst.json", "instance_hash": "sha256:…",
+//!  "schedule": [{"activity": "a", "agent": 0, "pieces": [[0, 4]]},
+//!               {"activity": "b", "agent": 1, "start": 2}]}
+//! ```
+//!
+//! An entry gives `pieces` or the shorthand `start` (one piece of the activity's full
+//! duration), which can only be expanded once the instance is known: reading a plan
+//! ([`read_plan`]) and resolving it against its instance ([`PlanInput::resolve`]) are two
+//! steps, so `--instance` can replace the named instance.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+
+use makespan_model::instance::{
+    content_hash, parse_instance, Instance, LoadError, INSTANCE_FORMAT,
+};
+use makespan_model::schedule::{Piece, ScheduledActivity};
+use makespan_model::solution::{Solution, SOLUTION_FORMAT};
+
+/// The format tag of unified plan files.
+pub const PLAN_FORMAT: &str = "makespan-plan/1";
+
+/// A plan as read from its file, before it is tied to an instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanInput {
+    /// The plan file: named in errors, and the base of a relative instance path.
+    pub path: PathBuf,
+    pub instance: PlanInstance,
+    /// The content hash (`sha256:…`) the plan's author saw; checked against the instance.
+    pub instance_hash: Option<String>,
+    pub entries: Vec<PlanEntry>,
+}
+
+/// Where a plan's instance is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanInstance {
+    Embedded(Box<Instance>),
+    /// An instance file, already resolved against the plan's directory.
+    File(PathBuf),
+    /// The plan names none; the caller must supply one.
+    Unnamed,
+}
+
+/// One schedule entry of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "EntryRepr")]
+pub struct PlanEntry {
+    pub activity: String,
+    pub agent: Option<u32>,
+    pub timing: Timing,
+}
+
+/// When an entry runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Timing {
+    Pieces(Vec<Piece>),
+    /// Shorthand for one piece `[start, start + duration]`.
+    Start(i64),
+}
+
+/// A plan tied to its instance, ready for [`crate::verify`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedPlan {
+    pub instance: Instance,
+    pub schedule: Vec<ScheduledActivity>,
+}
+
+/// Reads a unified plan or a solution file; `path` is named in errors and anchors a
+/// relative instance path. Malformed JSON, unknown fields and wrong types are errors with
+/// the line and column.
+pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let format = match &value {
+        Value::Object(map) => map.get("format").and_then(Value::as_str).map(str::to_owned),
+        Value::Array(_) => {
+            return Err(LoadError::format(
+                path,
+                "top level",
+                format!(
+                    "is a list; a plan is an object {{\"format\": \"{PLAN_FORMAT}\", ...}} (per-agent lists of \
+                     activity ids are a native answer: read them as one, with the instance given separately)"
+                ),
+            ))
+        }
+        _ => None,
+    };
+    match format.as_deref() {
+        Some(PLAN_FORMAT) => {
+            let file: PlanFile = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+            let instance = match file.instance {
+                None => PlanInstance::Unnamed,
+                Some(InstanceRef::Embedded(inst)) => {
+                    validate(path, &inst)?;
+                    PlanInstance::Embedded(inst)
+                }
+                Some(InstanceRef::Path(p)) if p.trim().is_empty() => {
+                    return Err(LoadError::format(
+                        path,
+                        "instance",
+                        "the instance path is empty; give the instance file (relative to the plan) or embed the instance",
+                    ))
+                }
+                Some(InstanceRef::Path(p)) => {
+                    PlanInstance::File(path.parent().unwrap_or(Path::new("")).join(p))
+                }
+            };
+            Ok(PlanInput {
+                path: path.to_path_buf(),
+                instance,
+                instance_hash: file.instance_hash,
+                entries: file.schedule,
+            })
+        }
+        Some(SOLUTION_FORMAT) => {
+            let solution: Solution = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+            let record = solution.instance;
+            validate(path, &record.instance)?;
+            let entries = solution
+                .schedule
+                .into_iter()
+                .map(|s| PlanEntry {
+                    activity: s.activity,
+                    agent: s.agent,
+                    timing: Timing::Pieces(s.pieces),
+                })
+                .collect();
+            Ok(PlanInput {
+                path: path.to_path_buf(),
+                instance: PlanInstance::Embedded(Box::new(record.instance)),
+                instance_hash: Some(record.hash),
+                entries,
+            })
+        }
+        Some(INSTANCE_FORMAT) => Err(LoadError::format(
+            path,
+            "format",
+            "this is an instance, not a plan; pass it with --instance and give the plan file to verify",
+        )),
+        Some(other) => Err(LoadError::format(
+            path,
+            "format",
+            format!("\"{other}\" is not a plan format; expected \"{PLAN_FORMAT}\" or \"{SOLUTION_FORMAT}\""),
+        )),
+        None => Err(LoadError::format(
+            path,
+            "format",
+            format!("missing; a plan file starts with \"format\": \"{PLAN_FORMAT}\""),
+        )),
+    }
+}
+
+impl PlanInput {
+    /// Ties the plan to its instance: `instance_override` if given (the CLI's
+    /// `--instance`), else the embedded or named one. Checks the instance hash and expands
+    /// `start` shorthands.
+    pub fn resolve(self, instance_override: Option<Instance>) -> Result<ResolvedPlan, LoadError> {
+        let instance = match (instance_override, &self.instance) {
+            (Some(inst), _) => inst,
+            (None, PlanInstance::Embedded(inst)) => (**inst).clone(),
+            (None, PlanInstance::File(file)) => {
+                let text = std::fs::read_to_string(file).map_err(|source| LoadError::Io {
+                    path: file.clone(),
+                    source,
+                })?;
+                parse_instance(file, &text)?
+            }
+            (None, PlanInstance::Unnamed) => {
+                return Err(LoadError::format(
+                    &self.path,
+                    "instance",
+                    "the plan names no instance; add \"instance\" (a path or the instance itself) or pass --instance",
+                ))
+            }
+        };
+        let schedule = self.schedule_for(&instance)?;
+        Ok(ResolvedPlan { instance, schedule })
+    }
+
+    /// The schedule against a given instance: the hash must match (the declared one, or
+    /// the embedded instance's) and each `start`
+    /// shorthand becomes one piece of the activity's duration. An unknown activity's
+    /// `start` becomes an empty piece; the verifier reports the activity as unknown.
+    pub fn schedule_for(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, LoadError> {
+        if let Some(expected) = self.expected_hash() {
+            let actual = content_hash(instance);
+            if expected != actual {
+                return Err(LoadError::format(
+                    &self.path,
+                    "instance_hash",
+                    format!(
+                        "the plan was made for instance {expected}, but instance `{}` is {actual}: the instance \
+                         changed since the plan was written; re-plan it, or update instance_hash if the change \
+                         does not matter",
+                        instance.name
+                    ),
+                ));
+            }
+        }
+        let durations = instance.activity_index();
+        Ok(self
+            .entries
+            .iter()
+            .map(|e| ScheduledActivity {
+                activity: e.activity.clone(),
+                agent: e.agent,
+                pieces: match &e.timing {
+                    Timing::Pieces(pieces) => pieces.clone(),
+                    Timing::Start(s) => {
+                        let d = durations
+                            .get(e.activity.as_str())
+                            .map_or(0, |&i| instance.activities[i].duration);
+                        vec![Piece(*s, s.saturating_add(d))]
+                    }
+                },
+            })
+            .collect())
+    }
+
+    /// The hash the plan's instance must have: the declared one, else that of the
+    /// embedded instance (so `--instance` cannot silently swap an embedded instance).
+    fn expected_hash(&self) -> Option<String> {
+        match (&self.instance_hash, &self.instance) {
+            (Some(h), _) => Some(h.clone()),
+            (None, PlanInstance::Embedded(inst)) => Some(content_hash(inst)),
+            (None, _) => None,
+        }
+    }
+}
+
+fn validate(path: &Path, instance: &Instance) -> Result<(), LoadError> {
+    instance.validate().map_err(|source| LoadError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanFile {
+    #[serde(rename = "format")]
+    _format: de::IgnoredAny,
+    #[serde(default)]
+    instance: Option<InstanceRef>,
+    #[serde(default)]
+    instance_hash: Option<String>,
+    schedule: Vec<PlanEntry>,
+}
+
+/// `"instance"`: a path string or the instance object. A hand-written visitor keeps
+/// serde_json's line and column for errors inside the embedded instance.
+enum InstanceRef {
+    Path(String),
+    Embedded(Box<Instance>),
+}
+
+impl<'de> Deserialize<'de> for InstanceRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct RefVisitor;
+        impl<'de> Visitor<'de> for RefVisitor {
+            type Value = InstanceRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a path to the instance file or the instance object")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<InstanceRef, E> {
+                Ok(InstanceRef::Path(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<InstanceRef, A::Error> {
+                let inst = Instance::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(InstanceRef::Embedded(Box::new(inst)))
+            }
+        }
+        d.deserialize_any(RefVisitor)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EntryRepr {
+    activity: String,
+    #[serde(default)]
+    agent: Option<u32>,
+    #[serde(default)]
+    pieces: Option<Vec<Piece>>,
+    #[serde(default)]
+    start: Option<i64>,
+}
+
+impl TryFrom<EntryRepr> for PlanEntry {
+    type Error = String;
+    fn try_from(r: EntryRepr) -> Result<Self, String> {
+        let timing = match (r.pieces, r.start) {
+            (Some(pieces), None) => Timing::Pieces(pieces),
+            (None, Some(start)) => Timing::Start(start),
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "the entry of `{}` has both \"pieces\" and \"start\"; give one of them",
+                    r.activity
+                ))
+            }
+            (None, None) => {
+                return Err(format!(
+                    "the entry of `{}` has neither \"pieces\" nor \"start\"; add \"start\": t or \"pieces\": [[s, e]]",
+                    r.activity
+                ))
+            }
+        };
+        Ok(PlanEntry {
+            activity: r.activity,
+            agent: r.agent,
+            timing,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{testkit, verify, Rule};
+
+    fn embedded_plan(schedule: &str) -> String {
+        let inst = testkit::instance(Some(2), &[("a", 4), ("b", 3)], &[("a", "b", 1)]);
+        format!(
+            r#"{{"format": "makespan-plan/1", "instance": {}, "schedule": {schedule}}}"#,
+            serde_json::to_string(&inst).unwrap()
+        )
+    }
+
+    fn resolve(text: &str) -> Result<ResolvedPlan, LoadError> {
+        read_plan(Path::new("plans/p.json"), text)?.resolve(None)
+    }
+
+    #[test]
+    fn start_shorthand_expands_to_the_full_duration() {
+        let text = embedded_plan(
+            r#"[{"activity": "a", "agent": 0, "start": 0}, {"activity": "b", "agent": 1, "pieces": [[5, 8]]}]"#,
+        );
+        let plan = resolve(&text).unwrap();
+        assert_eq!(plan.schedule[0].pieces, [Piece(0, 4)]);
+        assert!(verify(&plan.instance, &plan.schedule).valid);
+    }
+
+    #[test]
+    fn truncated_plan_names_file_line_and_column() {
+        let text = embedded_plan(r#"[{"activity": "a", "agent": 0, "start": 0}]"#);
+        let cut = &text[..text.len() - 20];
+        let err = read_plan(Path::new("p.json"), cut).unwrap_err();
+        match &err {
+            LoadError::Json {
+                line,
+                column,
+                message,
+                ..
+            } => {
+                assert_eq!(*line, 1);
+                assert!(*column > 0);
+                assert!(message.contains("truncated"), "{message}");
+            }
+            other => panic!("expected a JSON error, got {other}"),
+        }
+        assert!(
+            err.to_string().starts_with("p.json: line 1, column"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn wrong_type_names_the_position() {
+        let text = "{\"format\": \"makespan-plan/1\",\n \"schedule\": [{\"activity\": \"a\", \"start\": \"soon\"}]}";
+        let err = read_plan(Path::new("p.json"), text).unwrap_err();
+        assert!(
+            err.to_string().starts_with("p.json: line 2, column"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("invalid type"), "{err}");
+    }
+
+    #[test]
+    fn unknown_field_is_an_error() {
+        let text = embedded_plan(r#"[{"activity": "a", "agent": 0, "begin": 0}]"#);
+        let err = read_plan(Path::new("p.json"), &text).unwrap_err();
+        assert!(err.to_string().contains("unknown field `begin`"), "{err}");
+    }
+
+    #[test]
+    fn error_inside_an_embedded_instance_keeps_its_position() {
+        let text = "{\"format\": \"makespan-plan/1\", \"instance\": {\n\"format\": \"makespan-instance/1\", \"nam\": \"x\"},\n\"schedule\": []}";
+        let err = read_plan(Path::new("p.json"), text).unwrap_err();
+        assert!(
+            err.to_string().starts_with("p.json: line 2, column"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("unknown field `nam`"), "{err}");
+    }
+
+    #[test]
+    fn entry_with_both_or_neither_timing_is_an_error() {
+        for entry in [
+            r#"{"activity": "a", "start": 0, "pieces": [[0, 4]]}"#,
+            r#"{"activity": "a"}"#,
+        ] {
+            let err =
+                read_plan(Path::new("p.json"), &embedded_plan(&format!("[{entry}]"))).unwrap_err();
+            assert!(err.to_string().contains("\"pieces\""), "{err}");
+        }
+    }
+
+    #[test]
+    fn unknown_activity_is_a_violation_not_an_error() {
+        let text = embedded_plan(
+            r#"[{"activity": "a", "start": 0}, {"activity": "b", "start": 5}, {"activity": "ghost", "start": 1}]"#,
+        );
+        let plan = resolve(&text).unwrap();
+        let report = verify(&plan.instance, &plan.schedule);
+        let rules: Vec<Rule> = report.violations.iter().map(|v| v.rule).collect();
+        assert_eq!(rules, [Rule::UnknownActivity]);
+    }
+
+    #[test]
+    fn hash_mismatch_is_reported_with_both_hashes() {
+        let text = embedded_plan("[]").replacen('{', r#"{"instance_hash": "sha256:00", "#, 1);
+        let err = resolve(&text).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("instance_hash") && msg.contains("sha256:00") && msg.contains("changed"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn matching_hash_is_accepted() {
+        let inst = testkit::instance(Some(1), &[("a", 4)], &[]);
+        let text = format!(
+            r#"{{"format": "makespan-plan/1", "instance_hash": "{}", "schedule": [{{"activity": "a", "start": 0}}]}}"#,
+            content_hash(&inst)
+        );
+        let plan = read_plan(Path::new("p.json"), &text)
+            .unwrap()
+            .resolve(Some(inst))
+            .unwrap();
+        assert_eq!(plan.schedule[0].pieces, [Piece(0, 4)]);
+    }
+
+    #[test]
+    fn overriding_an_embedded_instance_with_another_is_refused() {
+        let other = testkit::instance(Some(3), &[("a", 4)], &[]);
+        let err = read_plan(Path::new("p.json"), &embedded_plan("[]"))
+            .unwrap()
+            .resolve(Some(other))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("changed since the plan was written"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn instance_path_is_relative_to_the_plan() {
+        let dir = tempfile::tempdir().unwrap();
+        let inst = testkit::instance(Some(1), &[("a", 4)], &[]);
+        std::fs::write(
+            dir.path().join("inst.json"),
+            serde_json::to_string(&inst).unwrap(),
+        )
+        .unwrap();
+        let text = r#"{"format": "makespan-plan/1", "instance": "inst.json", "schedule": [{"activity": "a", "start": 1}]}"#;
+        let plan = read_plan(&dir.path().join("p.json"), text).unwrap();
+        assert_eq!(
+            plan.instance,
+            PlanInstance::File(dir.path().join("inst.json"))
+        );
+        let resolved = plan.resolve(None).unwrap();
+        assert_eq!(resolved.instance, inst);
+    }
+
+    #[test]
+    fn plan_without_instance_needs_one() {
+        let text = r#"{"format": "makespan-plan/1", "schedule": []}"#;
+        let err = resolve(text).unwrap_err();
+        assert!(err.to_string().contains("--instance"), "{err}");
+    }
+
+    #[test]
+    fn solution_files_are_plans() {
+        use makespan_model::solution::{InstanceRecord, Solution, Status};
+        let inst = testkit::instance(Some(1), &[("a", 4)], &[]);
+        let solution = Solution {
+            format: SOLUTION_FORMAT.into(),
+            instance: InstanceRecord {
+                name: inst.name.clone(),
+                hash: content_hash(&inst),
+                instance: inst.clone(),
+            },
+            status: Status::Optimal,
+            makespan: Some(4),
+            lower_bound: Some(4),
+            bound_source: None,
+            gap: Some(0.0),
+            reason: None,
+            method: "test".into(),
+            solver: "makespan".into(),
+            seconds: 0.0,
+            nodes: None,
+            schedule: vec![ScheduledActivity::at("a", Some(0), 0, 4)],
+            check: None,
+        };
+        let plan = resolve(&serde_json::to_string(&solution).unwrap()).unwrap();
+        assert_eq!(plan.instance, inst);
+        assert!(verify(&plan.instance, &plan.schedule).valid);
+    }
+
+    #[test]
+    fn other_formats_are_explained() {
+        let err = read_plan(Path::new("p.json"), r#"[["a"]]"#).unwrap_err();
+        assert!(err.to_string().contains("native answer"), "{err}");
+        let err =
+            read_plan(Path::new("p.json"), r#"{"format": "makespan-instance/1"}"#).unwrap_err();
+        assert!(err.to_string().contains("--instance"), "{err}");
+        let err = read_plan(Path::new("p.json"), r#"{"schedule": []}"#).unwrap_err();
+        assert!(err.to_string().contains("missing"), "{err}");
+    }
+}

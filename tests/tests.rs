@@ -1,0 +1,32 @@
+//! makespan's integration tests, in one binary (each test binary links HiGHS, so one is
+//! built instead of two dozen): the CLI run as a user runs it, and the library on the
+//! benchmarks' own files. Tests that need the benchmark data skip, saying so, where it is
+//! absent ([`common::data`]).
+
+mod common;
+
+mod agent_search;
+mod asynctool;
+mod benchmarks_end_to_end;
+mod check;
+mod cli;
+mod formats_detect;
+mod formats_import;
+mod fuzz_readers;
+#[cfg(unix)]
+mod interrupt;
+mod limits;
+mod propagation_properties;
+mod recipe2plan;
+mod recipe2plan_properties;
+mod robotouille;
+mod robotouille_actions;
+mod robustness;
+mod setups_and_holds;
+mod solver_properties;
+mod timearena;
+mod timearena_cli;
+mod validation_sets;
+mod verify_agent_lists;
+mod verify_mutations;
+mod verify_plans;

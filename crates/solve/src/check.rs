@@ -132,7 +132,7 @@ pub fn cross_check(instance: &Instance, solution: &Solution, options: &SolveOpti
     };
     let horizon = solution
         .makespan
-        .unwrap_or_else(|| crate::pipeline::safe_horizon(&problem));
+        .unwrap_or_else(|| crate::exact::safe_horizon(&problem));
     let safe = solution.makespan.is_none();
     let (method, second) = match exhaustive(&problem, horizon, safe) {
         Some(found) => ("exhaustive", found),

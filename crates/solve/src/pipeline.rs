@@ -7,14 +7,15 @@ use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::assign;
-use crate::bounds::{self, LowerBound};
-use crate::exact::milp::{self, MilpOutcome, MilpSettings};
-use crate::heuristics::{self, Effort};
-use crate::problem::{Problem, Refusal};
 use makespan_model::instance::Instance;
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::{BoundSource, Solution, Status};
+use makespan_model::solution::{Solution, Status};
+
+use crate::assign;
+use crate::bounds;
+use crate::exact::{self, milp, Outcome};
+use crate::heuristics::{self, Effort};
+use crate::problem::{Problem, Refusal};
 
 /// How to solve.
 #[derive(Debug, Clone)]
@@ -41,31 +42,6 @@ impl Default for SolveOptions {
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
-        }
-    }
-}
-
-/// What the search established, before it becomes a [`Solution`].
-struct Outcome {
-    status: Status,
-    starts: Option<Vec<i64>>,
-    bound: Option<LowerBound>,
-    reason: Option<String>,
-    method: String,
-    milp_ran: bool,
-    nodes: Option<u64>,
-}
-
-impl Outcome {
-    fn refused(status: Status, reason: String) -> Outcome {
-        Outcome {
-            status,
-            starts: None,
-            bound: None,
-            reason: Some(reason),
-            method: "validation".into(),
-            milp_ran: false,
-            nodes: None,
         }
     }
 }
@@ -140,16 +116,13 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             };
         }
     }
-    if let Some(outcome) = exhaustive(problem, options, heuristic.as_ref(), lower) {
-        return outcome;
-    }
     if options.heuristic_only {
         return Outcome::refused(
             Status::Error,
             "the heuristics found no schedule that meets every maximum lag; run without --heuristic-only".into(),
         );
     }
-    exact(problem, options, heuristic.map(|h| h.starts), lower)
+    exact::solve(problem, lower, heuristic.as_ref(), options)
 }
 
 /// The heuristics' effort: a twentieth of the samples where an exact search over time
@@ -160,206 +133,6 @@ fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
         effort.samples = effort.samples.div_ceil(20);
     }
     effort
-}
-
-/// An exact search over time for one agent (doing unit steps, or work of any length),
-/// when one applies and finishes in time: the optimum, or the proof that the heuristic's
-/// `upper` is one.
-fn exhaustive(
-    problem: &Problem,
-    options: &SolveOptions,
-    heuristic: Option<&heuristics::Heuristic>,
-    lower: LowerBound,
-) -> Option<Outcome> {
-    use crate::exact::unit_search::SearchOutcome;
-    if options.heuristic_only {
-        return None;
-    }
-    let search = if crate::exact::unit_search::applies(problem) {
-        crate::exact::unit_search::search
-    } else if crate::exact::agent_search::applies(problem) {
-        crate::exact::agent_search::search
-    } else {
-        return None;
-    };
-    let upper = heuristic.map_or_else(|| safe_horizon(problem) + 1, |h| h.makespan(problem));
-    let proven = |value| {
-        Some(lower.max(LowerBound {
-            value,
-            source: BoundSource::Search,
-        }))
-    };
-    let (starts, method, bound) = match search(problem, upper, options.time_limit) {
-        SearchOutcome::GaveUp => return None,
-        SearchOutcome::NoneShorter => match heuristic {
-            Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),
-            None => {
-                return Some(Outcome::refused(
-                    Status::Infeasible,
-                    format!("the exhaustive search found no schedule ending by {}, which every feasible schedule can meet", upper - 1),
-                ))
-            }
-        },
-        SearchOutcome::Optimal { mut starts, makespan } => {
-            starts.extend([0, makespan]);
-            (starts, "search", proven(makespan))
-        }
-    };
-    Some(Outcome {
-        status: Status::Optimal,
-        starts: Some(starts),
-        bound,
-        reason: None,
-        method: method.into(),
-        milp_ran: false,
-        nodes: None,
-    })
-}
-
-/// Runs the MILP on the horizon `upper − 1` (a shorter schedule exists?) or, without a
-/// heuristic schedule, on a horizon every feasible instance fits in.
-fn exact(
-    problem: &Problem,
-    options: &SolveOptions,
-    heuristic: Option<Vec<i64>>,
-    lower: LowerBound,
-) -> Outcome {
-    let settings = MilpSettings {
-        time_limit: options.time_limit,
-        threads: options.threads,
-        node_limit: options.node_limit,
-        export_lp: options.export_lp.clone(),
-    };
-    let sink = problem.network.sink();
-    let upper = heuristic.as_ref().map(|s| s[sink]);
-    let horizon = upper.map_or_else(|| safe_horizon(problem), |u| u - 1);
-    let milp_bound = |value: i64| {
-        lower.max(LowerBound {
-            value,
-            source: BoundSource::Milp,
-        })
-    };
-    let outcome = |status, starts, bound, nodes| Outcome {
-        status,
-        starts,
-        bound: Some(bound),
-        reason: None,
-        method: "milp".into(),
-        milp_ran: true,
-        nodes: Some(nodes),
-    };
-    match milp::solve(problem, horizon, lower.value, &settings) {
-        Err(message) => Outcome {
-            milp_ran: true,
-            ..Outcome::refused(Status::Error, message)
-        },
-        Ok(MilpOutcome::Infeasible { nodes }) => match heuristic {
-            // Nothing shorter than the heuristic's schedule exists: it is optimal.
-            Some(starts) => Outcome {
-                method: "heuristic+milp".into(),
-                ..outcome(Status::Optimal, Some(starts), milp_bound(horizon + 1), nodes)
-            },
-            None => Outcome {
-                reason: Some(format!(
-                    "HiGHS proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet (the sum over activities of the longer of duration and largest outgoing lag, after the latest release)"
-                )),
-                bound: None,
-                ..outcome(Status::Infeasible, None, lower, nodes)
-            },
-        },
-        Ok(MilpOutcome::Solved {
-            starts,
-            makespan,
-            bound,
-            proven,
-            nodes,
-        }) => {
-            // Origin at 0 and sink at the makespan, like every other node list.
-            let mut full = starts;
-            full.extend([0, makespan]);
-            let bound = milp_bound(bound);
-            if proven || bound.value >= makespan {
-                outcome(Status::Optimal, Some(full), bound, nodes)
-            } else {
-                Outcome {
-                    reason: Some(not_proven(options, nodes)),
-                    ..outcome(Status::Feasible, Some(full), bound, nodes)
-                }
-            }
-        }
-        Ok(MilpOutcome::TooLarge { variables }) => Outcome {
-            status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
-            starts: heuristic,
-            bound: Some(lower),
-            reason: Some(format!(
-                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables or capacity rows (more than {})",
-                milp::MAX_VARIABLES
-            )),
-            method: "heuristic".into(),
-            milp_ran: false,
-            nodes: None,
-        },
-        Ok(MilpOutcome::Stopped { bound, nodes }) => {
-            let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
-            Outcome {
-                method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
-                reason: Some(if heuristic.is_some() {
-                    not_proven(options, nodes)
-                } else {
-                    format!("no schedule found: {}", stopped_by(options, nodes))
-                }),
-                ..outcome(
-                    if heuristic.is_some() { Status::Feasible } else { Status::Error },
-                    heuristic,
-                    bound,
-                    nodes,
-                )
-            }
-        }
-    }
-}
-
-/// Why a schedule is `feasible` but not `optimal` after the MILP stopped early.
-fn not_proven(options: &SolveOptions, nodes: u64) -> String {
-    format!(
-        "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
-        stopped_by(options, nodes)
-    )
-}
-
-/// Which limit stopped HiGHS: the node limit when it was reached, else the time limit.
-fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
-    match options.node_limit {
-        Some(limit) if nodes >= limit => {
-            format!("the MILP stopped at the node limit of {limit} (--node-limit)")
-        }
-        _ => format!(
-            "the MILP stopped at the time limit of {} s (--time-limit) after {nodes} nodes",
-            options.time_limit
-        ),
-    }
-}
-
-/// A horizon that any feasible instance can meet: after the latest release, activities one
-/// after another, each followed by its largest outgoing lag and its longest setup.
-pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
-    let n = problem.len();
-    let mut span: Vec<i64> = problem.durations[..n].to_vec();
-    let mut release = 0;
-    for a in problem.network.arcs() {
-        if a.from < n && a.forward {
-            span[a.from] = span[a.from].max(a.weight);
-        } else if a.from == problem.network.origin() && a.forward {
-            release = release.max(a.weight);
-        }
-    }
-    // The agent may have to move after each activity.
-    if let Some(setups) = &problem.setups {
-        for (j, span) in span.iter_mut().enumerate() {
-            *span += setups.station[j].map_or(0, |u| setups.longest_from(u));
-        }
-    }
-    release + span.iter().sum::<i64>()
 }
 
 fn finish(
@@ -445,6 +218,7 @@ fn checked_schedule(
 mod tests {
     use super::*;
     use makespan_model::instance::{Activity, Precedence};
+    use makespan_model::solution::BoundSource;
 
     fn chain(agents: Option<u32>) -> Instance {
         Instance {

@@ -11,19 +11,19 @@
 //! HiGHS finds cliques among binary columns by itself, but "j runs at t" is a difference
 //! of two step columns here, which its clique table does not see.
 
-use super::model::{Row, Steps, Term};
+use super::highs::{Row, Rows, Term};
+use super::model::Steps;
 use crate::problem::Problem;
 
 /// Longest paths between all activities cost n³: larger problems get no cliques.
 const MAX_ACTIVITIES: usize = 300;
 
-/// Adds one row per clique and period where at least two of its activities may run;
-/// `add(row, upper)` adds `row ≤ upper`.
+/// Adds one row per clique and period where at least two of its activities may run.
 pub(super) fn add_rows(
     problem: &Problem,
     horizon: i64,
     steps: &[Steps],
-    add: &mut impl FnMut(Row, f64),
+    rows: &mut Rows,
 ) {
     let p = &problem.durations;
     let fresh = cliques(problem, false);
@@ -42,7 +42,7 @@ pub(super) fn add_rows(
                 }
             }
             if running >= 2 {
-                add(row, 1.0);
+                rows.add(row, 1.0);
             }
         }
     }

@@ -2,7 +2,8 @@
 //! use in period `t` iff `a` has started by `t` and `b` has not ended by `t`, that is
 //! `y[a,t] − y[b,t−p_b]`, two nonzeros per hold in the resource's capacity row.
 
-use super::model::{Row, Steps, Term};
+use super::highs::{Row, Term};
+use super::model::Steps;
 use crate::problem::Problem;
 
 /// Adds the holds on resource `r` in period `t` to its capacity row (and to `peak`, the

@@ -3,14 +3,12 @@
 //! `Σ_j [s_j + from < u < s_j + to] + x[a,t] ≤ m`, where `x[a,t] = y[a,t] − y[a,t−1]` and
 //! `s_j ∈ [u − to + 1, u − from − 1]` is `y[j, u−from−1] − y[j, u−to]`.
 
-use highs::RowProblem;
-
-use super::model::{Row, Steps, TimeIndexed};
+use super::highs::{Row, Rows, Term};
+use super::model::Steps;
 use crate::problem::Problem;
 
-/// Adds one row per instant need and start time; `false` if one is violated outright.
-pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProblem) -> bool {
-    let mut ok = true;
+/// Adds one row per instant need and start time.
+pub(super) fn add_rows(problem: &Problem, _horizon: i64, steps: &[Steps], rows: &mut Rows) {
     for need in &problem.instants {
         let r = need.resource;
         // Busy demands long enough to have an integer strictly inside.
@@ -32,7 +30,7 @@ pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProble
             let mut inside = 0;
             for &(j, from, to) in &spans {
                 let (enter, leave) = (steps[j].by(u - from - 1), steps[j].by(u - to));
-                if let (super::model::Term::Const(x), super::model::Term::Const(y)) =
+                if let (Term::Const(x), Term::Const(y)) =
                     (&enter, &leave)
                 {
                     if x == y {
@@ -44,9 +42,8 @@ pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProble
                 row.add(leave, -1.0);
             }
             if inside > 0 {
-                ok &= TimeIndexed::push(model, row, problem.capacities[r] as f64);
+                rows.add_merged(row, problem.capacities[r] as f64);
             }
         }
     }
-    ok
 }

@@ -3,22 +3,37 @@
 //! (infeasibility, or a dual bound that meets the incumbent).
 
 mod cliques;
+mod highs;
 mod holds;
 mod instants;
+pub(crate) mod method;
 mod model;
 mod preemption;
 pub mod propagate;
 mod setups;
 mod states;
 
-use std::ffi::{CStr, CString};
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-
-use highs::{HighsModelStatus, HighsSolutionStatus, Sense};
+use std::path::PathBuf;
 
 use crate::problem::Problem;
-pub use model::TimeIndexed;
+use highs::Ending;
+use model::{Steps, TimeIndexed};
+
+pub use highs::version as highs_version;
+
+/// A family of rows beyond precedences and capacities: each adds its rows for the horizon to
+/// the model. One signature, so a new rule is one new file and one line here.
+type RowFamily = fn(&Problem, i64, &[Steps], &mut highs::Rows);
+
+/// The row families, in the order their rows enter the model.
+const ROW_FAMILIES: [RowFamily; 5] = [
+    cliques::add_rows,
+    setups::add_rows,
+    instants::add_rows,
+    preemption::add_rows,
+    states::add_rows,
+];
 
 /// Solver limits and outputs.
 #[derive(Debug, Clone)]
@@ -55,13 +70,6 @@ pub enum MilpOutcome {
 
 /// The largest time-indexed model worth building on one core and 24 GiB.
 pub const MAX_VARIABLES: u64 = 2_000_000;
-
-/// The HiGHS version linked into this binary, e.g. `HiGHS 1.11.0`.
-pub fn highs_version() -> String {
-    // SAFETY: Highs_version returns a pointer to a static NUL-terminated string.
-    let version = unsafe { CStr::from_ptr(highs_sys::Highs_version()) };
-    format!("HiGHS {}", version.to_string_lossy())
-}
 
 /// Minimises the makespan over schedules that end by `horizon`.
 ///
@@ -121,7 +129,7 @@ fn solve_window(
     let Some(mut built) = TimeIndexed::build(problem, horizon, lower_bound.min(horizon)) else {
         return Ok(MilpOutcome::Infeasible { nodes: 0 });
     };
-    if built.problem.num_cols() == 0 {
+    if built.rows.columns() == 0 {
         // Every start is forced by the windows, and no row contradicts them.
         let starts = built.decode(&[], problem.len());
         let makespan = makespan_of(problem, &starts);
@@ -133,63 +141,32 @@ fn solve_window(
             nodes: 0,
         });
     }
-    let rows = std::mem::take(&mut built.problem);
-    let mut model = rows
-        .try_optimise(Sense::Minimise)
-        .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
-    model.make_quiet();
-    model
-        .try_set_option("time_limit", settings.time_limit)
-        .map_err(|s| {
-            format!(
-                "HiGHS refused the time limit {} s ({s:?}); give a number of seconds ≥ 0",
-                settings.time_limit
-            )
-        })?;
-    if let Some(nodes) = settings.node_limit {
-        model
-            .try_set_option("mip_max_nodes", i32::try_from(nodes).unwrap_or(i32::MAX))
-            .map_err(|s| format!("HiGHS refused the node limit {nodes}: {s:?}"))?;
-    }
-    model.set_threads(settings.threads);
-    model.set_option("mip_rel_gap", 0.0);
-    // Makespans are integers, so a gap below one unit is a proof.
-    model.set_option("mip_abs_gap", 1.0 - 1e-6);
-    if let Some(path) = &settings.export_lp {
-        write_lp(&mut model, path)?;
-    }
-    let solved = model
-        .try_solve()
-        .map_err(|s| format!("HiGHS failed: {s:?}"))?;
-    let nodes = int64_info(&solved, c"mip_node_count").unwrap_or(0).max(0) as u64;
     let offset = built.objective_offset() as f64;
-    let dual = solved.double_info_value(c"mip_dual_bound").ok();
-    let bound = dual
+    let rows = std::mem::take(&mut built.rows);
+    let solved = highs::solve(rows, settings)?;
+    let nodes = solved.nodes;
+    let bound = solved
+        .dual_bound
         .filter(|b| b.is_finite())
         .map(|b| (offset + b - 1e-6).ceil() as i64);
-    let status = solved.status();
-    if status == HighsModelStatus::Infeasible {
+    if matches!(solved.ending, Ending::Infeasible) {
         return Ok(MilpOutcome::Infeasible { nodes });
     }
-    // Read the info value directly: the binding panics on "no status" (-1).
-    let has_solution = solved.int_info_value(c"primal_solution_status").ok()
-        == Some(HighsSolutionStatus::Feasible as i64);
-    if !has_solution {
-        return match status {
-            HighsModelStatus::ReachedTimeLimit
-            | HighsModelStatus::ReachedIterationLimit
-            | HighsModelStatus::ReachedSolutionLimit
-            | HighsModelStatus::ReachedInterrupt => Ok(MilpOutcome::Stopped {
+    let Some(values) = solved.values else {
+        return match solved.ending {
+            Ending::Limit => Ok(MilpOutcome::Stopped {
                 bound: Some(bound.map_or(lower_bound, |b| b.max(lower_bound))),
                 nodes,
             }),
-            other => Err(format!("HiGHS ended with status {other:?} and no solution")),
+            Ending::Other(other) => Err(format!("HiGHS ended with status {other} and no solution")),
+            Ending::Optimal | Ending::Infeasible => {
+                Err("HiGHS ended with status Optimal and no solution".into())
+            }
         };
-    }
-    let solution = solved.get_solution();
-    let starts = built.decode(solution.columns(), problem.len());
+    };
+    let starts = built.decode(&values, problem.len());
     let makespan = makespan_of(problem, &starts);
-    let proven = status == HighsModelStatus::Optimal;
+    let proven = matches!(solved.ending, Ending::Optimal);
     Ok(MilpOutcome::Solved {
         starts,
         makespan,
@@ -212,39 +189,4 @@ fn makespan_of(problem: &Problem, starts: &[i64]) -> i64 {
         .map(|(s, p)| s + p)
         .max()
         .unwrap_or(0)
-}
-
-fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {
-    let mut value: i64 = 0;
-    // SAFETY: the pointer is a live HiGHS instance and `value` outlives the call.
-    let status =
-        unsafe { highs_sys::Highs_getInt64InfoValue(model.as_ptr(), name.as_ptr(), &mut value) };
-    (status == 0).then_some(value)
-}
-
-/// Writes the model as an LP file, through a temporary file so a crash never leaves half of one.
-fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let file_name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = dir.join(format!(".{file_name}.{}.lp", std::process::id()));
-    let c_path = CString::new(temporary.to_string_lossy().as_bytes())
-        .map_err(|_| format!("{}: the path contains a NUL byte", path.display()))?;
-    // SAFETY: the pointer is a live HiGHS instance; c_path is NUL-terminated.
-    let status = unsafe { highs_sys::Highs_writeModel(model.as_mut_ptr(), c_path.as_ptr()) };
-    // 1 is a warning: HiGHS made up the column and row names the model does not carry.
-    if status < 0 {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(format!(
-            "{}: HiGHS could not write the LP file",
-            path.display()
-        ));
-    }
-    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
 }

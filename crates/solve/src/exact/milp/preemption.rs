@@ -5,15 +5,13 @@
 //! (b) no start-instant need of its agent falls at `u` with `D < u < C` (the agent's pause
 //!     would start a new piece there): `x[a,t] + y[from, u−1−A] − y[last, u−1] ≤ 1`.
 
-use highs::RowProblem;
-
-use super::model::{Row, Steps, TimeIndexed};
+use super::highs::{Row, Rows};
+use super::model::Steps;
 use crate::problem::Problem;
 use makespan_model::instance::Relation;
 
-/// Adds the rows of every piece lag; `false` if one is violated outright.
-pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProblem) -> bool {
-    let mut ok = true;
+/// Adds the rows of every piece lag.
+pub(super) fn add_rows(problem: &Problem, _horizon: i64, steps: &[Steps], rows: &mut Rows) {
     for lag in &problem.expanded.piece_lags {
         let anchor = match lag.relation {
             Relation::FinishToStart => problem.durations[lag.from],
@@ -32,7 +30,7 @@ pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProble
                 row.add(steps[c].by(t), -1.0);
                 row.add(steps[c].by(t - 1), 1.0);
             }
-            ok &= TimeIndexed::push(model, row, 0.0);
+            rows.add_merged(row, 0.0);
         }
         let busy: Vec<usize> = problem.demands[lag.chunks[0]]
             .iter()
@@ -55,9 +53,8 @@ pub(super) fn add_rows(problem: &Problem, steps: &[Steps], model: &mut RowProble
                 row.add(s.by(t - 1), -1.0);
                 row.add(from.by(u - 1 - a), 1.0);
                 row.add(last.by(u - 1), -1.0);
-                ok &= TimeIndexed::push(model, row, 1.0);
+                rows.add_merged(row, 1.0);
             }
         }
     }
-    ok
 }

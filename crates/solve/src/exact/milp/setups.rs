@@ -10,15 +10,16 @@
 //! for non-consecutive pairs too, so the rows are valid and exact. `[S_j = t]` is
 //! `y[j,t] − y[j,t−1]`.
 
-use super::model::{Row, Steps, Term};
+use super::highs::{Row, Rows, Term};
+use super::model::Steps;
 use crate::problem::Problem;
 
-/// Adds every setup row of a horizon; `add(row, upper)` adds `row ≤ upper`.
+/// Adds every setup row of a horizon.
 pub(super) fn add_rows(
     problem: &Problem,
     horizon: i64,
     steps: &[Steps],
-    add: &mut impl FnMut(Row, f64),
+    rows: &mut Rows,
 ) {
     let (Some(setups), Some(pool)) = (&problem.setups, problem.agent_resource) else {
         return;
@@ -62,7 +63,7 @@ pub(super) fn add_rows(
                     starts |= at_instant(&mut row, j, tau + k - from);
                 }
                 if ends && starts {
-                    add(row, 1.0);
+                    rows.add(row, 1.0);
                 }
             }
         }

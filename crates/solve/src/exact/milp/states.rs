@@ -5,19 +5,12 @@
 //! `v` is set at `t` (initially no value); a requirement of `v` at `t` needs `w[v,t] = 1`.
 //! (`x[j,t] = y[j,t] − y[j,t−1]`: `j` starts at `t`.)
 
-use highs::RowProblem;
-
-use super::model::{Row, Steps, Term, TimeIndexed};
+use super::highs::{Row, Rows, Term};
+use super::model::Steps;
 use crate::problem::Problem;
 
-/// Adds the state columns and rows; `false` if a row is violated outright.
-pub(super) fn add_rows(
-    problem: &Problem,
-    steps: &[Steps],
-    horizon: i64,
-    model: &mut RowProblem,
-) -> bool {
-    let mut ok = true;
+/// Adds the state columns and rows.
+pub(super) fn add_rows(problem: &Problem, horizon: i64, steps: &[Steps], rows: &mut Rows) {
     let starts = |row: &mut Row, j: usize, t: i64, coef: f64| {
         row.add(steps[j].by(t), coef);
         row.add(steps[j].by(t - 1), -coef);
@@ -28,38 +21,40 @@ pub(super) fn add_rows(
             .iter()
             .map(|_| {
                 (0..=horizon)
-                    .map(|_| model.add_integer_column(0.0, 0..=1))
+                    .map(|_| rows.binary(0.0))
                     .collect()
             })
             .collect();
         for t in 0..=horizon {
             let ti = t as usize;
             if w.len() > 1 {
-                let terms: Vec<_> = w.iter().map(|col| (col[ti], 1.0)).collect();
-                model.add_row(..=1.0, terms);
+                let mut one_value = Row::default();
+                for col in &w {
+                    one_value.add(Term::Var(col[ti]), 1.0);
+                }
+                rows.add(one_value, 1.0);
             }
             for (v, col) in w.iter().enumerate() {
                 let mut carry = Row::default();
-                carry.add(Term::Col(col[ti]), 1.0);
+                carry.add(Term::Var(col[ti]), 1.0);
                 if t > 0 {
-                    carry.add(Term::Col(col[ti - 1]), -1.0);
+                    carry.add(Term::Var(col[ti - 1]), -1.0);
                 }
                 for &(b, _) in var.setters.iter().filter(|s| s.1 == v) {
                     starts(&mut carry, b, t, -1.0);
                     let mut forced = Row::default();
                     starts(&mut forced, b, t, 1.0);
-                    forced.add(Term::Col(col[ti]), -1.0);
-                    ok &= TimeIndexed::push(model, forced, 0.0);
+                    forced.add(Term::Var(col[ti]), -1.0);
+                    rows.add_merged(forced, 0.0);
                 }
-                ok &= TimeIndexed::push(model, carry, 0.0);
+                rows.add_merged(carry, 0.0);
                 for &(a, _) in var.requirers.iter().filter(|r| r.1 == v) {
                     let mut needs = Row::default();
                     starts(&mut needs, a, t, 1.0);
-                    needs.add(Term::Col(col[ti]), -1.0);
-                    ok &= TimeIndexed::push(model, needs, 0.0);
+                    needs.add(Term::Var(col[ti]), -1.0);
+                    rows.add_merged(needs, 0.0);
                 }
             }
         }
     }
-    ok
 }

@@ -1,0 +1,160 @@
+//! The MILP behind [`ExactMethod`]: on the horizon `upper − 1` (is there a shorter
+//! schedule?) or, without a heuristic schedule, on a horizon every feasible schedule meets.
+
+use makespan_model::solution::{BoundSource, Status};
+
+use super::{solve, MilpOutcome, MilpSettings, MAX_VARIABLES};
+use crate::bounds::LowerBound;
+use crate::exact::{safe_horizon, ExactMethod, Outcome};
+use crate::heuristics::Heuristic;
+use crate::problem::Problem;
+use crate::SolveOptions;
+
+/// The time-indexed MILP, solved by HiGHS.
+pub(crate) struct Milp;
+
+impl ExactMethod for Milp {
+    fn applies(&self, _: &Problem) -> bool {
+        true
+    }
+
+    fn solve(
+        &self,
+        problem: &Problem,
+        lower: LowerBound,
+        heuristic: Option<&Heuristic>,
+        options: &SolveOptions,
+    ) -> Option<Outcome> {
+        Some(exact(
+            problem,
+            options,
+            heuristic.map(|h| h.starts.clone()),
+            lower,
+        ))
+    }
+}
+
+/// Runs the MILP on the horizon `upper − 1` (a shorter schedule exists?) or, without a
+/// heuristic schedule, on a horizon every feasible instance fits in.
+fn exact(
+    problem: &Problem,
+    options: &SolveOptions,
+    heuristic: Option<Vec<i64>>,
+    lower: LowerBound,
+) -> Outcome {
+    let settings = MilpSettings {
+        time_limit: options.time_limit,
+        threads: options.threads,
+        node_limit: options.node_limit,
+        export_lp: options.export_lp.clone(),
+    };
+    let sink = problem.network.sink();
+    let upper = heuristic.as_ref().map(|s| s[sink]);
+    let horizon = upper.map_or_else(|| safe_horizon(problem), |u| u - 1);
+    let milp_bound = |value: i64| {
+        lower.max(LowerBound {
+            value,
+            source: BoundSource::Milp,
+        })
+    };
+    let outcome = |status, starts, bound, nodes| Outcome {
+        status,
+        starts,
+        bound: Some(bound),
+        reason: None,
+        method: "milp".into(),
+        milp_ran: true,
+        nodes: Some(nodes),
+    };
+    match solve(problem, horizon, lower.value, &settings) {
+        Err(message) => Outcome {
+            milp_ran: true,
+            ..Outcome::refused(Status::Error, message)
+        },
+        Ok(MilpOutcome::Infeasible { nodes }) => match heuristic {
+            // Nothing shorter than the heuristic's schedule exists: it is optimal.
+            Some(starts) => Outcome {
+                method: "heuristic+milp".into(),
+                ..outcome(Status::Optimal, Some(starts), milp_bound(horizon + 1), nodes)
+            },
+            None => Outcome {
+                reason: Some(format!(
+                    "HiGHS proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet (the sum over activities of the longer of duration and largest outgoing lag, after the latest release)"
+                )),
+                bound: None,
+                ..outcome(Status::Infeasible, None, lower, nodes)
+            },
+        },
+        Ok(MilpOutcome::Solved {
+            starts,
+            makespan,
+            bound,
+            proven,
+            nodes,
+        }) => {
+            // Origin at 0 and sink at the makespan, like every other node list.
+            let mut full = starts;
+            full.extend([0, makespan]);
+            let bound = milp_bound(bound);
+            if proven || bound.value >= makespan {
+                outcome(Status::Optimal, Some(full), bound, nodes)
+            } else {
+                Outcome {
+                    reason: Some(not_proven(options, nodes)),
+                    ..outcome(Status::Feasible, Some(full), bound, nodes)
+                }
+            }
+        }
+        Ok(MilpOutcome::TooLarge { variables }) => Outcome {
+            status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
+            starts: heuristic,
+            bound: Some(lower),
+            reason: Some(format!(
+                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables or capacity rows (more than {})",
+                MAX_VARIABLES
+            )),
+            method: "heuristic".into(),
+            milp_ran: false,
+            nodes: None,
+        },
+        Ok(MilpOutcome::Stopped { bound, nodes }) => {
+            let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
+            Outcome {
+                method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
+                reason: Some(if heuristic.is_some() {
+                    not_proven(options, nodes)
+                } else {
+                    format!("no schedule found: {}", stopped_by(options, nodes))
+                }),
+                ..outcome(
+                    if heuristic.is_some() { Status::Feasible } else { Status::Error },
+                    heuristic,
+                    bound,
+                    nodes,
+                )
+            }
+        }
+    }
+}
+
+/// Why a schedule is `feasible` but not `optimal` after the MILP stopped early.
+fn not_proven(options: &SolveOptions, nodes: u64) -> String {
+    format!(
+        "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
+        stopped_by(options, nodes)
+    )
+}
+
+/// Which limit stopped HiGHS: the node limit when it was reached, else the time limit.
+fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
+    match options.node_limit {
+        Some(limit) if nodes >= limit => {
+            format!("the MILP stopped at the node limit of {limit} (--node-limit)")
+        }
+        _ => format!(
+            "the MILP stopped at the time limit of {} s (--time-limit) after {nodes} nodes",
+            options.time_limit
+        ),
+    }
+}
+

@@ -6,7 +6,9 @@
 /// An inclusive range of integers given as `N` or `A-B` on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
+    /// The smallest value (inclusive).
     pub low: i64,
+    /// The largest value (inclusive).
     pub high: i64,
 }
 

@@ -9,6 +9,8 @@
 //! One native file often holds several problems: a ParaCook task is solved for 1, 2 and 3
 //! cooks, an AsyncHow file holds hundreds of tasks. [`import`] therefore returns a list.
 
+#![warn(missing_docs)]
+
 pub mod asynchow;
 pub mod asynctool;
 mod classic;
@@ -61,6 +63,7 @@ pub struct ImportOptions {
 pub struct NativeAnswer {
     /// File extension for the answer, without the dot.
     pub extension: &'static str,
+    /// The answer's content, in the benchmark's own form.
     pub text: String,
 }
 

@@ -10,6 +10,8 @@
 //!
 //! This crate knows no benchmark and no solver: it depends on `serde` and nothing of makespan.
 
+#![warn(missing_docs)]
+
 pub mod instance;
 pub mod schedule;
 pub mod solution;

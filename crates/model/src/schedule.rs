@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 pub struct Piece(pub i64, pub i64);
 
 impl Piece {
+    /// The first instant of the piece (inclusive).
     pub fn start(&self) -> i64 {
         self.0
     }
+    /// The instant the piece ends (exclusive).
     pub fn end(&self) -> i64 {
         self.1
     }
@@ -20,6 +22,7 @@ impl Piece {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScheduledActivity {
+    /// Id of the instance's activity.
     pub activity: String,
     /// The agent (0-based) that performs it; `None` when it needs no agent or agents are
     /// unlimited and not assigned.

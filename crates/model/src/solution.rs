@@ -62,9 +62,11 @@ pub enum BoundSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InstanceRecord {
+    /// The instance's name.
     pub name: String,
     /// [`crate::instance::content_hash`] of `instance`.
     pub hash: String,
+    /// The instance itself, so the solution file can be verified on its own.
     pub instance: Instance,
 }
 
@@ -72,13 +74,19 @@ pub struct InstanceRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
+    /// Always [`SOLUTION_FORMAT`].
     pub format: String,
+    /// The instance solved, embedded with its name and content hash.
     pub instance: InstanceRecord,
+    /// What is known after solving.
     pub status: Status,
+    /// Makespan of `schedule`, when one was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub makespan: Option<i64>,
+    /// Best proven lower bound on the makespan, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<i64>,
+    /// Where `lower_bound` comes from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound_source: Option<BoundSource>,
     /// (makespan − lower bound) / makespan; 0 when optimal.
@@ -91,10 +99,12 @@ pub struct Solution {
     pub method: String,
     /// Solver and version, e.g. `HiGHS 1.11.0` (or `makespan` when no MILP ran).
     pub solver: String,
+    /// Wall-clock seconds spent solving.
     pub seconds: f64,
     /// Branch-and-bound nodes explored by the MILP, if it ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// The schedule found (empty when none was).
     #[serde(default)]
     pub schedule: Vec<ScheduledActivity>,
     /// The second method's verdict, when solved with `--check`.
@@ -172,11 +182,13 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrossCheck {
+    /// Whether the two methods agree.
     pub verdict: Verdict,
     /// The second method: `exhaustive` or `milp-alone`.
     pub method: String,
     /// What the second method found, and the disagreement if any.
     pub detail: String,
+    /// Wall-clock seconds the second method took.
     pub seconds: f64,
 }
 

@@ -39,6 +39,8 @@
 //!   `m` limited agents, is `m × makespan − busy time`: for a valid plan, the sum over all
 //!   agents of (makespan − that agent's busy time).
 
+#![warn(missing_docs)]
+
 mod metrics;
 mod placed;
 pub mod plan;

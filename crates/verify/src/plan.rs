@@ -35,15 +35,18 @@ pub const PLAN_FORMAT: &str = "makespan-plan/1";
 pub struct PlanInput {
     /// The plan file: named in errors, and the base of a relative instance path.
     pub path: PathBuf,
+    /// The instance the plan embeds or names, if any.
     pub instance: PlanInstance,
     /// The content hash (`sha256:…`) the plan's author saw; checked against the instance.
     pub instance_hash: Option<String>,
+    /// The schedule entries, in file order.
     pub entries: Vec<PlanEntry>,
 }
 
 /// Where a plan's instance is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanInstance {
+    /// The instance itself, embedded in the plan (or in a solution file); already validated.
     Embedded(Box<Instance>),
     /// An instance file, already resolved against the plan's directory.
     File(PathBuf),
@@ -55,23 +58,29 @@ pub enum PlanInstance {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "EntryRepr")]
 pub struct PlanEntry {
+    /// Id of the instance's activity.
     pub activity: String,
+    /// The agent (0-based) that performs it, if the plan names one.
     pub agent: Option<u32>,
+    /// When it runs: explicit pieces or a `start` shorthand.
     pub timing: Timing,
 }
 
 /// When an entry runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Timing {
+    /// Explicit half-open pieces `[start, end)`.
     Pieces(Vec<Piece>),
-    /// Shorthand for one piece `[start, start + duration]`.
+    /// Shorthand for one piece `[start, start + duration)`.
     Start(i64),
 }
 
 /// A plan tied to its instance, ready for [`crate::verify`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedPlan {
+    /// The instance the plan is checked against.
     pub instance: Instance,
+    /// The plan's entries as a schedule, `start` shorthands expanded to pieces.
     pub schedule: Vec<ScheduledActivity>,
 }
 

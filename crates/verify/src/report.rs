@@ -91,6 +91,7 @@ impl fmt::Display for Rule {
 /// One broken rule: which, by whom, when, and what would fix it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Violation {
+    /// The rule broken.
     pub rule: Rule,
     /// The activities involved, most responsible first.
     pub activities: Vec<String>,
@@ -192,6 +193,7 @@ impl Report {
 /// A plan measured against a known optimum.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
+    /// The known optimal makespan compared against.
     pub optimum: i64,
     /// The plan's makespan, `None` when the plan is invalid (an invalid plan has no
     /// meaningful makespan to compare).

@@ -15,6 +15,7 @@ use makespan_model::instance::{Activity, Instance, Precedence, Source, TimeUnit}
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
+    /// Seed of the random draws; the same seed and parameters give the same instance.
     pub seed: u64,
     /// Number of subtask chains.
     pub chains: usize,

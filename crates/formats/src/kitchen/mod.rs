@@ -20,8 +20,11 @@ const APPLIANCES: [&str; 3] = ["stove", "oven", "fryer"];
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
+    /// Seed of the random draws; the same seed and parameters give the same instance.
     pub seed: u64,
+    /// Number of recipes (jobs) `n`.
     pub recipes: usize,
+    /// Number of identical cooks `m`.
     pub agents: u32,
 }
 

@@ -43,7 +43,9 @@ pub const BENCHMARK: &str = "recipe2plan";
 /// The benchmark's two levels: without and with time windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
+    /// Recipes without time windows.
     Easy,
+    /// Recipes with time windows.
     Medium,
 }
 
@@ -51,6 +53,7 @@ impl Level {
     /// Both levels, in the benchmark's order.
     pub const ALL: [Level; 2] = [Level::Easy, Level::Medium];
 
+    /// The level's lowercase name, `easy` or `medium`.
     pub fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",

@@ -27,17 +27,22 @@ use makespan_verify::{verify, Report, Rule, Violation};
 /// One parsed action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StepAction {
+    /// The step's number within its recipe (the activity is `<recipe>:<step>`).
     pub step: usize,
+    /// The recipe the step belongs to.
     pub recipe: String,
     /// `None` for the 3-field form (the step's full duration).
     pub duration: Option<i64>,
+    /// Start time in seconds.
     pub start: i64,
 }
 
 /// A parsed answer: the actions in input order, and the `Step(` texts that did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StepPlan {
+    /// The actions that parsed, in input order.
     pub actions: Vec<StepAction>,
+    /// The `Step(` texts that did not parse, as written.
     pub malformed: Vec<String>,
 }
 
@@ -136,7 +141,9 @@ pub struct StepMetrics {
 /// The report of a Step answer, and its metrics.
 #[derive(Debug, Clone, Serialize)]
 pub struct StepReport {
+    /// The verifier's report, with the violations only this answer form can have.
     pub report: Report,
+    /// The benchmark's metrics of the plan.
     pub metrics: StepMetrics,
 }
 

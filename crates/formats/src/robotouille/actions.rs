@@ -87,8 +87,11 @@ const EFFECT_STEPS: i64 = 4;
 /// What a cut, cook or fry action does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Process {
+    /// `Cut X on S`: on a board.
     Cut,
+    /// `Cook X on S`: on a stove, a delayed effect.
     Cook,
+    /// `Fry X on S`: on a fryer, a delayed effect.
     Fry,
 }
 
@@ -106,57 +109,99 @@ impl Process {
 /// One parsed action string. `robot` is the robot named in the string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
+    /// `Move R from S1 to S2`.
     Move {
+        /// The robot named in the string.
         robot: String,
+        /// The station the robot leaves.
         from: String,
+        /// The station the robot goes to.
         to: String,
     },
+    /// `Pick up X from S using R`: take an object lying directly on a station.
     PickUp {
+        /// The robot named in the string.
         robot: String,
+        /// The object picked up.
         object: String,
+        /// The station it lies on.
         station: String,
     },
+    /// `Unstack X from Y using R`: take an object lying on another item.
     Unstack {
+        /// The robot named in the string.
         robot: String,
+        /// The object taken.
         object: String,
+        /// The item it lies on.
         below: String,
     },
+    /// `Place X on S using R`: put the held object on an empty station.
     Place {
+        /// The robot named in the string.
         robot: String,
+        /// The object placed.
         object: String,
+        /// The station it goes on.
         station: String,
     },
+    /// `Stack X on top of Y using R`: put the held object on the top item of a station.
     Stack {
+        /// The robot named in the string.
         robot: String,
+        /// The object stacked.
         object: String,
+        /// The item it goes on.
         below: String,
     },
+    /// `Cut|Cook|Fry X on S using R`.
     Process {
+        /// The robot named in the string.
         robot: String,
+        /// Which of cut, cook and fry.
         process: Process,
+        /// The object processed.
         object: String,
+        /// The station it lies on.
         station: String,
     },
+    /// `Fill P with water from S using R`: a delayed effect.
     FillPot {
+        /// The robot named in the string.
         robot: String,
+        /// The pot filled.
         pot: String,
+        /// The sink it stands on.
         sink: String,
     },
+    /// `Boil P's contents on S using R`: a delayed effect.
     Boil {
+        /// The robot named in the string.
         robot: String,
+        /// The pot boiled.
         pot: String,
+        /// The stove it stands on.
         stove: String,
     },
+    /// `Add X into P using R`: put the held item into a pot.
     Add {
+        /// The robot named in the string.
         robot: String,
+        /// The item added.
         item: String,
+        /// The pot it goes into.
         pot: String,
     },
+    /// `Fill B with P's contents using R`: pour the held pot into a bowl.
     FillBowl {
+        /// The robot named in the string.
         robot: String,
+        /// The bowl filled.
         bowl: String,
+        /// The pot poured from (the robot keeps it).
         pot: String,
     },
+    /// `Do nothing`: the step passes.
     Wait,
 }
 
@@ -164,8 +209,11 @@ pub enum Action {
 /// action if the text parses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionLine {
+    /// The 1-based line (or list entry) of the step.
     pub line: usize,
+    /// The text as written, trimmed.
     pub text: String,
+    /// The parsed action; `None` if the text is not an action string.
     pub action: Option<Action>,
 }
 
@@ -173,7 +221,9 @@ pub struct ActionLine {
 /// list entries, not lines).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ActionPlan {
+    /// The steps, in order.
     pub steps: Vec<ActionLine>,
+    /// The plan was a JSON list: positions are list entries, not lines.
     pub entries: bool,
 }
 
@@ -307,13 +357,15 @@ fn is_name(word: &str) -> bool {
 /// or the plan's length when it is never reached) and what the plan did with its steps.
 #[derive(Debug, Clone, Serialize)]
 pub struct ActionReport {
+    /// The verifier's report: every broken rule with its step.
     pub report: Report,
     /// Steps in the plan (non-blank lines or list entries).
     pub steps: usize,
     /// The step after which every required recipe step has happened; `None` if never.
     pub goal_step: Option<i64>,
-    /// `Move` actions and `Do nothing` steps up to the goal (or the end).
+    /// `Move` actions up to the goal (or the end).
     pub moves: usize,
+    /// `Do nothing` steps up to the goal (or the end).
     pub waits: usize,
 }
 

@@ -72,33 +72,43 @@ struct TaskGraphs {
 pub struct Task {
     /// `asynchronous/<n>_<name>`.
     pub task: String,
+    /// The task's goal in words (kept in `source.notes.goal`).
     #[serde(default)]
     pub goal_description: String,
+    /// The task's variant label, if any (kept in `source.notes.variant`).
     #[serde(default)]
     pub variant: Option<String>,
+    /// The upstream optimal number of steps (see [`reference_steps`]).
     pub reference_optimal_steps_config: i64,
+    /// The task's station names.
     pub stations: Vec<String>,
+    /// The station where the robot starts.
     pub robot_start: String,
     /// Object name → `{kind, initial_station}`, listed bottom to top per station.
     pub objects: serde_json::Map<String, serde_json::Value>,
+    /// The recipe's unit operations.
     pub activities: Vec<TaskActivity>,
 }
 
 /// Where an object starts and what it is (`item` or `container`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct ObjectInfo {
+    /// `item` or `container`.
     pub kind: String,
+    /// The station the object starts on.
     pub initial_station: String,
 }
 
 /// One unit operation of a task (spec §5).
 #[derive(Debug, Clone, Deserialize)]
 pub struct TaskActivity {
+    /// The operation's id, unique within its task.
     pub id: String,
     /// `pick`, `put`, `place_any`, `cut`, `cook`, `fry`, `fill`, `boil`, `add`, `fill_bowl`.
     pub kind: String,
     /// The object acted on (for `fill_bowl` the pot poured from).
     pub obj: String,
+    /// Duration in steps.
     pub duration_steps: i64,
     /// Target station of a `put`, `"table"` for a `place_any` restricted to tables, the pot
     /// of an `add`, the bowl of a `fill_bowl`.

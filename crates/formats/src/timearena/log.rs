@@ -30,7 +30,9 @@ use makespan_verify::{verify, Report, Rule, Violation};
 /// One decision of the agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
+    /// The minute at which the decision is made.
     pub time: i64,
+    /// The action text, as the environment reads it.
     pub action: String,
 }
 
@@ -62,6 +64,7 @@ pub struct RunMetrics {
 /// score, `T_i` the completion time of run `i`, and `S` the completed runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Aggregate {
+    /// The number of runs `N`.
     pub runs: usize,
     /// AS = Σ P_i / N.
     pub average_progress_score: f64,
@@ -100,7 +103,9 @@ pub fn aggregate(runs: &[RunMetrics]) -> Aggregate {
 /// The verdict on a TimeArena plan.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimeArenaVerdict {
+    /// The verifier's report on the decoded schedule, with decoding's own violations.
     pub report: Report,
+    /// The benchmark's metrics for this run.
     pub metrics: RunMetrics,
     /// What the original environment would do differently (spec §8), and rejected decisions.
     pub warnings: Vec<String>,

@@ -3,7 +3,7 @@
 //! `--constraint` variant with one pot, fryer and oven.
 //!
 //! `tasks.json` (the environment's task modules, extracted) is the source of every
-//! instance; [`combine`] turns a run into the exact scheduling model of spec §2. When the
+//! instance; the `combine` module turns a run into the exact scheduling model of spec §2. When the
 //! oracle's `dependencygraph.json` sits in the same folder, each instance also carries the
 //! oracle's model (for the `timearena-greedy` baseline, [`greedy`]) and the graph's
 //! disagreements with the tasks in `source.notes`. The graph file itself holds no

@@ -11,34 +11,53 @@ use super::validate::ValidationError;
 /// Why an input file could not be turned into an instance.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("{}: cannot read the file: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The underlying I/O error.
         source: std::io::Error,
     },
+    /// The file is not valid JSON or does not match the expected structure.
     #[error("{}: line {line}, column {column}: {message}", path.display())]
     Json {
+        /// The file.
         path: PathBuf,
+        /// 1-based line of the error.
         line: usize,
+        /// 1-based column of the error.
         column: usize,
+        /// What is wrong, without serde_json's position suffix.
         message: String,
     },
+    /// The JSON parsed but the instance fails structural validation.
     #[error("{}: {source}", path.display())]
     Invalid {
+        /// The file.
         path: PathBuf,
+        /// Every structural problem found.
         source: ValidationError,
     },
     /// A native file whose content breaks its benchmark's format.
     #[error("{}: {at}: {message}", path.display())]
     Format {
+        /// The file.
         path: PathBuf,
+        /// Where in the file (a line, a key, a task).
         at: String,
+        /// What is wrong there.
         message: String,
     },
     /// A readable file that cannot be used as given (a native answer without its instance, a
     /// solution of another instance); `message` says what to pass instead.
     #[error("{}: {message}", path.display())]
-    Usage { path: PathBuf, message: String },
+    Usage {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to pass instead.
+        message: String,
+    },
 }
 
 impl LoadError {

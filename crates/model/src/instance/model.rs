@@ -27,7 +27,9 @@ pub struct Instance {
     /// Renewable resources (objects, appliances, pools, machines).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<Resource>,
+    /// The activities to schedule; each appears exactly once in a complete schedule.
     pub activities: Vec<Activity>,
+    /// Temporal constraints between activities, with min and max lags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub precedences: Vec<Precedence>,
     /// Sequence-dependent setup times between activities on one agent (travel between
@@ -39,6 +41,7 @@ pub struct Instance {
     /// puts it there until the step that picks it up (Robotouille), whatever happens between.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holds: Vec<Hold>,
+    /// What is optimised (the makespan).
     #[serde(default)]
     pub objective: Objective,
     /// Where the instance came from (benchmark, file, variant); informative only, but part
@@ -71,8 +74,11 @@ impl Instance {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TimeUnit {
+    /// One unit is a second.
     Second,
+    /// One unit is a minute.
     Minute,
+    /// One unit is an abstract step (the default).
     #[default]
     Step,
 }
@@ -91,6 +97,7 @@ impl fmt::Display for TimeUnit {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Objective {
+    /// Minimise the makespan: the latest end of any activity.
     #[default]
     Makespan,
 }
@@ -113,7 +120,9 @@ pub struct Source {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Resource {
+    /// Unique id, referred to by activities' `uses`, holds and `resource.state` keys.
     pub id: String,
+    /// Units available at any instant (default 1).
     #[serde(default = "one")]
     pub capacity: u32,
     /// Names of state variables (e.g. `temperature`) that activities set or require.
@@ -129,6 +138,7 @@ fn one() -> u32 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Activity {
+    /// Unique id, referred to by precedences, holds and schedules.
     pub id: String,
     /// Processing time in time units; zero is allowed (milestones such as "Enjoy!").
     pub duration: i64,
@@ -187,10 +197,15 @@ impl Activity {
 /// units, then the process runs alone: TimeArena `*` actions have `k = 1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentUse {
+    /// The agent is busy over every piece of the activity (JSON `"whole"`, the default).
     #[default]
     Whole,
+    /// The agent is busy for the first `k` units of processing, then the process runs
+    /// alone (JSON `{"busy_for": k}`).
     BusyFor(i64),
+    /// The agent is needed at the start instant only (JSON `"start"`).
     StartInstant,
+    /// No agent is needed (JSON `"none"`).
     None,
 }
 
@@ -253,7 +268,9 @@ impl<'de> Deserialize<'de> for AgentUse {
 /// JSON: `"oven"` (one unit) or `{"resource": "pot", "amount": 2}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceUse {
+    /// Id of the [`Resource`] used.
     pub resource: String,
+    /// Units held (1 when the JSON gives only the id).
     pub amount: u32,
 }
 
@@ -321,8 +338,11 @@ impl Relation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Precedence {
+    /// Id of the predecessor, the activity the lags are measured from.
     pub before: String,
+    /// Id of the successor, constrained at its start.
     pub after: String,
+    /// Which event of `before` the lags count from (default: its finish).
     #[serde(default, skip_serializing_if = "Relation::is_default")]
     pub relation: Relation,
     /// Minimum lag; may be negative for generalised precedences.
@@ -362,8 +382,11 @@ impl Precedence {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
+    /// Station of the earlier activity.
     pub from: String,
+    /// Station of the later activity.
     pub to: String,
+    /// Time units the agent needs between the two.
     pub time: i64,
 }
 
@@ -374,11 +397,15 @@ pub struct Setup {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Hold {
+    /// Id of the [`Resource`] held.
     pub resource: String,
+    /// Units held (default 1).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub amount: u32,
+    /// Activity whose start begins the hold; `None`: from time 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Activity whose end ends the hold; `None`: until the end of the schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
 }

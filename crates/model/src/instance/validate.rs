@@ -13,6 +13,7 @@ use super::model::{AgentUse, Instance, INSTANCE_FORMAT};
 pub struct Defect {
     /// JSON path of the offending value, e.g. `activities[3].duration`.
     pub at: String,
+    /// What is wrong with the value.
     pub message: String,
 }
 
@@ -25,6 +26,7 @@ impl fmt::Display for Defect {
 /// Every structural problem of an instance (never just the first).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub struct ValidationError {
+    /// The problems, in the order they were found.
     pub problems: Vec<Defect>,
 }
 

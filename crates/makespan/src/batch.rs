@@ -22,6 +22,7 @@ use crate::Method;
 /// How to run a batch.
 #[derive(Debug, Clone)]
 pub struct BatchOptions {
+    /// Folder of the solution files and `summary.csv`.
     pub out: PathBuf,
     /// Instances solved at once.
     pub jobs: usize,
@@ -33,6 +34,7 @@ pub struct BatchOptions {
     pub export_lp: Option<PathBuf>,
     /// Re-solve each instance by a second method and record the verdict ([`check`]).
     pub check: bool,
+    /// Limits and effort of each solve.
     pub solve: SolveOptions,
     /// Which method produces the schedules.
     pub method: Method,
@@ -41,12 +43,19 @@ pub struct BatchOptions {
 /// One row of the summary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// Instance name.
     pub instance: String,
+    /// What is known after solving.
     pub status: Status,
+    /// Makespan of the schedule, if one was found.
     pub makespan: Option<i64>,
+    /// Proven lower bound.
     pub lower_bound: Option<i64>,
+    /// (makespan − bound) / makespan.
     pub gap: Option<f64>,
+    /// Wall-clock seconds of the solve.
     pub seconds: f64,
+    /// Method that produced the schedule.
     pub method: String,
     /// Kept from an earlier run instead of solved now.
     pub reused: bool,
@@ -74,11 +83,15 @@ impl Row {
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     #[error("{}: {source}", path.display())]
+    /// A file or folder could not be read or written.
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
     #[error("two inputs define instance \"{0}\" differently; rename one of them")]
+    /// Two different instances share a name (their solution files would collide).
     NameClash(String),
 }
 

@@ -13,12 +13,15 @@ use makespan_model::solution::Status;
 /// One instance: the baseline's makespan or the reason it has none, and the reference.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// Instance name.
     pub instance: String,
+    /// The group it is counted in (a level, a scenario, a benchmark).
     pub group: String,
     /// The baseline's makespan, or why there is none (no plan, plan invalid, …).
     pub baseline: Result<i64, String>,
     /// The reference makespan (the optimum when `status` is optimal).
     pub optimum: Option<i64>,
+    /// Status of the reference solution.
     pub status: Status,
 }
 
@@ -35,7 +38,9 @@ impl Row {
 /// Counts and means of one group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Group {
+    /// The group.
     pub group: String,
+    /// Instances in the group.
     pub instances: usize,
     /// Instances whose reference is proven optimal.
     pub optimal: usize,
@@ -45,7 +50,9 @@ pub struct Group {
     pub suboptimal: usize,
     /// Baselines shorter than a proven optimum: a bug somewhere, never expected.
     pub below_optimum: usize,
+    /// Mean baseline / optimum over instances with both.
     pub mean_ratio: Option<f64>,
+    /// Largest baseline / optimum.
     pub worst_ratio: Option<f64>,
 }
 

@@ -33,6 +33,8 @@
 //! assert!(report.valid);
 //! ```
 
+#![warn(missing_docs)]
+
 use std::path::Path;
 
 pub use makespan_formats as formats;

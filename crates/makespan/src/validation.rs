@@ -1,5 +1,5 @@
 //! Validation against published optima: solve classic instances (PSPLIB, RCPSP/max, job
-//! shop) with the ordinary [`crate::solve`] pipeline and compare every result with a table
+//! shop) with the ordinary [`solve()`](crate::solve()) pipeline and compare every result with a table
 //! of known optima, so a wrong proof can never go unnoticed.
 //!
 //! A table is CSV with the header `problem,optimum`; `optimum` is an integer (proven
@@ -32,7 +32,12 @@ pub enum Published {
     /// The proven optimum.
     Exact(i64),
     /// Open: the optimum lies in `[lb, ub]`; a missing end is unknown.
-    Range { lb: Option<i64>, ub: Option<i64> },
+    Range {
+        /// Best published lower bound.
+        lb: Option<i64>,
+        /// Best published makespan.
+        ub: Option<i64>,
+    },
     /// No feasible schedule exists.
     Unsat,
 }
@@ -58,14 +63,21 @@ pub struct OptimaTable {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     #[error("{}: cannot read the table: {source}", path.display())]
+    /// A table could not be read.
     Io {
+        /// The table.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
     #[error("{}: line {line}: {message}", path.display())]
+    /// A line of a table is not `instance,value`.
     Format {
+        /// The table.
         path: PathBuf,
+        /// 1-based line.
         line: usize,
+        /// What is wrong.
         message: String,
     },
 }
@@ -133,10 +145,12 @@ impl OptimaTable {
         self.entries.get(&file_name.to_lowercase()).copied()
     }
 
+    /// Entries in the table.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the table has no entry.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -221,7 +235,9 @@ fn parse_published(value: &str) -> Option<Published> {
 /// One instance to validate and the file it came from (the table's key).
 #[derive(Debug, Clone)]
 pub struct Case {
+    /// File the instance came from.
     pub file: PathBuf,
+    /// The instance.
     pub instance: Instance,
 }
 
@@ -339,15 +355,25 @@ pub fn judge(published: Option<Published>, solution: &Solution) -> Verdict {
 /// One validated instance.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// The validation set (the folder).
     pub set: String,
+    /// Key of the instance in the published table.
     pub key: String,
+    /// Instance name.
     pub instance: String,
+    /// The published optimum or bounds, if the table has the instance.
     pub published: Option<Published>,
+    /// What makespan established.
     pub status: Status,
+    /// Makespan found.
     pub makespan: Option<i64>,
+    /// Lower bound proven.
     pub lower_bound: Option<i64>,
+    /// Wall-clock seconds.
     pub seconds: f64,
+    /// Method that produced the schedule.
     pub method: String,
+    /// Agreement with the published value.
     pub verdict: Verdict,
 }
 
@@ -401,12 +427,17 @@ pub fn run(
 /// Per-set figures for the summary and the benchmark.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetSummary {
+    /// The validation set.
     pub set: String,
+    /// Instances in it.
     pub count: usize,
     /// Optimal or infeasible.
     pub proven: usize,
+    /// Results that contradict the published table.
     pub disagreements: usize,
+    /// Median solve time.
     pub median_seconds: f64,
+    /// Slowest solve time.
     pub max_seconds: f64,
 }
 

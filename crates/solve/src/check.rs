@@ -36,7 +36,12 @@ pub enum Finding {
     Infeasible,
     /// Not proven: the optimum is at least `lower` and, when a schedule was found, at most
     /// `upper`.
-    Bracket { lower: i64, upper: Option<i64> },
+    Bracket {
+        /// Proven lower bound.
+        lower: i64,
+        /// The best schedule's makespan, if one was found.
+        upper: Option<i64>,
+    },
     /// Nothing established.
     Unknown,
 }

@@ -12,6 +12,8 @@
 //! (`solve --check`). The stages themselves are public for benchmarks and tests only, and
 //! hidden from these docs: they change whenever the solver does.
 
+#![warn(missing_docs)]
+
 mod assign;
 #[doc(hidden)]
 pub mod bounds;

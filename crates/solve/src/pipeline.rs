@@ -30,6 +30,7 @@ pub struct SolveOptions {
     pub export_lp: Option<PathBuf>,
     /// Stop after bounds and heuristics: never run the MILP.
     pub heuristic_only: bool,
+    /// How hard the heuristics try (samples, local search).
     pub effort: Effort,
 }
 

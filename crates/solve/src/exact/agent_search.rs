@@ -13,8 +13,8 @@
 //! end below the best schedule known, so an exhausted search proves that schedule optimal.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
-//! into one of the form without making it longer ([`Search::canonical`],
-//! [`Search::eager_omitted`]): a run of interruptible work that nothing else depends on
+//! into one of the form without making it longer (`Search::canonical`,
+//! `Search::eager_omitted`): a run of interruptible work that nothing else depends on
 //! goes on unless the agent switches to something that could not have taken its place a
 //! step earlier; and an autonomous activity whose resources only its successors use starts
 //! at the first instant it can. `tests/agent_search.rs` checks the search against the MILP,

@@ -1,6 +1,6 @@
 //! Exact methods: each proves an optimum, or that nothing shorter than the heuristics'
-//! schedule exists. They sit behind one trait, [`ExactMethod`], and the pipeline tries them
-//! in the order of one table, [`METHODS`]: the first that applies and does not give up
+//! schedule exists. They sit behind one trait, `ExactMethod`, and the pipeline tries them
+//! in the order of one table, `METHODS`: the first that applies and does not give up
 //! decides. The MILP applies to every problem and never gives up, so it closes the table.
 //!
 //! Why this order (measured on the benchmarks' corpora, see the README's speed tables): the
@@ -26,7 +26,7 @@ pub(crate) trait ExactMethod: Sync {
 
     /// Solves `problem` given a proven `lower` bound and the heuristics' best schedule (if
     /// any), within the options' limits: the outcome, or `None` when the method gave up (the
-    /// next method in [`METHODS`] is tried).
+    /// next method in `METHODS` is tried).
     fn solve(
         &self,
         problem: &Problem,
@@ -43,7 +43,7 @@ pub(crate) const METHODS: [&dyn ExactMethod; 3] = [
     &milp::method::Milp,
 ];
 
-/// The first outcome of a method of [`METHODS`] that applies and does not give up.
+/// The first outcome of a method of `METHODS` that applies and does not give up.
 pub(crate) fn solve(
     problem: &Problem,
     lower: LowerBound,
@@ -55,7 +55,10 @@ pub(crate) fn solve(
         .filter(|m| m.applies(problem))
         .find_map(|m| m.solve(problem, lower, heuristic, options))
         .unwrap_or_else(|| {
-            Outcome::refused(Status::Error, "no exact method applies to this problem".into())
+            Outcome::refused(
+                Status::Error,
+                "no exact method applies to this problem".into(),
+            )
         })
 }
 
@@ -107,4 +110,3 @@ pub(crate) fn safe_horizon(problem: &Problem) -> i64 {
     }
     release + span.iter().sum::<i64>()
 }
-

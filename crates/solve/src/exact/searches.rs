@@ -92,4 +92,3 @@ fn run(
         nodes: None,
     })
 }
-

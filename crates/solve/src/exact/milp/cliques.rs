@@ -19,12 +19,7 @@ use crate::problem::Problem;
 const MAX_ACTIVITIES: usize = 300;
 
 /// Adds one row per clique and period where at least two of its activities may run.
-pub(super) fn add_rows(
-    problem: &Problem,
-    horizon: i64,
-    steps: &[Steps],
-    rows: &mut Rows,
-) {
+pub(super) fn add_rows(problem: &Problem, horizon: i64, steps: &[Steps], rows: &mut Rows) {
     let p = &problem.durations;
     let fresh = cliques(problem, false);
     for clique in fresh {

@@ -30,9 +30,7 @@ pub(super) fn add_rows(problem: &Problem, _horizon: i64, steps: &[Steps], rows: 
             let mut inside = 0;
             for &(j, from, to) in &spans {
                 let (enter, leave) = (steps[j].by(u - from - 1), steps[j].by(u - to));
-                if let (Term::Const(x), Term::Const(y)) =
-                    (&enter, &leave)
-                {
+                if let (Term::Const(x), Term::Const(y)) = (&enter, &leave) {
                     if x == y {
                         continue;
                     }

@@ -157,4 +157,3 @@ fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
         ),
     }
 }
-

@@ -73,9 +73,7 @@ impl TimeIndexed {
         let steps: Vec<Steps> = (0..problem.network.nodes())
             .map(|j| {
                 let cost = if j == sink { -1.0 } else { 0.0 };
-                let cols = (first[j]..latest[j])
-                    .map(|_| rows.binary(cost))
-                    .collect();
+                let cols = (first[j]..latest[j]).map(|_| rows.binary(cost)).collect();
                 Steps {
                     first: first[j],
                     last: latest[j],

@@ -15,12 +15,7 @@ use super::model::Steps;
 use crate::problem::Problem;
 
 /// Adds every setup row of a horizon.
-pub(super) fn add_rows(
-    problem: &Problem,
-    horizon: i64,
-    steps: &[Steps],
-    rows: &mut Rows,
-) {
+pub(super) fn add_rows(problem: &Problem, horizon: i64, steps: &[Steps], rows: &mut Rows) {
     let (Some(setups), Some(pool)) = (&problem.setups, problem.agent_resource) else {
         return;
     };

@@ -19,11 +19,7 @@ pub(super) fn add_rows(problem: &Problem, horizon: i64, steps: &[Steps], rows: &
         let w: Vec<Vec<_>> = var
             .values
             .iter()
-            .map(|_| {
-                (0..=horizon)
-                    .map(|_| rows.binary(0.0))
-                    .collect()
-            })
+            .map(|_| (0..=horizon).map(|_| rows.binary(0.0)).collect())
             .collect();
         for t in 0..=horizon {
             let ti = t as usize;

@@ -125,3 +125,8 @@ pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -
 pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
     makespan_verify::verify(instance, schedule)
 }
+
+/// The README's Rust examples, compiled and run as doctests so the front door cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

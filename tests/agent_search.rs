@@ -7,100 +7,13 @@
 
 use std::num::NonZeroU32;
 
-use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
 use makespan::solve::exact::agent_search;
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
 use makespan::solve::exact::unit_search::SearchOutcome;
 use makespan::solve::problem::Problem;
 use proptest::prelude::*;
 
-/// `(duration, kind, appliance)`: kind 0 continuous, 1 interruptible, 2 autonomous;
-/// appliance 0 none, 1 stove, 2 microwave (never on interruptible steps, as in the data).
-type Step = (i64, u8, u8);
-
-fn instances() -> impl Strategy<Value = Instance> {
-    (
-        proptest::collection::vec((1i64..=4, 0u8..3, 0u8..3), 4..=8),
-        proptest::collection::vec(
-            (0usize..8, 0usize..8, proptest::option::of(0i64..=3)),
-            0..=8,
-        ),
-        any::<bool>(),
-    )
-        .prop_map(|(steps, links, oven)| build(&steps, &links, oven))
-}
-
-fn build(steps: &[Step], links: &[(usize, usize, Option<i64>)], oven: bool) -> Instance {
-    let mut activities: Vec<Activity> = steps
-        .iter()
-        .enumerate()
-        .map(|(i, &(d, kind, appliance))| {
-            let mut a = Activity::new(format!("s{i}"), d);
-            match kind {
-                1 => a.preemptible = d >= 2,
-                2 => a.agent = AgentUse::StartInstant,
-                _ => {}
-            }
-            if !a.preemptible && appliance > 0 {
-                a.uses.push(ResourceUse {
-                    resource: ["stove", "microwave"][usize::from(appliance) - 1].into(),
-                    amount: 1,
-                });
-            }
-            a
-        })
-        .collect();
-    let n = activities.len();
-    let mut seen = std::collections::HashSet::new();
-    let mut precedences: Vec<Precedence> = links
-        .iter()
-        .filter(|&&(i, j, _)| i < j && j < n && seen.insert((i, j)))
-        .map(|&(i, j, window)| Precedence {
-            max_lag: window,
-            ..Precedence::finish_to_start(format!("s{i}"), format!("s{j}"), 0)
-        })
-        .collect();
-    let mut resources = vec![
-        Resource {
-            id: "stove".into(),
-            capacity: 1,
-            states: Vec::new(),
-        },
-        Resource {
-            id: "microwave".into(),
-            capacity: 1,
-            states: Vec::new(),
-        },
-    ];
-    if oven {
-        // An autonomous preheat to 350, and a bake that needs 350 after it.
-        let mut preheat = Activity::new("preheat", 2);
-        preheat.agent = AgentUse::StartInstant;
-        preheat.sets.insert("oven.temperature".into(), 350.into());
-        let mut bake = Activity::new("bake", 3);
-        bake.agent = AgentUse::StartInstant;
-        bake.requires.insert("oven.temperature".into(), 350.into());
-        for a in [&mut preheat, &mut bake] {
-            a.uses.push(ResourceUse {
-                resource: "oven".into(),
-                amount: 1,
-            });
-        }
-        activities.extend([preheat, bake]);
-        precedences.push(Precedence::finish_to_start("preheat", "bake", 0));
-        resources.push(Resource {
-            id: "oven".into(),
-            capacity: 1,
-            states: vec!["temperature".into()],
-        });
-    }
-    Instance {
-        activities,
-        precedences,
-        resources,
-        ..Instance::new("random-recipe", Some(1))
-    }
-}
+use crate::common::strategies::{oven_recipe, oven_recipe_instances};
 
 /// The MILP's proven optimum within `horizon` (`None`: nothing ends by it).
 fn milp_optimum(problem: &Problem, horizon: i64) -> Option<i64> {
@@ -126,7 +39,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn search_optimum_equals_milp_optimum(instance in instances()) {
+    fn search_optimum_equals_milp_optimum(instance in oven_recipe_instances()) {
         instance.validate().expect("a valid instance");
         let Ok(problem) = Problem::compile_scaled(&instance) else {
             // A positive lag cycle: infeasible before any search.
@@ -149,7 +62,7 @@ proptest! {
 fn runs_of_free_chunks_keep_the_optimum() {
     let steps = [(3, 1, 0), (3, 1, 0), (2, 2, 1), (2, 0, 1), (1, 0, 0)];
     let links = [(2, 3, Some(0)), (0, 4, None), (3, 4, Some(1))];
-    let instance = build(&steps, &links, true);
+    let instance = oven_recipe(&steps, &links, true);
     let problem = Problem::compile_scaled(&instance).unwrap();
     let exact = milp_optimum(&problem, 40);
     let SearchOutcome::Optimal { makespan, .. } = agent_search::search(&problem, 41, 60.0) else {

@@ -1,9 +1,9 @@
-//! End to end on the benchmarks' own files in `../shared/benchmarks`: every ParaCook instance
+//! End to end on the benchmarks' own files (the benchmark data folder): every ParaCook instance
 //! (72 files × 1–3 agents) proven optimal with a verified schedule, and every AsyncHow
 //! instance compared with the benchmark's stored gold.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::Instance;
@@ -11,16 +11,6 @@ use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 use rayon::prelude::*;
-
-fn shared(relative: &str) -> Option<PathBuf> {
-    let path = Path::new("../shared/benchmarks").join(relative);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {} is not there", path.display());
-        None
-    }
-}
 
 fn import_all(root: &Path, options: &ImportOptions) -> Vec<Instance> {
     let mut instances = Vec::new();
@@ -32,7 +22,7 @@ fn import_all(root: &Path, options: &ImportOptions) -> Vec<Instance> {
 
 #[test]
 fn every_paracook_instance_is_proven_optimal_and_verifies() {
-    let Some(root) = shared("paracook/abstract") else {
+    let Some(root) = makespan_testkit::data("paracook/abstract") else {
         return;
     };
     let instances = import_all(
@@ -54,7 +44,7 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
 /// prompt shows, found by comparison (the spec lists the same ones).
 #[test]
 fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
-    let Some(root) = shared("asynchow/instances.json") else {
+    let Some(root) = makespan_testkit::data("asynchow/instances.json") else {
         return;
     };
     let instances = formats::import(&root, &ImportOptions::default()).unwrap();

@@ -1,7 +1,5 @@
 //! The `makespan` binary as a user runs it: the README's commands, exit codes, and bad input.
 
-use std::path::Path;
-
 use crate::common::{makespan, text};
 
 #[test]
@@ -131,11 +129,10 @@ fn positive_lag_cycle_is_reported_infeasible_with_the_cycle() {
 
 #[test]
 fn paracook_native_answer_is_decoded_and_checked() {
-    let file = Path::new("../shared/benchmarks/paracook/abstract/burger/seed_42/orders_num_1.json");
-    if !file.exists() {
-        eprintln!("skipped: {} is not there", file.display());
+    let Some(file) = makespan_testkit::data("paracook/abstract/burger/seed_42/orders_num_1.json")
+    else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let solved = makespan(&[

@@ -26,11 +26,6 @@ const UNIFIED: &str = r#"{"format": "makespan-instance/1", "name": "tiny", "agen
 
 #[test]
 fn each_benchmark_file_is_detected_by_content() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks");
-    if !root.is_dir() {
-        eprintln!("note: {} is absent; skipping this test", root.display());
-        return;
-    }
     for (file, format) in [
         (
             "paracook/abstract/burger/seed_42/orders_num_1.json",
@@ -39,7 +34,9 @@ fn each_benchmark_file_is_detected_by_content() {
         ("asynchow/instances.json", Format::AsyncHowJson),
         ("asynchow/seq_benchmark.pkl", Format::AsyncHowPickle),
     ] {
-        let path = root.join(file);
+        let Some(path) = makespan_testkit::data(file) else {
+            return;
+        };
         assert_eq!(
             detect(&path, &fs::read(&path).unwrap()).unwrap(),
             format,
@@ -126,12 +123,10 @@ fn truncated_files_name_the_line() {
 
 #[test]
 fn a_truncated_pickle_is_an_error_not_a_panic() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/asynchow");
-    if !root.is_dir() {
-        eprintln!("note: {} is absent; skipping this test", root.display());
+    let Some(pickle) = makespan_testkit::data("asynchow/seq_benchmark.pkl") else {
         return;
-    }
-    let bytes = fs::read(root.join("seq_benchmark.pkl")).unwrap();
+    };
+    let bytes = fs::read(pickle).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "seq_benchmark.pkl", &bytes[..bytes.len() / 2]);
     let err = import_error(&path);

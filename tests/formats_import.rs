@@ -1,27 +1,13 @@
-//! Importing the real benchmark data in `../shared/benchmarks` (beside the repository, as
+//! Importing the real benchmark data (`makespan_testkit::data`: beside the repository, as
 //! in CI): counts from the specs, the pickle and JSON readers agreeing, and the upstream
 //! errors found by computation matching the ones the spec lists.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use makespan::formats::{export_native, import, input_files, ImportOptions};
 use makespan::instance::Instance;
 use makespan::schedule::ScheduledActivity;
-
-/// `../shared/benchmarks/<sub>`, or `None` (with a note) where the data is not beside the
-/// repository.
-fn data(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/benchmarks")
-        .join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent; skipping this test", dir.display());
-        None
-    }
-}
 
 fn import_default(path: &Path) -> Vec<Instance> {
     import(path, &ImportOptions::default()).unwrap_or_else(|e| panic!("{e}"))
@@ -32,7 +18,7 @@ fn note<'a>(inst: &'a Instance, key: &str) -> Option<&'a serde_json::Value> {
 }
 
 fn paracook_instances() -> Option<Vec<Instance>> {
-    let files = input_files(&data("paracook/abstract")?).unwrap();
+    let files = input_files(&makespan_testkit::data("paracook/abstract")?).unwrap();
     assert_eq!(files.len(), 72);
     Some(files.iter().flat_map(|f| import_default(f)).collect())
 }
@@ -188,7 +174,9 @@ fn paracook_native_answer_decodes_to_the_schedule_makespan() {
 }
 
 fn asynchow_json() -> Option<Vec<Instance>> {
-    Some(import_default(&data("asynchow")?.join("instances.json")))
+    Some(import_default(
+        &makespan_testkit::data("asynchow")?.join("instances.json"),
+    ))
 }
 
 #[test]
@@ -219,7 +207,9 @@ fn asynchow_json_gives_1998_instances_and_68_lo_variants() {
 
 #[test]
 fn asynchow_limited_variants_are_added_on_request() {
-    let Some(dir) = data("asynchow") else { return };
+    let Some(dir) = makespan_testkit::data("asynchow") else {
+        return;
+    };
     let opts = ImportOptions {
         agents: vec![Some(2), Some(3)],
         ..ImportOptions::default()
@@ -234,7 +224,7 @@ fn asynchow_limited_variants_are_added_on_request() {
 #[test]
 fn asynchow_pickles_equal_the_json_instances() {
     let Some(json) = asynchow_json() else { return };
-    let dir = data("asynchow").unwrap();
+    let dir = makespan_testkit::data("asynchow").unwrap();
     let without_file = |i: &Instance| {
         let mut i = i.clone();
         i.source.as_mut().unwrap().file = None;
@@ -372,7 +362,9 @@ fn critical_path(inst: &Instance) -> i64 {
 
 #[test]
 fn imported_durations_give_the_corrected_critical_path() {
-    let Some(dir) = data("asynchow") else { return };
+    let Some(dir) = makespan_testkit::data("asynchow") else {
+        return;
+    };
     let insts = import_default(&dir.join("instances.json"));
     let raw: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("instances.json")).unwrap()).unwrap();

@@ -214,7 +214,7 @@ fn timearena_tasks(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 fn timearena_log(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     let log = read_decisions(path, text(path, bytes)?)?;
     if let Some(instance) = timearena_instance() {
-        verify_decisions(&instance, &log);
+        verify_decisions(instance, &log);
     }
     Ok(())
 }
@@ -266,9 +266,9 @@ fn robotouille_task() -> Option<&'static formats::robotouille::Task> {
     static TASK: std::sync::OnceLock<Option<formats::robotouille::Task>> =
         std::sync::OnceLock::new();
     TASK.get_or_init(|| {
-        let path = "../shared/benchmarks/robotouille/task_graphs.json";
-        let text = std::fs::read_to_string(path).ok()?;
-        let instances = formats::robotouille::import(Path::new(path), &text).ok()?;
+        let path = makespan_testkit::data_if_present("robotouille/task_graphs.json")?;
+        let text = std::fs::read_to_string(&path).ok()?;
+        let instances = formats::robotouille::import(&path, &text).ok()?;
         formats::robotouille::task_graph(instances.first()?).ok()
     })
     .as_ref()
@@ -376,7 +376,9 @@ fn asynchow_json_seeds() -> Vec<Vec<u8>> {
     });
     let mut seeds = vec![serde_json::to_vec_pretty(&file).unwrap()];
     // The real file's first instances too, where the data is beside the repository.
-    if let Ok(real) = std::fs::read("../shared/benchmarks/asynchow/instances.json") {
+    if let Some(real) = makespan_testkit::data_if_present("asynchow/instances.json")
+        .and_then(|path| std::fs::read(path).ok())
+    {
         let mut value: Value = serde_json::from_slice(&real).unwrap();
         if let Some(list) = value["instances"].as_array_mut() {
             list.truncate(3);
@@ -442,9 +444,16 @@ fn agent_list_seeds() -> Vec<Vec<u8>> {
     ]
 }
 
-/// A file of `../shared`, or nothing when the data is not there (the seed is then skipped).
-fn shared(relative: &str) -> Option<String> {
-    std::fs::read_to_string(Path::new("../shared").join(relative)).ok()
+/// A benchmark data file, or nothing when the data is not there (the seed is then left out;
+/// the test runs on the others).
+fn benchmark(relative: &str) -> Option<String> {
+    std::fs::read_to_string(makespan_testkit::data_if_present(relative)?).ok()
+}
+
+/// A file of the classic validation sets, or nothing when they are not there (see
+/// [`benchmark`]).
+fn validation(relative: &str) -> Option<String> {
+    std::fs::read_to_string(makespan_testkit::external_if_present(relative)?).ok()
 }
 
 /// The first `keep` entries of a JSON list found at `pointer` (the whole file when empty).
@@ -456,15 +465,21 @@ fn trimmed(text: &str, pointer: &str, keep: usize) -> Vec<u8> {
     serde_json::to_vec(&value).unwrap()
 }
 
-const TIMEARENA: &str = "benchmarks/timearena/tasks.json";
+const TIMEARENA: &str = "timearena/tasks.json";
 
 fn timearena_seeds() -> Vec<Vec<u8>> {
-    shared(TIMEARENA).map_or_else(Vec::new, |t| vec![trimmed(&t, "/tasks", 2)])
+    benchmark(TIMEARENA).map_or_else(Vec::new, |t| vec![trimmed(&t, "/tasks", 2)])
 }
 
-fn timearena_instance() -> Option<Instance> {
-    let text = shared(TIMEARENA)?;
-    formats::timearena::import_named(Path::new(TIMEARENA), &text, "cooking1").ok()
+/// Imported once: every fuzz case verifies against it.
+fn timearena_instance() -> Option<&'static Instance> {
+    static INSTANCE: OnceLock<Option<Instance>> = OnceLock::new();
+    INSTANCE
+        .get_or_init(|| {
+            let text = benchmark(TIMEARENA)?;
+            formats::timearena::import_named(Path::new(TIMEARENA), &text, "cooking1").ok()
+        })
+        .as_ref()
 }
 
 fn timearena_log_seeds() -> Vec<Vec<u8>> {
@@ -475,10 +490,10 @@ fn timearena_log_seeds() -> Vec<Vec<u8>> {
 }
 
 fn recipe2plan_seeds() -> Vec<Vec<u8>> {
-    shared(RECIPE2PLAN).map_or_else(Vec::new, |t| vec![trimmed(&t, "", 1)])
+    benchmark(RECIPE2PLAN).map_or_else(Vec::new, |t| vec![trimmed(&t, "", 1)])
 }
 
-const RECIPE2PLAN: &str = "benchmarks/recipe2plan/cooking.json";
+const RECIPE2PLAN: &str = "recipe2plan/cooking.json";
 /// The instance the committed answer below solves.
 const STEP_PLAN_INSTANCE: &str = "recipe2plan-BBQ-Meatballs_Banana-Fry-easy";
 
@@ -487,7 +502,7 @@ fn recipe2plan_instance() -> Option<&'static Instance> {
     static INSTANCE: OnceLock<Option<Instance>> = OnceLock::new();
     INSTANCE
         .get_or_init(|| {
-            let text = shared(RECIPE2PLAN)?;
+            let text = benchmark(RECIPE2PLAN)?;
             let path = Path::new(RECIPE2PLAN);
             let instances =
                 formats::recipe2plan::import(path, &text, &ImportOptions::default()).ok()?;
@@ -508,22 +523,20 @@ fn step_plan_seeds() -> Vec<Vec<u8>> {
 }
 
 fn robotouille_seeds() -> Vec<Vec<u8>> {
-    shared("benchmarks/robotouille/task_graphs.json")
+    benchmark("robotouille/task_graphs.json")
         .map_or_else(Vec::new, |t| vec![trimmed(&t, "/tasks", 1)])
 }
 
 fn psplib_seeds() -> Vec<Vec<u8>> {
-    shared("external-validation/psplib-j30/j301_1.sm")
-        .map_or_else(Vec::new, |t| vec![t.into_bytes()])
+    validation("psplib-j30/j301_1.sm").map_or_else(Vec::new, |t| vec![t.into_bytes()])
 }
 
 fn rcpsp_max_seeds() -> Vec<Vec<u8>> {
-    shared("external-validation/rcpsp-max/sm_j10/PSP1.SCH")
-        .map_or_else(Vec::new, |t| vec![t.into_bytes()])
+    validation("rcpsp-max/sm_j10/PSP1.SCH").map_or_else(Vec::new, |t| vec![t.into_bytes()])
 }
 
 fn jobshop_seeds() -> Vec<Vec<u8>> {
-    shared("external-validation/jssp/la01.jss").map_or_else(Vec::new, |t| vec![t.into_bytes()])
+    validation("jssp/la01.jss").map_or_else(Vec::new, |t| vec![t.into_bytes()])
 }
 
 fn robotouille_action_seeds() -> Vec<Vec<u8>> {
@@ -627,9 +640,10 @@ fn seeds_are_read_without_error() {
 
 #[test]
 fn the_step_plan_seed_is_a_valid_answer_so_mutations_reach_the_verifier() {
-    let Some(instance) = recipe2plan_instance() else {
-        return; // the benchmark data is not beside the repository
-    };
+    if makespan_testkit::data(RECIPE2PLAN).is_none() {
+        return;
+    }
+    let instance = recipe2plan_instance().expect("the instance the committed answer solves");
     let seed = &step_plan_seeds()[0];
     let plan = parse_steps(std::str::from_utf8(seed).unwrap());
     let checked = verify_steps(instance, &plan, None, None);
@@ -644,7 +658,14 @@ fn arbitrary_bytes_never_panic_and_errors_are_located() {
 #[test]
 fn mutated_seeds_never_panic_and_errors_are_located() {
     fuzz_every_reader(192, |reader| {
+        // A reader whose only seeds are benchmark data has none where the data is absent:
+        // its edits then start from empty bytes.
         let seeds = (reader.seeds)();
+        let seeds = if seeds.is_empty() {
+            vec![Vec::new()]
+        } else {
+            seeds
+        };
         (0..seeds.len(), proptest::collection::vec(byte_edit(), 1..4)).prop_map(
             move |(k, edits)| {
                 let mut bytes = seeds[k].clone();

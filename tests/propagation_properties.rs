@@ -5,67 +5,14 @@
 //! the tightening at its own makespan, so the bound never exceeds the optimum, and the
 //! whole pipeline proves exactly the optimum.
 
-use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
+use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::exact::milp::propagate::{first_open_horizon, tighten};
 use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use proptest::prelude::*;
 
-/// 3–6 activities of 1–4 units, two resources of capacity 2–3 with demands up to the
-/// capacity, random finish-to-start precedences (lags 0–2) from lower to higher index.
-fn instances() -> impl Strategy<Value = Instance> {
-    (3usize..=6, 2i64..=3, 2i64..=3).prop_flat_map(|(n, c0, c1)| {
-        (
-            proptest::collection::vec((1i64..=4, 0..=c0, 0..=c1), n),
-            proptest::collection::vec((0u8..=3, 0i64..=2), n * (n - 1) / 2),
-        )
-            .prop_map(move |(acts, edges)| {
-                let activities = acts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(p, r0, r1))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        for (r, amount) in [("r0", r0), ("r1", r1)] {
-                            if amount > 0 {
-                                a.uses.push(ResourceUse {
-                                    resource: r.into(),
-                                    amount: amount as u32,
-                                });
-                            }
-                        }
-                        a
-                    })
-                    .collect();
-                let mut precedences = Vec::new();
-                let mut k = 0;
-                for i in 0..n {
-                    for j in i + 1..n {
-                        let (kind, lag) = edges[k];
-                        k += 1;
-                        if kind == 0 {
-                            precedences.push(Precedence::finish_to_start(
-                                format!("a{i}"),
-                                format!("a{j}"),
-                                lag,
-                            ));
-                        }
-                    }
-                }
-                let resource = |id: &str, capacity: i64| Resource {
-                    id: id.into(),
-                    capacity: capacity as u32,
-                    states: vec![],
-                };
-                Instance {
-                    resources: vec![resource("r0", c0), resource("r1", c1)],
-                    activities,
-                    precedences,
-                    ..Instance::new("random-rcpsp", None)
-                }
-            })
-    })
-}
+use crate::common::strategies::rcpsp_instances;
 
 /// Durations, demands `[activity][resource]`, capacities and `(before, after, lag)`.
 struct Plain {
@@ -178,7 +125,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn an_optimal_schedule_survives_tightening_at_its_makespan(instance in instances()) {
+    fn an_optimal_schedule_survives_tightening_at_its_makespan(instance in rcpsp_instances()) {
         let (opt, starts) = optimum(&instance);
         let problem = Problem::compile(&instance).unwrap();
         let tight = tighten(&problem, opt);
@@ -195,7 +142,7 @@ proptest! {
     }
 
     #[test]
-    fn the_pipeline_proves_exactly_the_enumerated_optimum(instance in instances()) {
+    fn the_pipeline_proves_exactly_the_enumerated_optimum(instance in rcpsp_instances()) {
         let (opt, _) = optimum(&instance);
         let solution = solve(&instance, &SolveOptions::default());
         prop_assert_eq!(solution.status, Status::Optimal, "{:?}", solution.reason);

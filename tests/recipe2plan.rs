@@ -3,7 +3,6 @@
 //! Step verifier is caught by a plan that breaks exactly that rule.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
 use makespan::formats::recipe2plan::{self, Level};
@@ -12,11 +11,11 @@ use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
 use makespan::verify::{verify, Rule};
 
-const COOKING: &str = "../shared/benchmarks/recipe2plan/cooking.json";
-const PLANS: &str = "../shared/benchmarks/recipe2plan/plan.json";
-
-fn instances() -> Vec<Instance> {
-    import(Path::new(COOKING), &ImportOptions::default()).unwrap()
+/// The instances of the benchmark's `cooking.json`, or `None` (the test is skipped) where the
+/// data is absent.
+fn instances() -> Option<Vec<Instance>> {
+    let cooking = makespan_testkit::data("recipe2plan/cooking.json")?;
+    Some(import(&cooking, &ImportOptions::default()).unwrap())
 }
 
 fn solution(name: &str) -> Solution {
@@ -26,7 +25,9 @@ fn solution(name: &str) -> Solution {
 
 #[test]
 fn cooking_json_gives_130_instances_of_one_cook() {
-    let all = instances();
+    let Some(all) = instances() else {
+        return;
+    };
     assert_eq!(all.len(), 130);
     let steps: usize = all.iter().map(|i| i.activities.len()).sum();
     assert_eq!(steps, 2 * 1_501);
@@ -41,9 +42,15 @@ fn cooking_json_gives_130_instances_of_one_cook() {
 
 #[test]
 fn every_committed_optimum_verifies_and_is_at_most_the_heuristic_plan() {
-    let plans = recipe2plan::read_baseline(Path::new(PLANS)).unwrap();
+    let Some(plans) = makespan_testkit::data("recipe2plan/plan.json") else {
+        return;
+    };
+    let Some(instances) = instances() else {
+        return;
+    };
+    let plans = recipe2plan::read_baseline(&plans).unwrap();
     let mut missing_plans = Vec::new();
-    for instance in instances() {
+    for instance in instances {
         let s = solution(&instance.name);
         assert_eq!(s.status, Status::Optimal, "{}", instance.name);
         assert_eq!(
@@ -70,7 +77,10 @@ fn every_committed_optimum_verifies_and_is_at_most_the_heuristic_plan() {
 
 #[test]
 fn native_answers_verify_with_full_success() {
-    for instance in instances() {
+    let Some(instances) = instances() else {
+        return;
+    };
+    for instance in instances {
         let path = format!("solutions/recipe2plan/{}.answer.txt", instance.name);
         let parsed = parse_steps(&std::fs::read_to_string(&path).unwrap());
         assert!(parsed.malformed.is_empty());

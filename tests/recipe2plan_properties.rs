@@ -3,61 +3,14 @@
 //! solver's proven optimum equals an exhaustive search over every schedule on the unit grid
 //! that the independent verifier accepts.
 
-use makespan::instance::{Activity, AgentUse, Instance, Precedence};
+use makespan::instance::Instance;
 use makespan::schedule::{Piece, ScheduledActivity};
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 use proptest::prelude::*;
 
-/// Three one-piece steps (1–2 units, continuous or autonomous) and one interruptible
-/// continuous step (2–3 units), with random prerequisites between them, each with an
-/// optional window of 0–2 units.
-fn recipes() -> impl Strategy<Value = Instance> {
-    (
-        proptest::collection::vec((1i64..=2, any::<bool>()), 3),
-        2i64..=3,
-        0usize..4,
-        proptest::collection::vec((0u8..3, proptest::option::of(0i64..=2)), 3),
-    )
-        .prop_map(|(steps, p, slot, links)| {
-            let mut activities: Vec<Activity> = steps
-                .iter()
-                .enumerate()
-                .map(|(i, &(d, autonomous))| {
-                    let mut a = Activity::new(format!("s{i}"), d);
-                    if autonomous {
-                        a.agent = AgentUse::StartInstant;
-                    }
-                    a
-                })
-                .collect();
-            let mut split = Activity::new("mix", p);
-            split.preemptible = true;
-            activities.insert(slot, split);
-            // Link i joins step i to step i + 1 (kind 0), to step i + 2 (kind 1), or nothing.
-            let precedences = links
-                .iter()
-                .enumerate()
-                .filter_map(|(i, &(kind, window))| {
-                    let j = i + 1 + kind as usize;
-                    (kind < 2 && j < 4).then(|| Precedence {
-                        max_lag: window,
-                        ..Precedence::finish_to_start(
-                            activities[i].id.clone(),
-                            activities[j].id.clone(),
-                            0,
-                        )
-                    })
-                })
-                .collect();
-            Instance {
-                activities,
-                precedences,
-                ..Instance::new("tiny-recipe", Some(1))
-            }
-        })
-}
+use crate::common::strategies::tiny_recipes;
 
 /// Every schedule on `[0, horizon)`: one start per one-piece step, any set of units for
 /// the interruptible one; the shortest the verifier accepts.
@@ -124,7 +77,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn solver_optimum_equals_brute_force(instance in recipes()) {
+    fn solver_optimum_equals_brute_force(instance in tiny_recipes()) {
         let solved = solve(&instance, &SolveOptions::default());
         let horizon: i64 = instance.activities.iter().map(|a| a.duration).sum::<i64>() + 2;
         let exhaustive = brute_force(&instance, horizon);

@@ -1,7 +1,7 @@
 //! Robotouille's 10 asynchronous tasks, imported from `task_graphs.json` and solved: every
 //! task proven optimal, compared with the upstream hard-coded `optimal_steps`.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use makespan::formats::{self, robotouille, ImportOptions};
 use makespan::solution::Status;
@@ -10,12 +10,17 @@ use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 
-const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";
+/// The benchmark's `task_graphs.json`, or `None` (the test is skipped) where it is absent.
+fn task_graphs() -> Option<PathBuf> {
+    makespan_testkit::data("robotouille/task_graphs.json")
+}
 
 #[test]
 fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
-    let instances =
-        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
+    let Some(task_graphs) = task_graphs() else {
+        return;
+    };
+    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
     let solutions: Vec<_> = instances
         .iter()
         .map(|i| solve(i, &SolveOptions::default()))
@@ -61,8 +66,10 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
 
 #[test]
 fn import_counts_match_the_spec() {
-    let instances =
-        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
+    let Some(task_graphs) = task_graphs() else {
+        return;
+    };
+    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
     // One instance per task, ×2 for the optional pot parking (tasks 5–9), × the pot's
     // placements for every add (2 each).
     assert_eq!(instances.len(), 45);
@@ -78,16 +85,18 @@ fn import_counts_match_the_spec() {
 /// `task_graphs.json` on every task.
 #[test]
 fn native_files_agree_with_the_task_graphs() {
+    let Some(task_graphs) = task_graphs() else {
+        return;
+    };
     let graphs: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(TASK_GRAPHS).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(&task_graphs).unwrap()).unwrap();
     let tasks = graphs["tasks"].as_array().unwrap();
     assert_eq!(tasks.len(), 10);
     for t in tasks {
         let name = t["task"].as_str().unwrap();
-        let path = format!("../shared/benchmarks/robotouille/{name}.json");
+        let path = task_graphs.with_file_name(format!("{name}.json"));
         let native =
-            robotouille::read_native(Path::new(&path), &std::fs::read_to_string(&path).unwrap())
-                .unwrap();
+            robotouille::read_native(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
         // The same names (the task graph lists them in its own order).
         let stations: std::collections::BTreeSet<String> = t["stations"]
             .as_array()

@@ -12,17 +12,27 @@ use makespan::formats::robotouille::actions::{
 };
 use makespan::formats::robotouille::{self, task_graph, Task};
 use makespan::formats::{self, ImportOptions};
+use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::Rule;
 
-const TASK_GRAPHS: &str = "../shared/benchmarks/robotouille/task_graphs.json";
+/// Every task and variant of the benchmark's `task_graphs.json`, or `None` (the test is
+/// skipped) where the data is absent.
+fn instances() -> Option<Vec<Instance>> {
+    let path = makespan_testkit::data("robotouille/task_graphs.json")?;
+    Some(formats::import(&path, &ImportOptions::default()).expect("import"))
+}
 
-fn task(name: &str) -> Task {
-    let instances =
-        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
-    let found = robotouille::select(&instances, name);
+/// The graph of the task `name` picks among `instances`.
+fn task_in(instances: &[Instance], name: &str) -> Task {
+    let found = robotouille::select(instances, name);
     task_graph(found[0]).expect("every instance carries its task graph")
+}
+
+/// The graph of the task `name`, or `None` (skipped) where the data is absent.
+fn task(name: &str) -> Option<Task> {
+    Some(task_in(&instances()?, name))
 }
 
 fn check(task: &Task, lines: &[&str]) -> ActionReport {
@@ -104,11 +114,17 @@ fn edit(
 
 #[test]
 fn the_reference_plans_are_valid_and_as_long_as_the_optimum() {
-    let r = check(&task("0"), &TASK0);
+    let Some(task_0) = task("0") else {
+        return;
+    };
+    let Some(task_5_potato_soup) = task("5_potato_soup") else {
+        return;
+    };
+    let r = check(&task_0, &TASK0);
     assert!(r.report.valid, "{}", r.report.render_text());
     assert_eq!((r.goal_step, r.report.makespan), (Some(21), Some(21)));
     assert_eq!((r.moves, r.waits), (10, 0));
-    let r = check(&task("5_potato_soup"), &TASK5);
+    let r = check(&task_5_potato_soup, &TASK5);
     assert!(r.report.valid, "{}", r.report.render_text());
     assert_eq!((r.goal_step, r.waits), (Some(19), 3));
 }
@@ -119,8 +135,9 @@ fn the_reference_plans_are_valid_and_as_long_as_the_optimum() {
 /// a valid shorter plan.
 #[test]
 fn every_exported_optimum_replays_without_violation_at_the_optimal_length() {
-    let instances =
-        formats::import(Path::new(TASK_GRAPHS), &ImportOptions::default()).expect("import");
+    let Some(instances) = instances() else {
+        return;
+    };
     assert_eq!(instances.len(), 45);
     // Per task: the best optimum, the earliest goal, and the plan of the best optimum.
     let mut best: BTreeMap<String, (i64, i64, String)> = BTreeMap::new();
@@ -166,7 +183,7 @@ fn every_exported_optimum_replays_without_violation_at_the_optimal_length() {
     let optima: Vec<i64> = best.values().map(|v| v.0).collect();
     assert_eq!(optima, [21, 27, 37, 42, 46, 19, 42, 44, 66, 80]);
     for (name, (_, _, text)) in &best {
-        let graph = self::task(name);
+        let graph = task_in(&instances, name);
         let lines: Vec<&str> = text.lines().collect();
         for k in 0..lines.len() {
             let mut shorter = lines.clone();
@@ -185,6 +202,9 @@ fn every_exported_optimum_replays_without_violation_at_the_optimal_length() {
 
 #[test]
 fn a_step_before_its_prerequisite_is_a_precedence_violation() {
+    let Some(task_5) = task("5") else {
+        return;
+    };
     // The pot is taken from the stove before the potato is in it; the potato is added
     // after serving, into the parked pot.
     let plan = [
@@ -213,7 +233,7 @@ fn a_step_before_its_prerequisite_is_a_precedence_violation() {
         "Move robot1 from table1 to table3",
         "Add potato1 into pot1 using robot1",
     ];
-    let r = check(&task("5"), &plan);
+    let r = check(&task_5, &plan);
     assert_eq!(rules(&r), [(Rule::PrecedenceViolated, Some(16))]);
     let v = &r.report.violations[0];
     assert_eq!(v.activities, ["pick:pot1:6", "add:potato1:5"]);
@@ -221,8 +241,11 @@ fn a_step_before_its_prerequisite_is_a_precedence_violation() {
 
 #[test]
 fn a_placement_on_an_occupied_station_is_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(&TASK0, 8, 7, &["Place bread2 on table1 using robot1"]);
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::ResourceOverCapacity, Some(8))]);
     assert!(r.report.violations[0].message.contains("station occupied"));
     // The rejected step still counts.
@@ -231,6 +254,9 @@ fn a_placement_on_an_occupied_station_is_reported() {
 
 #[test]
 fn a_second_thing_in_a_full_hand_is_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(
         &TASK0,
         3,
@@ -241,26 +267,32 @@ fn a_second_thing_in_a_full_hand_is_reported() {
             "Move robot1 from table1 to stove1",
         ],
     );
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::ResourceOverCapacity, Some(4))]);
     assert!(r.report.violations[0].message.contains("hand full"));
 }
 
 #[test]
 fn putting_down_what_the_robot_does_not_hold_is_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(
         &TASK0,
         5,
         4,
         &["Stack cheese1 on top of chicken1 using robot1"],
     );
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::StateViolated, Some(5))]);
     assert!(r.report.violations[0].message.contains("hand empty"));
 }
 
 #[test]
 fn a_result_used_before_it_is_ready_is_reported() {
+    let Some(task_5) = task("5") else {
+        return;
+    };
     let plan = [
         "Move robot1 from table1 to table3",
         "Pick up pot1 from table3 using robot1",
@@ -279,7 +311,7 @@ fn a_result_used_before_it_is_ready_is_reported() {
         "Move robot1 from stove1 to table2",
         "Fill bowl1 with pot1's contents using robot1",
     ];
-    let r = check(&task("5"), &plan);
+    let r = check(&task_5, &plan);
     assert_eq!(rules(&r), [(Rule::ResultNotArrived, Some(6))]);
     let v = &r.report.violations[0];
     assert_eq!(v.activities, ["pick:pot1:2", "fill:pot1"]);
@@ -288,8 +320,11 @@ fn a_result_used_before_it_is_ready_is_reported() {
 
 #[test]
 fn an_action_away_from_the_robot_is_a_missing_move_reported_once() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(&TASK0, 3, 3, &[]);
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::SetupViolated, Some(3))]);
     assert!(r.report.violations[0]
         .hint
@@ -298,6 +333,9 @@ fn an_action_away_from_the_robot_is_a_missing_move_reported_once() {
 
 #[test]
 fn unknown_objects_stations_and_robots_are_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(
         &TASK0,
         2,
@@ -308,7 +346,7 @@ fn unknown_objects_stations_and_robots_are_reported() {
             "Pick up chicken1 from table2 using robot2",
         ],
     );
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(
         rules(&r),
         [
@@ -331,10 +369,16 @@ fn unknown_objects_stations_and_robots_are_reported() {
 
 #[test]
 fn an_action_the_recipe_does_not_have_is_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
+    let Some(task_1) = task("1") else {
+        return;
+    };
     // Putting the chicken back where it was: the simulator allows it, the recipe has no
     // such step (its next step for the chicken is the stove).
     let plan = edit(&TASK0, 3, 2, &["Place chicken1 on table2 using robot1"]);
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     let first = &r.report.violations[0];
     assert_eq!((first.rule, first.time), (Rule::UnknownActivity, Some(3)));
     assert!(
@@ -353,7 +397,7 @@ fn an_action_the_recipe_does_not_have_is_reported() {
         "Cut lettuce1 on board1 using robot1",
         "Cut lettuce1 on board1 using robot1",
     ];
-    let r = check(&task("1"), &lettuce);
+    let r = check(&task_1, &lettuce);
     let found: Vec<(Rule, Option<i64>)> = rules(&r)
         .into_iter()
         .filter(|(rule, _)| *rule != Rule::MissingActivity)
@@ -363,8 +407,11 @@ fn an_action_the_recipe_does_not_have_is_reported() {
 
 #[test]
 fn an_action_on_the_wrong_kind_of_station_is_reported() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let plan = edit(&TASK0, 11, 10, &["Cook cheese1 on table3 using robot1"]);
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::StateViolated, Some(11))]);
     assert!(r.report.violations[0]
         .message
@@ -373,10 +420,13 @@ fn an_action_on_the_wrong_kind_of_station_is_reported() {
 
 #[test]
 fn malformed_lines_are_reported_with_their_line_and_count_as_steps() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let mut plan: Vec<&str> = TASK0.to_vec();
     plan.insert(5, "Walk over to the stove");
     plan.insert(5, "");
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     assert_eq!(rules(&r), [(Rule::MalformedAction, Some(6))]);
     assert!(r.report.violations[0].message.contains("(line 7)"));
     assert_eq!(r.goal_step, Some(22));
@@ -384,7 +434,10 @@ fn malformed_lines_are_reported_with_their_line_and_count_as_steps() {
 
 #[test]
 fn a_plan_that_stops_early_misses_the_goal() {
-    let r = check(&task("0"), &TASK0[..20]);
+    let Some(task_0) = task("0") else {
+        return;
+    };
+    let r = check(&task_0, &TASK0[..20]);
     assert_eq!(rules(&r), [(Rule::MissingActivity, None)]);
     assert_eq!(r.report.violations[0].activities, ["final:bread2"]);
     assert_eq!(r.goal_step, None);
@@ -393,10 +446,13 @@ fn a_plan_that_stops_early_misses_the_goal() {
 
 #[test]
 fn every_violation_is_reported_not_just_the_first() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let mut plan = edit(&TASK0, 3, 3, &[]);
     plan.insert(0, "Dance");
     plan.pop();
-    let r = check(&task("0"), &plan);
+    let r = check(&task_0, &plan);
     let found: Vec<Rule> = rules(&r).into_iter().map(|(rule, _)| rule).collect();
     assert_eq!(
         found,
@@ -410,12 +466,15 @@ fn every_violation_is_reported_not_just_the_first() {
 
 #[test]
 fn a_json_list_reads_like_lines_and_names_its_entries() {
+    let Some(task_0) = task("0") else {
+        return;
+    };
     let mut plan: Vec<String> = TASK0.iter().map(|s| s.to_string()).collect();
     plan[3] = "Place chicken1 onto stove1".into();
     let json = serde_json::to_string(&plan).unwrap();
     let parsed = read_actions(Path::new("plan.json"), &json).unwrap();
     assert!(parsed.entries);
-    let r = verify_actions(&task("0"), &parsed);
+    let r = verify_actions(&task_0, &parsed);
     assert!(r.report.violations[0].message.contains("(entry 4)"));
     let err = read_actions(Path::new("plan.json"), "[1, 2").unwrap_err();
     assert!(err.to_string().starts_with("plan.json: line 1"), "{err}");
@@ -423,6 +482,11 @@ fn a_json_list_reads_like_lines_and_names_its_entries() {
 
 #[test]
 fn the_cli_verifies_an_action_plan_by_task_reference() {
+    if makespan_testkit::data("robotouille/task_graphs.json").is_none() {
+        return;
+    }
+    let data = makespan_testkit::data_dir();
+    let data = data.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("plan.txt");
     std::fs::write(&good, TASK0.join("\n")).unwrap();
@@ -431,6 +495,8 @@ fn the_cli_verifies_an_action_plan_by_task_reference() {
         good.to_str().unwrap(),
         "--instance",
         "robotouille:0",
+        "--data",
+        data,
     ]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
@@ -445,6 +511,8 @@ fn the_cli_verifies_an_action_plan_by_task_reference() {
         bad.to_str().unwrap(),
         "--instance",
         "robotouille:0_cheese_chicken_sandwich",
+        "--data",
+        data,
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
@@ -457,6 +525,8 @@ fn the_cli_verifies_an_action_plan_by_task_reference() {
         bad.to_str().unwrap(),
         "--instance",
         "robotouille:12",
+        "--data",
+        data,
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("no Robotouille task"), "{}", text(&out));

@@ -4,7 +4,7 @@
 
 use std::num::NonZeroU32;
 
-use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
+use makespan::instance::{AgentUse, Instance};
 use makespan::solution::Status;
 use makespan::solution::Verdict;
 use makespan::solve::bounds;
@@ -16,64 +16,7 @@ use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 use proptest::prelude::*;
 
-/// A random instance: activities with durations 0..=4, a random DAG of finish-to-start
-/// precedences with lags 0..=3, 1–3 agents, an optional unary resource, some activities
-/// that hold the agent for their first unit only or not at all.
-fn instances() -> impl Strategy<Value = Instance> {
-    (2usize..=5, 1u32..=3).prop_flat_map(|(n, agents)| {
-        (
-            proptest::collection::vec((0i64..=4, 0u8..=9, any::<bool>()), n),
-            proptest::collection::vec((any::<bool>(), 0i64..=3), n * (n - 1) / 2),
-            Just(agents),
-        )
-            .prop_map(move |(acts, edges, agents)| {
-                let activities = acts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(p, kind, tool))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        a.agent = match kind {
-                            0 if p >= 1 => AgentUse::BusyFor(1),
-                            1 => AgentUse::None,
-                            _ => AgentUse::Whole,
-                        };
-                        if tool {
-                            a.uses.push(ResourceUse {
-                                resource: "tool".into(),
-                                amount: 1,
-                            });
-                        }
-                        a
-                    })
-                    .collect();
-                let mut precedences = Vec::new();
-                let mut k = 0;
-                for i in 0..n {
-                    for j in i + 1..n {
-                        let (on, lag) = edges[k];
-                        k += 1;
-                        if on {
-                            precedences.push(Precedence::finish_to_start(
-                                format!("a{i}"),
-                                format!("a{j}"),
-                                lag,
-                            ));
-                        }
-                    }
-                }
-                Instance {
-                    resources: vec![Resource {
-                        id: "tool".into(),
-                        capacity: 1,
-                        states: vec![],
-                    }],
-                    activities,
-                    precedences,
-                    ..Instance::new("random", Some(agents))
-                }
-            })
-    })
-}
+use crate::common::strategies::agent_instances;
 
 /// Exhaustive search over integer start times, activities in index order (a topological
 /// order by construction), written independently of the solver.
@@ -176,7 +119,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn solve_proves_the_brute_force_optimum_and_its_schedule_verifies(instance in instances()) {
+    fn solve_proves_the_brute_force_optimum_and_its_schedule_verifies(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let solution = solve(&instance, &SolveOptions::default());
         prop_assert_eq!(solution.status, Status::Optimal, "{:?}", solution.reason);
@@ -186,7 +129,7 @@ proptest! {
     }
 
     #[test]
-    fn the_exhaustive_cross_check_agrees_with_solve_and_the_brute_force(instance in instances()) {
+    fn the_exhaustive_cross_check_agrees_with_solve_and_the_brute_force(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let solution = solve(&instance, &SolveOptions::default());
         let check = cross_check(&instance, &solution, &SolveOptions::default());
@@ -196,7 +139,7 @@ proptest! {
     }
 
     #[test]
-    fn bounds_are_below_and_heuristics_above_the_optimum(instance in instances()) {
+    fn bounds_are_below_and_heuristics_above_the_optimum(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let problem = Problem::compile(&instance).unwrap();
         prop_assert!(bounds::critical_path(&problem).value <= optimum);
@@ -207,7 +150,7 @@ proptest! {
     }
 
     #[test]
-    fn milp_alone_finds_the_brute_force_optimum(instance in instances()) {
+    fn milp_alone_finds_the_brute_force_optimum(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let problem = Problem::compile(&instance).unwrap();
         let horizon = heuristics::best(&problem, 0, Effort::default()).unwrap().makespan(&problem);

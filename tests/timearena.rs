@@ -1,10 +1,10 @@
-//! TimeArena end to end on `../shared/benchmarks/timearena`: every run proven optimal with
+//! TimeArena end to end on the benchmark's `timearena/tasks.json`: every run proven optimal with
 //! a verified schedule, the greedy oracle replica against the paper and against the
 //! optima, the environment's known faults found by computation, and decision-list
 //! mutations reported under the right rule.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use makespan::formats::timearena::log::{verify_decisions, Decision, DecisionLog};
 use makespan::formats::{self, timearena, ImportOptions};
@@ -18,19 +18,18 @@ use makespan::Method;
 use proptest::prelude::*;
 use rayon::prelude::*;
 
-const TASKS: &str = "../shared/benchmarks/timearena/tasks.json";
-
-fn runs(options: &ImportOptions) -> Option<Vec<Instance>> {
-    if !Path::new(TASKS).exists() {
-        eprintln!("skipped: {TASKS} is not there");
-        return None;
-    }
-    Some(formats::import(Path::new(TASKS), options).unwrap())
+/// The benchmark's `tasks.json`, or `None` (the test is skipped) where the data is absent.
+fn tasks() -> Option<PathBuf> {
+    makespan_testkit::data("timearena/tasks.json")
 }
 
-fn named(name: &str) -> Instance {
-    let text = std::fs::read_to_string(TASKS).unwrap();
-    timearena::import_named(Path::new(TASKS), &text, name).unwrap()
+fn runs(tasks: &Path, options: &ImportOptions) -> Vec<Instance> {
+    formats::import(tasks, options).unwrap()
+}
+
+fn named(tasks: &Path, name: &str) -> Instance {
+    let text = std::fs::read_to_string(tasks).unwrap();
+    timearena::import_named(tasks, &text, name).unwrap()
 }
 
 fn greedy(instance: &Instance) -> Solution {
@@ -44,16 +43,19 @@ fn size(instance: &Instance) -> usize {
 
 #[test]
 fn all_runs_and_constrained_runs_are_proven_optimal_and_verify() {
-    let Some(mut instances) = runs(&ImportOptions::default()) else {
+    let Some(tasks) = tasks() else {
         return;
     };
+    let mut instances = runs(&tasks, &ImportOptions::default());
     let count = |n| instances.iter().filter(|i| size(i) == n).count();
     assert_eq!((count(1), count(2), count(3)), (30, 135, 360));
-    let constrained = runs(&ImportOptions {
-        constraint: true,
-        ..ImportOptions::default()
-    })
-    .unwrap();
+    let constrained = runs(
+        &tasks,
+        &ImportOptions {
+            constraint: true,
+            ..ImportOptions::default()
+        },
+    );
     assert_eq!(constrained.len(), 175, "the cooking runs");
     instances.extend(constrained);
     let names: BTreeSet<&str> = instances.iter().map(|i| i.name.as_str()).collect();
@@ -79,9 +81,9 @@ fn paper_runs(scenario: &str, size: usize) -> Vec<String> {
 
 #[test]
 fn the_greedy_replica_reproduces_the_papers_oracle_completion_times() {
-    if !Path::new(TASKS).exists() {
+    let Some(tasks) = tasks() else {
         return;
-    }
+    };
     // Spec §7: cooking 18.9 / 35.0 / 52.5, household 12.7 / 23.6 / 35.4, lab 24.4 / 34.7
     // for two and three tasks (the replica's values; the paper prints 12.8, 24.6, 35.5).
     let expected = [
@@ -97,7 +99,7 @@ fn the_greedy_replica_reproduces_the_papers_oracle_completion_times() {
     for (scenario, n, mean) in expected {
         let values: Vec<i64> = paper_runs(scenario, n)
             .par_iter()
-            .map(|name| greedy(&named(name)).makespan.unwrap())
+            .map(|name| greedy(&named(&tasks, name)).makespan.unwrap())
             .collect();
         let average = values.iter().sum::<i64>() as f64 / values.len() as f64;
         assert!(
@@ -109,9 +111,10 @@ fn the_greedy_replica_reproduces_the_papers_oracle_completion_times() {
 
 #[test]
 fn exact_results_find_where_the_greedy_oracle_is_wrong() {
-    let Some(instances) = runs(&ImportOptions::default()) else {
+    let Some(tasks) = tasks() else {
         return;
     };
+    let instances = runs(&tasks, &ImportOptions::default());
     let results: Vec<(String, i64, Solution)> = instances
         .par_iter()
         .map(|i| {
@@ -170,13 +173,17 @@ fn exact_results_find_where_the_greedy_oracle_is_wrong() {
 
 #[test]
 fn under_the_constraint_the_greedy_overfills_pools() {
-    let Some(instances) = runs(&ImportOptions {
-        constraint: true,
-        combine: vec![1, 2],
-        ..ImportOptions::default()
-    }) else {
+    let Some(tasks) = tasks() else {
         return;
     };
+    let instances = runs(
+        &tasks,
+        &ImportOptions {
+            constraint: true,
+            combine: vec![1, 2],
+            ..ImportOptions::default()
+        },
+    );
     let mut over: BTreeMap<usize, usize> = BTreeMap::new();
     for instance in &instances {
         let g = greedy(instance);
@@ -194,9 +201,10 @@ fn under_the_constraint_the_greedy_overfills_pools() {
 
 #[test]
 fn the_container_restriction_bug_is_found_by_replaying_it() {
-    let Some(instances) = runs(&ImportOptions::default()) else {
+    let Some(tasks) = tasks() else {
         return;
     };
+    let instances = runs(&tasks, &ImportOptions::default());
     let mut unfinishable: BTreeMap<(String, usize), usize> = BTreeMap::new();
     let mut foreign = 0;
     let mut cooking_pairs = Vec::new();
@@ -259,10 +267,10 @@ fn rules_of(instance: &Instance, decisions: Vec<Decision>) -> BTreeSet<Rule> {
 
 #[test]
 fn mutated_optimal_decision_lists_are_reported_with_the_right_rule() {
-    if !Path::new(TASKS).exists() {
+    let Some(tasks) = tasks() else {
         return;
-    }
-    let instance = named("cooking1+cooking2");
+    };
+    let instance = named(&tasks, "cooking1+cooking2");
     let solution = solve(&instance, &SolveOptions::default());
     let plan = decisions(&instance, &solution);
     assert!(rules_of(&instance, plan.clone()).is_empty());
@@ -300,7 +308,7 @@ fn mutated_optimal_decision_lists_are_reported_with_the_right_rule() {
     assert!(rules_of(&instance, doubled).contains(&Rule::AgentDoubleBooked));
 
     // A held object: household4's fruit_tree while it is being watered.
-    let garden = named("household4");
+    let garden = named(&tasks, "household4");
     let best = solve(&garden, &SolveOptions::default());
     let mut plan = decisions(&garden, &best);
     let water = plan
@@ -316,7 +324,7 @@ fn mutated_optimal_decision_lists_are_reported_with_the_right_rule() {
     assert!(rules_of(&garden, plan).contains(&Rule::ResourceOverCapacity));
 
     // A pool instance named twice while the first use holds it.
-    let fries = named("cooking2");
+    let fries = named(&tasks, "cooking2");
     let best = solve(&fries, &SolveOptions::default());
     let mut plan = decisions(&fries, &best);
     let fried: Vec<usize> = (0..plan.len())
@@ -335,21 +343,21 @@ fn mutated_optimal_decision_lists_are_reported_with_the_right_rule() {
     assert!(rules_of(&fries, plan).contains(&Rule::ResourceOverCapacity));
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
-
-    /// Any run in any task order: the optimum is at least every lower bound, and at most
-    /// the greedy oracle's value whenever the oracle's schedule is valid.
-    #[test]
-    fn optimum_between_bounds_and_greedy(
+/// Any run in any task order: the optimum is at least every lower bound, and at most the
+/// greedy oracle's value whenever the oracle's schedule is valid.
+#[test]
+fn optimum_between_bounds_and_greedy() {
+    let Some(tasks) = tasks() else {
+        return;
+    };
+    proptest!(ProptestConfig::with_cases(24), |(
         scenario in prop::sample::select(vec!["cooking", "household", "lab"]),
-        tasks in prop::sample::subsequence((1..=10).collect::<Vec<u32>>(), 1..=3).prop_shuffle(),
+        order in prop::sample::subsequence((1..=10).collect::<Vec<u32>>(), 1..=3).prop_shuffle(),
         constraint in any::<bool>(),
-    ) {
-        prop_assume!(Path::new(TASKS).exists());
-        let list: Vec<String> = tasks.iter().map(|t| format!("{scenario}{t}")).collect();
+    )| {
+        let list: Vec<String> = order.iter().map(|t| format!("{scenario}{t}")).collect();
         let suffix = if constraint { "-constraint" } else { "" };
-        let instance = named(&format!("{}{suffix}", list.join("+")));
+        let instance = named(&tasks, &format!("{}{suffix}", list.join("+")));
         let solution = solve(&instance, &SolveOptions::default());
         prop_assert_eq!(solution.status, Status::Optimal);
         let optimum = solution.makespan.unwrap();
@@ -360,21 +368,22 @@ proptest! {
         if g.status == Status::Feasible {
             prop_assert!(optimum <= g.makespan.unwrap());
         }
-    }
+    });
 }
 
 #[test]
 fn committed_oracle_references_match_the_data_and_replay() {
-    let Some(mut instances) = runs(&ImportOptions::default()) else {
+    let Some(tasks) = tasks() else {
         return;
     };
-    instances.extend(
-        runs(&ImportOptions {
+    let mut instances = runs(&tasks, &ImportOptions::default());
+    instances.extend(runs(
+        &tasks,
+        &ImportOptions {
             constraint: true,
             ..ImportOptions::default()
-        })
-        .unwrap(),
-    );
+        },
+    ));
     let folder = Path::new("solutions/timearena");
     let problems: Vec<String> = instances
         .par_iter()

@@ -1,22 +1,32 @@
 //! The TimeArena commands of the README, as a user runs them.
 
-use std::path::Path;
-
 use crate::common::{makespan, text};
 
-const DATA: &str = "../shared/benchmarks/timearena";
+/// The benchmark's TimeArena folder, or `None` (the test is skipped) where it is absent.
+fn timearena() -> Option<String> {
+    let dir = makespan_testkit::data("timearena")?;
+    Some(dir.to_str().unwrap().to_string())
+}
+
+/// The benchmark data folder, for `--data` with a `timearena:NAME` instance.
+fn data_dir() -> String {
+    makespan_testkit::data_dir().to_str().unwrap().to_string()
+}
 
 #[test]
 fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
-    if !Path::new(DATA).exists() {
+    if timearena().is_none() {
         return;
     }
+    let data = data_dir();
     let answer = "solutions/timearena/cooking2+cooking3.answer.json";
     let ok = makespan(&[
         "verify",
         answer,
         "--instance",
         "timearena:cooking2+cooking3",
+        "--data",
+        &data,
         "--solution",
         "solutions/timearena/cooking2+cooking3.json",
     ]);
@@ -42,6 +52,8 @@ fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
         path.to_str().unwrap(),
         "--instance",
         "timearena:cooking2+cooking3",
+        "--data",
+        &data,
     ]);
     assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
     assert!(text(&bad).contains("missing_activity"), "{}", text(&bad));
@@ -53,13 +65,13 @@ fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
 
 #[test]
 fn the_greedy_method_reports_invalid_schedules_with_the_reason() {
-    if !Path::new(DATA).exists() {
+    let Some(timearena) = timearena() else {
         return;
-    }
+    };
     let out = tempfile::tempdir().unwrap();
     let run = makespan(&[
         "solve",
-        DATA,
+        &timearena,
         "--combine",
         "1",
         "--method",
@@ -74,19 +86,19 @@ fn the_greedy_method_reports_invalid_schedules_with_the_reason() {
     assert_eq!(solution["status"], "invalid");
     assert_eq!(solution["makespan"], 9);
     assert!(solution["reason"].as_str().unwrap().contains("fruit_tree"));
-    let zero = makespan(&["solve", DATA, "--combine", "0"]);
+    let zero = makespan(&["solve", &timearena, "--combine", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
 
 #[test]
 fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
-    if !Path::new(DATA).exists() {
+    let Some(timearena) = timearena() else {
         return;
-    }
+    };
     let greedy = tempfile::tempdir().unwrap();
     let solve = makespan(&[
         "solve",
-        DATA,
+        &timearena,
         "--combine",
         "1,2",
         "--method",
@@ -129,9 +141,10 @@ fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
 
 #[test]
 fn several_decision_logs_get_the_benchmarks_metrics_over_all_runs() {
-    if !Path::new(DATA).exists() {
+    if timearena().is_none() {
         return;
     }
+    let data = data_dir();
     let answer = "solutions/timearena/lab1+lab2.answer.json";
     let records: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(answer).unwrap()).unwrap();
@@ -147,6 +160,8 @@ fn several_decision_logs_get_the_benchmarks_metrics_over_all_runs() {
         partial.to_str().unwrap(),
         "--instance",
         "timearena:lab1+lab2",
+        "--data",
+        &data,
     ]);
     let out = text(&run);
     assert_eq!(run.status.code(), Some(1), "one plan is incomplete: {out}");

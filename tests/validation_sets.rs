@@ -1,5 +1,5 @@
 //! Published optima reproduced: PSPLIB j30, RCPSP/max sm_j10 and UBO10, and the job shops
-//! ft06 and la01–la05 (samples in `../shared/external-validation`), solved with the ordinary
+//! ft06 and la01–la05 (samples in `makespan_testkit::external`), solved with the ordinary
 //! pipeline under short per-instance limits. Whatever is proven must match the table; what
 //! is not proven must bracket it. The full 60-second run is `benches/corpus.rs`.
 
@@ -10,19 +10,19 @@ use makespan::solution::Status;
 use makespan::solve::SolveOptions;
 use makespan::validation::{self, Optima, Outcome, Published, Verdict};
 
-const SAMPLES: &str = "../shared/external-validation";
-
-fn sample(rel: &str) -> PathBuf {
-    Path::new(SAMPLES).join(rel)
+/// The validation samples' folder, or `None` (the test is skipped) where it is absent.
+fn samples() -> Option<PathBuf> {
+    makespan_testkit::external("")
 }
 
-/// Validates `inputs` against `tables` with a per-instance MILP limit, two at a time.
-fn validate(inputs: &[&str], tables: &[&str], time_limit: f64) -> Vec<Outcome> {
+/// Validates `inputs` against `tables` (both under `samples`) with a per-instance MILP limit,
+/// two at a time.
+fn validate(samples: &Path, inputs: &[&str], tables: &[&str], time_limit: f64) -> Vec<Outcome> {
     let mut optima = Optima::default();
     for t in tables {
-        optima.read(&sample(t)).unwrap();
+        optima.read(&samples.join(t)).unwrap();
     }
-    let inputs: Vec<PathBuf> = inputs.iter().map(|i| sample(i)).collect();
+    let inputs: Vec<PathBuf> = inputs.iter().map(|i| samples.join(i)).collect();
     let cases = validation::load_cases(&inputs).unwrap();
     let options = SolveOptions {
         time_limit,
@@ -72,7 +72,11 @@ fn proven(outcomes: &[Outcome], key: &str) -> bool {
 
 #[test]
 fn rcpsp_max_samples_reproduce_the_optima_and_the_unsat_labels() {
+    let Some(samples) = samples() else {
+        return;
+    };
     let outcomes = validate(
+        &samples,
         &["rcpsp-max/sm_j10", "rcpsp-max/ubo10"],
         &[
             "rcpsp-max/sm_j10/optimum.csv",
@@ -91,7 +95,15 @@ fn rcpsp_max_samples_reproduce_the_optima_and_the_unsat_labels() {
 
 #[test]
 fn psplib_j30_sample_is_never_contradicted_and_the_easy_groups_are_proven() {
-    let outcomes = validate(&["psplib-j30"], &["psplib-j30/j30_optimum.csv"], 5.0);
+    let Some(samples) = samples() else {
+        return;
+    };
+    let outcomes = validate(
+        &samples,
+        &["psplib-j30"],
+        &["psplib-j30/j30_optimum.csv"],
+        5.0,
+    );
     assert_eq!(outcomes.len(), 18);
     assert_sound(&outcomes);
     // Groups 3, 4 and 35 close by bounds and heuristics alone, without a MILP.
@@ -102,7 +114,11 @@ fn psplib_j30_sample_is_never_contradicted_and_the_easy_groups_are_proven() {
 
 #[test]
 fn job_shop_samples_are_never_contradicted_and_the_easy_ones_are_proven() {
+    let Some(samples) = samples() else {
+        return;
+    };
     let outcomes = validate(
+        &samples,
         &[
             "jssp/ft06.jss",
             "jssp/la01.jss",
@@ -138,9 +154,12 @@ fn run_cli(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn cli_validate_prints_the_table_and_fails_on_a_wrong_table() {
-    let psp1 = sample("rcpsp-max/sm_j10/PSP1.SCH");
-    let psp2 = sample("rcpsp-max/sm_j10/PSP2.SCH");
-    let table = sample("rcpsp-max/sm_j10/optimum.csv");
+    let Some(samples) = samples() else {
+        return;
+    };
+    let psp1 = samples.join("rcpsp-max/sm_j10/PSP1.SCH");
+    let psp2 = samples.join("rcpsp-max/sm_j10/PSP2.SCH");
+    let table = samples.join("rcpsp-max/sm_j10/optimum.csv");
     let files = [psp1.to_str().unwrap(), psp2.to_str().unwrap()];
     let (code, text) = run_cli(&[
         "validate",
@@ -184,9 +203,12 @@ fn cli_validate_prints_the_table_and_fails_on_a_wrong_table() {
 
 #[test]
 fn distinct_sample_instances_keep_distinct_names_through_dedupe() {
+    let Some(samples) = samples() else {
+        return;
+    };
     let inputs: Vec<PathBuf> = ["psplib-j30", "rcpsp-max", "jssp"]
         .iter()
-        .map(|i| sample(i))
+        .map(|i| samples.join(i))
         .collect();
     let cases = validation::load_cases(&inputs).unwrap();
     let instances: Vec<_> = cases.into_iter().map(|c| c.instance).collect();
@@ -198,9 +220,12 @@ fn distinct_sample_instances_keep_distinct_names_through_dedupe() {
 
 #[test]
 fn cli_solve_accepts_native_files_of_two_sets_with_one_file_name() {
+    let Some(samples) = samples() else {
+        return;
+    };
     let out = tempfile::tempdir().unwrap();
-    let a = sample("rcpsp-max/sm_j10/PSP1.SCH");
-    let b = sample("rcpsp-max/ubo10/psp2.sch");
+    let a = samples.join("rcpsp-max/sm_j10/PSP1.SCH");
+    let b = samples.join("rcpsp-max/ubo10/psp2.sch");
     let (code, text) = run_cli(&[
         "solve",
         a.to_str().unwrap(),

@@ -2,10 +2,12 @@
 //! simple greedy built here (independently of any solver), which must verify clean; then
 //! one mutation that breaks a known rule must be reported under that rule.
 
-use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT};
+use makespan::instance::Instance;
 use makespan::schedule::{Piece, ScheduledActivity};
 use makespan::verify::{verify, Rule};
 use proptest::prelude::*;
+
+use crate::common::strategies::mutation_instances;
 
 /// A generated instance: activity `i` may only depend on activities before it, so index
 /// order is a topological order.
@@ -16,70 +18,10 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (1u32..=3, 2usize..=8)
-        .prop_flat_map(|(m, n)| {
-            (
-                Just(m),
-                prop::collection::vec((1i64..=6, any::<bool>(), any::<bool>()), n),
-                prop::collection::vec((0..n, 0..n, 0i64..=3, prop::bool::weighted(0.3)), 0..=n * 2),
-            )
-        })
-        .prop_map(|(m, specs, edges)| {
-            let activities: Vec<Activity> = specs
-                .iter()
-                .enumerate()
-                .map(|(i, &(d, preemptible, uses_pot))| {
-                    let mut a = Activity::new(format!("j{i}"), d);
-                    a.preemptible = preemptible;
-                    if uses_pot {
-                        a.uses.push(ResourceUse {
-                            resource: "pot".into(),
-                            amount: 1,
-                        });
-                    }
-                    a
-                })
-                .collect();
-            let mut precedences: Vec<Precedence> = Vec::new();
-            for (x, y, lag, start_to_start) in edges {
-                let (b, a) = (x.min(y), x.max(y));
-                if b == a
-                    || precedences
-                        .iter()
-                        .any(|p| p.before == activities[b].id && p.after == activities[a].id)
-                {
-                    continue;
-                }
-                let mut p = Precedence::finish_to_start(
-                    activities[b].id.clone(),
-                    activities[a].id.clone(),
-                    lag,
-                );
-                if start_to_start {
-                    p.relation = makespan::instance::Relation::StartToStart;
-                }
-                precedences.push(p);
-            }
-            let instance = Instance {
-                format: INSTANCE_FORMAT.into(),
-                name: "random".into(),
-                time_unit: Default::default(),
-                agents: Some(m),
-                resources: vec![Resource {
-                    id: "pot".into(),
-                    capacity: 1,
-                    states: vec![],
-                }],
-                activities,
-                precedences,
-                setups: vec![],
-                holds: vec![],
-                objective: Default::default(),
-                source: None,
-            };
-            let schedule = greedy(&instance);
-            Case { instance, schedule }
-        })
+    mutation_instances().prop_map(|instance| {
+        let schedule = greedy(&instance);
+        Case { instance, schedule }
+    })
 }
 
 /// Serial schedule generation in index order: each activity at the earliest time its

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod strategies;
+
 use std::process::{Command, Output};
 
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};

@@ -32,11 +32,24 @@ pub fn data(relative: &str) -> Option<PathBuf> {
 /// `relative` under `../shared/external-validation` (PSPLIB, RCPSP/max, job shop samples),
 /// or `None` (skipped) when it is not there.
 pub fn external(relative: &str) -> Option<PathBuf> {
-    present(
-        workspace()
-            .join("../shared/external-validation")
-            .join(relative),
-    )
+    present(external_dir().join(relative))
+}
+
+/// `relative` under the benchmark data folder if it is there, without a skip note: for data
+/// that only adds to a test that runs anyway (an extra fuzz seed), not for data a test needs.
+pub fn data_if_present(relative: &str) -> Option<PathBuf> {
+    Some(data_dir().join(relative)).filter(|p| p.exists())
+}
+
+/// `relative` under `../shared/external-validation` if it is there, without a skip note (see
+/// [`data_if_present`]).
+pub fn external_if_present(relative: &str) -> Option<PathBuf> {
+    Some(external_dir().join(relative)).filter(|p| p.exists())
+}
+
+/// The classic validation sets' folder: `../shared/external-validation` beside the workspace.
+pub fn external_dir() -> PathBuf {
+    workspace().join("../shared/external-validation")
 }
 
 fn present(path: PathBuf) -> Option<PathBuf> {

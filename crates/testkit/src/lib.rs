@@ -10,9 +10,17 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The workspace root (two folders above this crate).
+/// The workspace root (two folders above this crate), as a path relative to the current
+/// folder when that is the root itself (the integration tests run there). Relative paths
+/// matter: an instance records the file it was imported from, which enters its content hash,
+/// and the committed solutions were made from `../shared/benchmarks/…`.
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let here = std::env::current_dir().and_then(|d| d.canonicalize());
+    match (here, root.canonicalize()) {
+        (Ok(here), Ok(canonical)) if here == canonical => PathBuf::new(),
+        _ => root,
+    }
 }
 
 /// The benchmark data folder: `$MAKESPAN_DATA`, else `../shared/benchmarks` beside the

@@ -42,6 +42,31 @@ pub use registry::{
 };
 pub use walk::input_files;
 
+/// A value that breaks a benchmark's rules (a time string, a level name, a note an importer
+/// wrote into an instance), saying what is wrong and how to fix it. Importers place it in a
+/// [`LoadError`] with the file and the position; on its own it is the whole message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(pub String);
+
+impl From<String> for BadValue {
+    fn from(message: String) -> Self {
+        BadValue(message)
+    }
+}
+
+impl From<&str> for BadValue {
+    fn from(message: &str) -> Self {
+        BadValue(message.to_string())
+    }
+}
+
+impl From<BadValue> for String {
+    fn from(bad: BadValue) -> Self {
+        bad.0
+    }
+}
+
 /// What the caller wants from an import.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImportOptions {

@@ -227,7 +227,7 @@ pub struct BaselineFile {
 /// A benchmark's baseline plans, read from its file.
 pub trait BaselinePlans {
     /// The plan's schedule for `instance`, or why the file has none.
-    fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, String>;
+    fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, crate::BadValue>;
 }
 
 /// Checks a native answer with the first benchmark that reads it. Without an instance only

@@ -215,9 +215,9 @@ fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {
     write_atomically(path, json.as_bytes())
 }
 
+/// A solution file kept from an earlier run, if it is one (anything else is re-solved).
 fn read_solution(path: &Path) -> Option<Solution> {
-    let text = fs::read_to_string(path).ok()?;
-    serde_json::from_str(&text).ok()
+    Solution::read(path).ok()
 }
 
 /// Writes through a temporary file in the same folder and renames it into place, so an

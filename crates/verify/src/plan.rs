@@ -131,7 +131,7 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
             })
         }
         Some(SOLUTION_FORMAT) => {
-            let solution: Solution = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+            let solution = Solution::parse(path, text)?;
             let record = solution.instance;
             validate(path, &record.instance)?;
             let entries = solution

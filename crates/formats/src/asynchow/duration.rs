@@ -64,24 +64,24 @@ fn components(text: &str) -> Result<Vec<(i64, i64)>, String> {
 /// ```
 /// use makespan_formats::asynchow::parse_duration_text;
 /// assert_eq!(parse_duration_text("2 hours 30 minutes"), Ok((9_000, 9_000)));
-/// assert!(parse_duration_text("3 fortnights").unwrap_err().contains("fortnights"));
+/// assert!(parse_duration_text("3 fortnights").unwrap_err().0.contains("fortnights"));
 /// ```
-pub fn parse_duration_text(text: &str) -> Result<(i64, i64), String> {
+pub fn parse_duration_text(text: &str) -> Result<(i64, i64), crate::BadValue> {
     components(text)?
         .into_iter()
         .try_fold((0i64, 0i64), |(lo, hi), (a, b)| {
             lo.checked_add(a).zip(hi.checked_add(b))
         })
-        .ok_or_else(|| format!("\"{text}\" does not fit in 64-bit seconds"))
+        .ok_or_else(|| format!("\"{text}\" does not fit in 64-bit seconds").into())
 }
 
 /// The duration upstream's parser read from a text: only the **last** component, so
 /// `"2 hours 30 minutes"` is `(1800, 1800)`. Used only to explain upstream's gold.
-pub fn upstream_duration_reading(text: &str) -> Result<(i64, i64), String> {
+pub fn upstream_duration_reading(text: &str) -> Result<(i64, i64), crate::BadValue> {
     components(text)?
         .last()
         .copied()
-        .ok_or_else(|| format!("\"{text}\" has no duration"))
+        .ok_or_else(|| format!("\"{text}\" has no duration").into())
 }
 
 #[cfg(test)]
@@ -135,25 +135,29 @@ mod tests {
 
     #[test]
     fn unknown_unit_is_named_with_the_accepted_ones() {
-        let err = parse_duration_text("3 fortnights").unwrap_err();
+        let err = parse_duration_text("3 fortnights").unwrap_err().0;
         assert!(err.contains("unknown time unit \"fortnights\""), "{err}");
         assert!(err.contains("month"), "{err}");
     }
 
     #[test]
     fn malformed_texts_are_explained() {
-        assert!(parse_duration_text("").unwrap_err().contains("empty"));
+        assert!(parse_duration_text("").unwrap_err().0.contains("empty"));
         assert!(parse_duration_text("2 hours 30")
             .unwrap_err()
+            .0
             .contains("pairs"));
         assert!(parse_duration_text("1.5 hours")
             .unwrap_err()
+            .0
             .contains("whole number"));
         assert!(parse_duration_text("-2 hours")
             .unwrap_err()
+            .0
             .contains("whole number"));
         assert!(parse_duration_text("99999999999999 year")
             .unwrap_err()
+            .0
             .contains("64-bit"));
     }
 }

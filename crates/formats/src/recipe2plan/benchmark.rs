@@ -123,7 +123,7 @@ fn heuristic_plan(instance: &Instance, key: &str, level: Level) -> Option<Vec<Pl
 }
 
 impl crate::registry::BaselinePlans for BaselinePlans {
-    fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, String> {
+    fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, crate::BadValue> {
         let (key, level) = key_and_level(instance).ok_or("not a Recipe2Plan instance")?;
         let plan = self
             .get(&(key, level))

@@ -62,13 +62,13 @@ impl Level {
     }
 
     /// `easy` or `medium` (case-insensitive).
-    pub fn parse(text: &str) -> Result<Level, String> {
+    pub fn parse(text: &str) -> Result<Level, crate::BadValue> {
         match text.trim().to_ascii_lowercase().as_str() {
             "easy" => Ok(Level::Easy),
             "medium" => Ok(Level::Medium),
-            other => Err(format!(
+            other => Err(crate::BadValue(format!(
                 "\"{other}\" is not a Recipe2Plan level; use easy or medium"
-            )),
+            ))),
         }
     }
 
@@ -366,12 +366,12 @@ fn state_value(path: &Path, at: &str, value: &Value) -> Result<Value, LoadError>
 }
 
 /// Seconds of a benchmark time string: `"N min"`, `"N sec"`, `"N hour"` (plural forms too).
-pub fn seconds(text: &str) -> Result<i64, String> {
+pub fn seconds(text: &str) -> Result<i64, crate::BadValue> {
     let mut words = text.split_whitespace();
     let (Some(number), Some(unit), None) = (words.next(), words.next(), words.next()) else {
-        return Err(format!(
+        return Err(crate::BadValue(format!(
             "time \"{text}\" is not \"<whole number> min|sec|hour\", e.g. \"5 min\""
-        ));
+        )));
     };
     let n: i64 = number
         .parse()
@@ -385,9 +385,9 @@ pub fn seconds(text: &str) -> Result<i64, String> {
         "min" | "mins" | "minute" | "minutes" => 60,
         "hour" | "hours" => 3600,
         other => {
-            return Err(format!(
+            return Err(crate::BadValue(format!(
                 "time \"{text}\": unknown unit \"{other}\"; use min, sec or hour"
-            ))
+            )))
         }
     };
     Ok(n * unit_seconds)
@@ -531,7 +531,7 @@ mod tests {
         assert_eq!(seconds("30 sec"), Ok(30));
         assert_eq!(seconds("1 hour"), Ok(3600));
         assert!(seconds("1.5 min").is_err());
-        assert!(seconds("5 parsecs").unwrap_err().contains("unknown unit"));
+        assert!(seconds("5 parsecs").unwrap_err().0.contains("unknown unit"));
         assert!(seconds("5").is_err());
     }
 

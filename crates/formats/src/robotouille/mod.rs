@@ -131,20 +131,20 @@ pub struct TaskActivity {
 impl Task {
     /// The objects with their kind and start station, in the file's order (bottom to top
     /// per station).
-    pub fn object_list(&self) -> Result<Vec<(String, ObjectInfo)>, String> {
+    pub fn object_list(&self) -> Result<Vec<(String, ObjectInfo)>, crate::BadValue> {
         self.objects
             .iter()
             .map(|(name, value)| {
                 serde_json::from_value(value.clone())
                     .map(|info| (name.clone(), info))
-                    .map_err(|e| format!("objects.{name}: {e}"))
+                    .map_err(|e| crate::BadValue(format!("objects.{name}: {e}")))
             })
             .collect()
     }
 }
 
 /// The task graph a Robotouille instance was built from (`source.notes.task_graph`).
-pub fn task_graph(instance: &Instance) -> Result<Task, String> {
+pub fn task_graph(instance: &Instance) -> Result<Task, crate::BadValue> {
     let source = instance
         .source
         .as_ref()
@@ -168,7 +168,7 @@ pub fn task_graph(instance: &Instance) -> Result<Task, String> {
         )
     };
     let task: Task = serde_json::from_value(raw.clone()).map_err(|e| at(e.to_string()))?;
-    task.object_list().map_err(at)?;
+    task.object_list().map_err(|e| at(e.0))?;
     Ok(task)
 }
 

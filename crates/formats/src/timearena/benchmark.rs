@@ -169,7 +169,7 @@ fn greedy(instance: &Instance) -> Solution {
     let clock = Instant::now();
     let mut solution = Solution::new(instance, Status::Error, GREEDY.name);
     match super::greedy::run(instance) {
-        Err(message) => solution.reason = Some(message),
+        Err(message) => solution.reason = Some(message.0),
         Ok(outcome) => {
             let report = makespan_verify::verify(instance, &outcome.schedule);
             let mut problems: Vec<String> = outcome

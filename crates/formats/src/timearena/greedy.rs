@@ -56,7 +56,7 @@ struct GraphAction {
 }
 
 /// Runs the oracle on an instance imported with `dependencygraph.json` beside `tasks.json`.
-pub fn run(instance: &Instance) -> Result<GreedyOutcome, String> {
+pub fn run(instance: &Instance) -> Result<GreedyOutcome, crate::BadValue> {
     let raw = instance
         .source
         .as_ref()

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use highs::{Col, HighsModelStatus, HighsSolutionStatus, RowProblem, Sense};
 
-use super::MilpSettings;
+use super::{MilpError, MilpSettings};
 
 /// A binary column of the model.
 #[derive(Debug, Clone, Copy)]
@@ -121,24 +121,26 @@ pub(super) struct Solved {
 
 /// Minimises the model with the settings' limits; integer makespans make a gap below one unit
 /// a proof, so the absolute gap is just under 1.
-pub(super) fn solve(rows: Rows, settings: &MilpSettings) -> Result<Solved, String> {
+pub(super) fn solve(rows: Rows, settings: &MilpSettings) -> Result<Solved, MilpError> {
     let mut model = rows
         .problem
         .try_optimise(Sense::Minimise)
-        .map_err(|s| format!("HiGHS rejected the model: {s:?}"))?;
+        .map_err(|s| MilpError::Highs(format!("HiGHS rejected the model: {s:?}")))?;
     model.make_quiet();
     model
         .try_set_option("time_limit", settings.time_limit)
         .map_err(|s| {
-            format!(
+            MilpError::Highs(format!(
                 "HiGHS refused the time limit {} s ({s:?}); give a number of seconds ≥ 0",
                 settings.time_limit
-            )
+            ))
         })?;
     if let Some(nodes) = settings.node_limit {
         model
             .try_set_option("mip_max_nodes", i32::try_from(nodes).unwrap_or(i32::MAX))
-            .map_err(|s| format!("HiGHS refused the node limit {nodes}: {s:?}"))?;
+            .map_err(|s| {
+                MilpError::Highs(format!("HiGHS refused the node limit {nodes}: {s:?}"))
+            })?;
     }
     model.set_threads(settings.threads);
     model.set_option("mip_rel_gap", 0.0);
@@ -148,7 +150,7 @@ pub(super) fn solve(rows: Rows, settings: &MilpSettings) -> Result<Solved, Strin
     }
     let solved = model
         .try_solve()
-        .map_err(|s| format!("HiGHS failed: {s:?}"))?;
+        .map_err(|s| MilpError::Highs(format!("HiGHS failed: {s:?}")))?;
     let nodes = int64_info(&solved, c"mip_node_count").unwrap_or(0).max(0) as u64;
     let dual_bound = solved.double_info_value(c"mip_dual_bound").ok();
     // Read the info value directly: the binding panics on "no status" (-1).
@@ -188,28 +190,29 @@ fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {
 }
 
 /// Writes the model as an LP file, through a temporary file so a crash never leaves half of one.
-fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), String> {
+fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), MilpError> {
+    let lp_file = |path: &Path, message: String| MilpError::LpFile {
+        path: path.to_path_buf(),
+        message,
+    };
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| lp_file(dir, e.to_string()))?;
     let file_name = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temporary = dir.join(format!(".{file_name}.{}.lp", std::process::id()));
     let c_path = CString::new(temporary.to_string_lossy().as_bytes())
-        .map_err(|_| format!("{}: the path contains a NUL byte", path.display()))?;
+        .map_err(|_| lp_file(path, "the path contains a NUL byte".into()))?;
     // SAFETY: the pointer is a live HiGHS instance; c_path is NUL-terminated.
     let status = unsafe { highs_sys::Highs_writeModel(model.as_mut_ptr(), c_path.as_ptr()) };
     // 1 is a warning: HiGHS made up the column and row names the model does not carry.
     if status < 0 {
         let _ = std::fs::remove_file(&temporary);
-        return Err(format!(
-            "{}: HiGHS could not write the LP file",
-            path.display()
-        ));
+        return Err(lp_file(path, "HiGHS could not write the LP file".into()));
     }
-    std::fs::rename(&temporary, path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::rename(&temporary, path).map_err(|e| lp_file(path, e.to_string()))
 }

@@ -67,9 +67,9 @@ fn exact(
         nodes: Some(nodes),
     };
     match solve(problem, horizon, lower.value, &settings) {
-        Err(message) => Outcome {
+        Err(error) => Outcome {
             milp_ran: true,
-            ..Outcome::refused(Status::Error, message)
+            ..Outcome::refused(Status::Error, error.to_string())
         },
         Ok(MilpOutcome::Infeasible { nodes }) => match heuristic {
             // Nothing shorter than the heuristic's schedule exists: it is optimal.

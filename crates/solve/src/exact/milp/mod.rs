@@ -47,6 +47,22 @@ pub struct MilpSettings {
     pub export_lp: Option<PathBuf>,
 }
 
+/// Why the MILP could not run (its outcome is then an `error` solution with this reason).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MilpError {
+    /// HiGHS refused the model or an option, or failed while solving.
+    #[error("{0}")]
+    Highs(String),
+    /// `--export-lp`: the LP file could not be written.
+    #[error("{}: {message}", path.display())]
+    LpFile {
+        /// The LP file (or its folder).
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
 /// What HiGHS established about the horizon model.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MilpOutcome {
@@ -81,7 +97,7 @@ pub fn solve(
     horizon: i64,
     lower_bound: i64,
     settings: &MilpSettings,
-) -> Result<MilpOutcome, String> {
+) -> Result<MilpOutcome, MilpError> {
     // Too long a grid is too large whatever propagation finds, and propagating over it
     // would take as long as building it.
     let cells = grid_cells(problem, horizon);
@@ -109,7 +125,7 @@ fn solve_window(
     horizon: i64,
     lower_bound: i64,
     settings: &MilpSettings,
-) -> Result<MilpOutcome, String> {
+) -> Result<MilpOutcome, MilpError> {
     // Propagation first: it may prove the horizon infeasible, and its tighter windows and
     // derived precedences shrink and strengthen the model.
     let Some(tightened) = propagate::tighten(problem, horizon) else {
@@ -158,10 +174,12 @@ fn solve_window(
                 bound: Some(bound.map_or(lower_bound, |b| b.max(lower_bound))),
                 nodes,
             }),
-            Ending::Other(other) => Err(format!("HiGHS ended with status {other} and no solution")),
-            Ending::Optimal | Ending::Infeasible => {
-                Err("HiGHS ended with status Optimal and no solution".into())
-            }
+            Ending::Other(other) => Err(MilpError::Highs(format!(
+                "HiGHS ended with status {other} and no solution"
+            ))),
+            Ending::Optimal | Ending::Infeasible => Err(MilpError::Highs(
+                "HiGHS ended with status Optimal and no solution".into(),
+            )),
         };
     };
     let starts = built.decode(&values, problem.len());

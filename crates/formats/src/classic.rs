@@ -7,7 +7,40 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use makespan_model::instance::{Instance, Resource, ResourceUse, Source};
+use makespan_model::instance::{Instance, LoadError, Resource, ResourceUse, Source};
+
+use crate::{Format, ImportOptions};
+
+/// A classic scheduling format read for validation against published optima: instances
+/// only (no native answers, no baseline). One value per format, listed in the registry.
+pub struct Classic {
+    /// Its name in `source.benchmark`.
+    pub name: &'static str,
+    /// The file shapes it reads.
+    pub formats: &'static [Format],
+    /// Its reader.
+    pub read: fn(&Path, &str) -> Result<Vec<Instance>, LoadError>,
+}
+
+impl crate::registry::Benchmark for Classic {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn formats(&self) -> &'static [Format] {
+        self.formats
+    }
+
+    fn import(
+        &self,
+        _: Format,
+        path: &Path,
+        bytes: &[u8],
+        _: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        (self.read)(path, crate::utf8(path, bytes)?)
+    }
+}
 
 /// The id of the `k`-th renewable resource (0-based `k`): `R1`, `R2`, …
 fn renewable_id(k: usize) -> String {

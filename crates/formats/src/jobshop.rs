@@ -92,27 +92,11 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
 }
 
 /// Job shop (`.jss`, the kobe format): instances only, for validation against published optima.
-pub struct JobShop;
-
-impl crate::registry::Benchmark for JobShop {
-    fn name(&self) -> &'static str {
-        BENCHMARK
-    }
-
-    fn formats(&self) -> &'static [crate::Format] {
-        &[crate::Format::JobShop]
-    }
-
-    fn import(
-        &self,
-        _: crate::Format,
-        path: &Path,
-        bytes: &[u8],
-        _: &crate::ImportOptions,
-    ) -> Result<Vec<Instance>, LoadError> {
-        import(path, crate::utf8(path, bytes)?)
-    }
-}
+pub const JOB_SHOP: crate::classic::Classic = crate::classic::Classic {
+    name: BENCHMARK,
+    formats: &[crate::Format::JobShop],
+    read: import,
+};
 
 #[cfg(test)]
 mod tests {

@@ -175,27 +175,11 @@ fn job_number(r: &Reader<'_>, line: &Line<'_>, expected: usize) -> Result<(), Lo
 }
 
 /// PSPLIB single-mode RCPSP (`.sm`): instances only, for validation against published optima.
-pub struct Psplib;
-
-impl crate::registry::Benchmark for Psplib {
-    fn name(&self) -> &'static str {
-        BENCHMARK
-    }
-
-    fn formats(&self) -> &'static [crate::Format] {
-        &[crate::Format::Psplib]
-    }
-
-    fn import(
-        &self,
-        _: crate::Format,
-        path: &Path,
-        bytes: &[u8],
-        _: &crate::ImportOptions,
-    ) -> Result<Vec<Instance>, LoadError> {
-        import(path, crate::utf8(path, bytes)?)
-    }
-}
+pub const PSPLIB: crate::classic::Classic = crate::classic::Classic {
+    name: BENCHMARK,
+    formats: &[crate::Format::Psplib],
+    read: import,
+};
 
 #[cfg(test)]
 mod tests {

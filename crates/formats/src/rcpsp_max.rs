@@ -208,27 +208,11 @@ fn job_number(r: &Reader<'_>, line: &Line<'_>, expected: usize) -> Result<(), Lo
 }
 
 /// RCPSP/max (ProGen/max `.sch`): instances only, for validation against published optima.
-pub struct RcpspMax;
-
-impl crate::registry::Benchmark for RcpspMax {
-    fn name(&self) -> &'static str {
-        BENCHMARK
-    }
-
-    fn formats(&self) -> &'static [crate::Format] {
-        &[crate::Format::RcpspMax]
-    }
-
-    fn import(
-        &self,
-        _: crate::Format,
-        path: &Path,
-        bytes: &[u8],
-        _: &crate::ImportOptions,
-    ) -> Result<Vec<Instance>, LoadError> {
-        import(path, crate::utf8(path, bytes)?)
-    }
-}
+pub const RCPSP_MAX: crate::classic::Classic = crate::classic::Classic {
+    name: BENCHMARK,
+    formats: &[crate::Format::RcpspMax],
+    read: import,
+};
 
 #[cfg(test)]
 mod tests {

@@ -107,9 +107,9 @@ pub fn registry() -> &'static [&'static dyn Benchmark] {
         &crate::timearena::TimeArena,
         &crate::asynctool::AsyncTool,
         &crate::asynchow::AsyncHow,
-        &crate::psplib::Psplib,
-        &crate::rcpsp_max::RcpspMax,
-        &crate::jobshop::JobShop,
+        &crate::psplib::PSPLIB,
+        &crate::rcpsp_max::RCPSP_MAX,
+        &crate::jobshop::JOB_SHOP,
         &crate::paracook::ParaCook,
     ]
 }

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use makespan::formats::{self, Answer, ImportOptions, NativeJson};
+use makespan::formats::{Benchmark, ImportOptions, NativeJson};
 use makespan::instance::{content_hash, problem_hash, Instance};
 use makespan::solution::{Solution, Status};
-use makespan::verify::{compare, plan, Comparison, Report};
+use makespan::verify::{compare, Comparison, Report};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
@@ -55,18 +55,21 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     let several = args.plans.len() > 1;
     let mut code = ExitCode::SUCCESS;
     let mut runs = Vec::new();
+    let mut benchmark = None;
     for plan in &args.plans {
         if several && !args.json {
             println!("== {}", plan.display());
         }
-        let (valid, run) = run_one(&args, plan, instance.as_ref())?;
+        let (valid, checked_by, run) = run_one(&args, plan, instance.as_ref())?;
         if !valid {
             code = ExitCode::from(1);
+        }
+        if run.is_some() {
+            benchmark = benchmark.or(checked_by);
         }
         runs.extend(run);
     }
     // The benchmark's metrics over all the answers, where it has them (TimeArena's AS, CS, …).
-    let benchmark = instance.as_ref().and_then(formats::benchmark_of);
     if let Some((json, text)) = benchmark
         .filter(|_| several)
         .and_then(|b| b.aggregate(&runs))
@@ -80,34 +83,25 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
-/// Verifies one plan; returns whether it is valid, and the benchmark's metrics of this run
-/// where it has them. With several plans, JSON reports are printed one per line.
+/// Verifies one plan; returns whether it is valid, the benchmark whose native answer it was,
+/// and that benchmark's metrics of this run where it has them. With several plans, JSON
+/// reports are printed one per line.
 fn run_one(
     args: &VerifyArgs,
     plan_path: &Path,
     instance: Option<&Instance>,
-) -> Result<(bool, Option<serde_json::Value>)> {
+) -> Result<(
+    bool,
+    Option<&'static dyn Benchmark>,
+    Option<serde_json::Value>,
+)> {
     let text = std::fs::read_to_string(plan_path)
         .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
-    let answer = Answer {
-        path: plan_path,
-        text: &text,
+    let makespan::CheckedPlan {
         instance,
-        reference: args.solution.as_deref(),
-    };
-    // A unified plan or solution file names its instance; anything else is a native answer,
-    // read by the first benchmark that recognises it.
-    let (instance, checked) = if text.trim_start().starts_with('{') {
-        let resolved = plan::read_plan(plan_path, &text)?.resolve(instance.cloned())?;
-        let report = makespan::verify(&resolved.instance, &resolved.schedule);
-        (resolved.instance, formats::NativeCheck::plain(report))
-    } else {
-        let checked = formats::check_answer(&answer)?;
-        let instance = instance.cloned().with_context(|| {
-            format!("{}: a native answer needs --instance", plan_path.display())
-        })?;
-        (instance, checked)
-    };
+        benchmark: checked_by,
+        check: checked,
+    } = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
     let report = &checked.report;
     let reference = match (&args.solution, checked.compared) {
         (Some(path), false) => Some(reference(path, &instance)?),
@@ -138,7 +132,7 @@ fn run_one(
             print_comparison(report, c, *status);
         }
     }
-    Ok((report.valid, checked.run))
+    Ok((report.valid, checked_by, checked.run))
 }
 
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one

@@ -97,6 +97,13 @@ pub trait Benchmark: Sync {
     }
 }
 
+/// A benchmark shows as its name.
+impl std::fmt::Debug for dyn Benchmark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Every benchmark, in the order native answers are tried: the ones that recognise their
 /// answers by the instance or by a signature first, ParaCook's per-agent lists (which any
 /// instance can be checked with) last.
@@ -230,13 +237,16 @@ pub trait BaselinePlans {
     fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, crate::BadValue>;
 }
 
-/// Checks a native answer with the first benchmark that reads it. Without an instance only
-/// answers that say which benchmark they belong to can be read, and even those need the
-/// instance to be checked: the error says what to pass.
-pub fn check_answer(answer: &Answer<'_>) -> Result<NativeCheck, LoadError> {
-    for benchmark in registry() {
+/// Checks a native answer with the first benchmark that reads it, and says which one did
+/// (its [`Benchmark::aggregate`] sums several answers up). Without an instance only answers
+/// that say which benchmark they belong to can be read, and even those need the instance to
+/// be checked: the error says what to pass.
+pub fn check_answer(
+    answer: &Answer<'_>,
+) -> Result<(&'static dyn Benchmark, NativeCheck), LoadError> {
+    for &benchmark in registry() {
         if let Some(checked) = benchmark.check_answer(answer) {
-            return checked;
+            return checked.map(|c| (benchmark, c));
         }
     }
     Err(LoadError::usage(

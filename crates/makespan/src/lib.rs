@@ -126,6 +126,56 @@ pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
     makespan_verify::verify(instance, schedule)
 }
 
+/// A plan, checked: the instance it was checked against, the benchmark whose native answer
+/// it was (`None` for a unified plan or a solution file), and the check itself.
+#[derive(Debug, Clone)]
+pub struct CheckedPlan {
+    /// The instance: the one given, or the one the unified plan names or embeds.
+    pub instance: Instance,
+    /// The benchmark that read the native answer.
+    pub benchmark: Option<&'static dyn formats::Benchmark>,
+    /// The report, and the benchmark's own metrics.
+    pub check: formats::NativeCheck,
+}
+
+/// Checks any plan text `makespan verify` reads: a unified plan or a solution file (a JSON
+/// object, which names or embeds its instance; `instance` overrides it), or a benchmark's
+/// native answer (ParaCook lists, TimeArena decision logs, Recipe2Plan `Step(…)` lines,
+/// Robotouille actions, AsyncTool turns), which needs `instance`. `reference` is a solution
+/// file the benchmark may compare with by its own rules (see [`formats::NativeCheck::compared`]).
+/// `path` names the plan in errors.
+pub fn verify_plan(
+    path: &Path,
+    text: &str,
+    instance: Option<&Instance>,
+    reference: Option<&Path>,
+) -> Result<CheckedPlan, LoadError> {
+    if text.trim_start().starts_with('{') {
+        let resolved = verify::plan::read_plan(path, text)?.resolve(instance.cloned())?;
+        let report = verify(&resolved.instance, &resolved.schedule);
+        return Ok(CheckedPlan {
+            instance: resolved.instance,
+            benchmark: None,
+            check: formats::NativeCheck::plain(report),
+        });
+    }
+    let answer = formats::Answer {
+        path,
+        text,
+        instance,
+        reference,
+    };
+    let (benchmark, check) = formats::check_answer(&answer)?;
+    let instance = instance
+        .cloned()
+        .ok_or_else(|| LoadError::usage(path, "a native answer needs its instance (--instance)"))?;
+    Ok(CheckedPlan {
+        instance,
+        benchmark: Some(benchmark),
+        check,
+    })
+}
+
 /// The README's Rust examples, compiled and run as doctests so the front door cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

@@ -29,13 +29,27 @@ fn each_benchmark_file_is_detected_by_content() {
     for (file, format) in [
         (
             "paracook/abstract/burger/seed_42/orders_num_1.json",
-            Format::ParaCook,
+            ("paracook", "task file"),
         ),
-        ("asynchow/instances.json", Format::AsyncHowJson),
-        ("asynchow/seq_benchmark.pkl", Format::AsyncHowPickle),
+        ("asynchow/instances.json", ("asynchow", "instances.json")),
+        ("asynchow/seq_benchmark.pkl", ("asynchow", "pickle")),
+        ("timearena/tasks.json", ("timearena", "tasks.json")),
+        (
+            "timearena/dependencygraph.json",
+            ("timearena", "dependencygraph.json"),
+        ),
+        ("recipe2plan/cooking.json", ("recipe2plan", "cooking.json")),
+        (
+            "robotouille/task_graphs.json",
+            ("robotouille", "task_graphs.json"),
+        ),
     ] {
         let Some(path) = makespan_testkit::data(file) else {
             return;
+        };
+        let format = Format::Native {
+            benchmark: format.0,
+            shape: format.1,
         };
         assert_eq!(
             detect(&path, &fs::read(&path).unwrap()).unwrap(),

@@ -9,15 +9,20 @@ use serde_json::Value;
 
 use makespan_model::instance::{Instance, LoadError, Resource, ResourceUse, Source};
 
-use crate::{Format, ImportOptions};
+use crate::{ImportOptions, Probe};
 
 /// A classic scheduling format read for validation against published optima: instances
 /// only (no native answers, no baseline). One value per format, listed in the registry.
 pub struct Classic {
     /// Its name in `source.benchmark`.
     pub name: &'static str,
-    /// The file shapes it reads.
-    pub formats: &'static [Format],
+    /// Its file extensions (any case; the first names the format): the plain-text formats
+    /// have no signature beyond a line of numbers, so the name decides.
+    pub extensions: &'static [&'static str],
+    /// How it is listed among the accepted formats.
+    pub description: &'static str,
+    /// Whether text under another name is one of its files anyway.
+    pub looks_like: fn(&str) -> bool,
     /// Its reader.
     pub read: fn(&Path, &str) -> Result<Vec<Instance>, LoadError>,
 }
@@ -27,13 +32,23 @@ impl crate::registry::Benchmark for Classic {
         self.name
     }
 
-    fn formats(&self) -> &'static [Format] {
-        self.formats
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        let text = probe.text?;
+        let named = self.extensions.iter().any(|e| probe.has_extension(e));
+        (named || (self.looks_like)(text)).then_some(Ok(self.extensions[0]))
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some(self.description)
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
     }
 
     fn import(
         &self,
-        _: Format,
+        _: &'static str,
         path: &Path,
         bytes: &[u8],
         _: &ImportOptions,

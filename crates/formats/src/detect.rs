@@ -4,13 +4,16 @@
 //! Detection is deliberately shallow: it decides which importer to call and rejects files
 //! that no importer could read with a message that lists what *is* accepted. Everything
 //! else (a ParaCook entry with a bad lag, a truncated instance) is the importer's to report,
-//! with its place in the file.
+//! with its place in the file. This file knows the unified format and the shapes of files in
+//! general (binary, text, a JSON list or object); each benchmark recognises its own files
+//! ([`Benchmark::detect`](crate::Benchmark::detect)), asked in the registry's order.
 
 use std::path::Path;
 
-use serde::de::IgnoredAny;
 use serde::Deserialize;
+use serde_json::Value;
 
+use crate::registry::registry;
 use makespan_model::instance::{LoadError, INSTANCE_FORMAT};
 
 /// The input formats [`super::import`] reads.
@@ -18,197 +21,166 @@ use makespan_model::instance::{LoadError, INSTANCE_FORMAT};
 pub enum Format {
     /// A unified instance: a JSON object with `"format": "makespan-instance/1"`.
     Unified,
-    /// A ParaCook abstract task file: a JSON list of `{name, time, dependencies}`.
-    ParaCook,
-    /// AsyncHow's normalised `instances.json`: a JSON object with an `instances` list.
-    AsyncHowJson,
-    /// An AsyncHow benchmark pickle (`<split>_benchmark.pkl`).
-    AsyncHowPickle,
-    /// TimeArena's `tasks.json`: an object with `tasks` and `dependencygraph_disagreements`.
-    TimeArenaTasks,
-    /// TimeArena's `dependencygraph.json` (the oracle's graph): an object of
-    /// `[durations, dependencies]` pairs. It holds no instances of its own.
-    TimeArenaGraph,
-    /// A PSPLIB single-mode RCPSP file (`.sm`).
-    Psplib,
-    /// A ProGen/max RCPSP/max file (`.sch`, any case).
-    RcpspMax,
-    /// A job shop file in the kobe `.jss` format.
-    JobShop,
-    /// Robotouille's `task_graphs.json`: a JSON object with `tasks` and `semantics`.
-    RobotouilleTaskGraphs,
-    /// Recipe2Plan's `cooking.json`: a JSON list of lists of `{recipe, steps}` objects.
-    Recipe2Plan,
+    /// A benchmark's native file: the benchmark, and its name for this kind of file.
+    Native {
+        /// The benchmark's name ([`Benchmark::name`](crate::Benchmark::name)).
+        benchmark: &'static str,
+        /// Which of its files (e.g. `tasks.json`, `pickle`).
+        shape: &'static str,
+    },
 }
 
-/// The plain-text scheduling formats, recognised by file extension (any case): their
-/// content has no signature beyond a line of numbers.
-const TEXT_FORMATS: [(&str, Format); 3] = [
-    ("sm", Format::Psplib),
-    ("sch", Format::RcpspMax),
-    ("jss", Format::JobShop),
-];
-
-/// The format a file extension names, if it is one of [`TEXT_FORMATS`].
-pub(super) fn text_format(path: &Path) -> Option<Format> {
-    let extension = path.extension()?.to_str()?;
-    TEXT_FORMATS
-        .iter()
-        .find(|(e, _)| extension.eq_ignore_ascii_case(e))
-        .map(|&(_, f)| f)
+/// A file as detection sees it, computed once and shown to every benchmark in turn.
+pub struct Probe<'a> {
+    /// The file's path (its extension decides for the plain-text scheduling formats).
+    pub path: &'a Path,
+    /// The file's bytes.
+    pub bytes: &'a [u8],
+    /// The bytes as text, when they are UTF-8.
+    pub text: Option<&'a str>,
+    /// The parsed JSON, when the text is a JSON list or object.
+    pub json: Option<&'a Value>,
 }
 
-/// Appended to every "not recognised" error, so the user sees the alternatives.
-const ACCEPTED: &str = "accepted formats: a unified instance (JSON object with \
-     \"format\": \"makespan-instance/1\"), a ParaCook abstract task file (JSON list of \
-     {\"name\", \"time\", \"dependencies\"}), AsyncHow instances.json (JSON object with \
-     \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl), TimeArena tasks.json \
-     (JSON object with \"tasks\") or its dependencygraph.json, PSPLIB .sm, RCPSP/max .sch, \
-     job shop .jss, Robotouille \
-     task_graphs.json (JSON object with \"tasks\" and \"semantics\"), Recipe2Plan \
-     cooking.json (JSON list of lists of {\"recipe\", \"steps\"})";
+impl Probe<'_> {
+    /// Whether the file's extension is `extension` (any case).
+    pub fn has_extension(&self, extension: &str) -> bool {
+        self.path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+    }
 
-/// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
-const PICKLE_PROTO: u8 = 0x80;
+    /// Whether the file is a JSON object with every one of these top-level keys.
+    pub fn has_keys(&self, keys: &[&str]) -> bool {
+        self.json
+            .and_then(Value::as_object)
+            .is_some_and(|object| keys.iter().all(|k| object.contains_key(*k)))
+    }
 
-/// The top-level keys of a JSON object that tell the formats apart; other keys are skipped
-/// without being stored.
+    /// The entries of a JSON list file.
+    pub fn list(&self) -> Option<&[Value]> {
+        self.json.and_then(Value::as_array).map(Vec::as_slice)
+    }
+}
+
+/// "Not recognised" at `at`, saying `what` and listing every accepted format.
+pub fn not_recognised(path: &Path, at: &str, what: &str) -> LoadError {
+    LoadError::format(
+        path,
+        at,
+        format!(
+            "{what}; this is not an input makespan reads ({})",
+            accepted()
+        ),
+    )
+}
+
+/// Appended to every "not recognised" error, so the user sees the alternatives: the unified
+/// format and each benchmark's own files, in the registry's order.
+pub fn accepted() -> String {
+    let mut kinds =
+        vec!["a unified instance (JSON object with \"format\": \"makespan-instance/1\")"];
+    kinds.extend(registry().iter().filter_map(|b| b.describe_files()));
+    format!("accepted formats: {}", kinds.join(", "))
+}
+
+/// The top-level `format` tag of a JSON object, without reading the rest into memory.
 #[derive(Deserialize)]
-struct ObjectProbe {
-    format: Option<serde_json::Value>,
-    instances: Option<IgnoredAny>,
-    tasks: Option<IgnoredAny>,
-    dependencygraph_disagreements: Option<IgnoredAny>,
-    semantics: Option<IgnoredAny>,
+struct TagProbe {
+    format: Option<Value>,
 }
 
 /// Which format `bytes` (the content of `path`) are in; a clear error naming the accepted
 /// formats when none matches. Never panics, whatever the bytes.
 pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, LoadError> {
-    let not_recognised = |at: &str, what: String| {
-        LoadError::format(
-            path,
-            at,
-            format!("{what}; this is not an input makespan reads ({ACCEPTED})"),
-        )
-    };
-    let is_pkl = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pkl"));
+    let not_recognised = |at: &str, what: String| not_recognised(path, at, &what);
     if bytes.is_empty() {
         return Err(not_recognised("start of file", "the file is empty".into()));
     }
-    if bytes[0] == PICKLE_PROTO && bytes.get(1).is_some_and(|&p| (2..=5).contains(&p)) {
-        return Ok(Format::AsyncHowPickle);
-    }
-    if is_pkl {
-        return Err(not_recognised(
-            "start of file",
-            "the name ends in .pkl but the content is not a pickle of protocol 2 to 5".into(),
-        ));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = format!("byte {}", e.valid_up_to());
-        not_recognised(&at, "the file is neither UTF-8 text nor a pickle".into())
-    })?;
-    if let Some(format) = text_format(path) {
-        return Ok(format);
-    }
-    if super::psplib::looks_like(text) {
-        return Ok(Format::Psplib);
-    }
-    match text.trim_start().chars().next() {
-        Some('[') => detect_list(path, text),
-        Some('{') => detect_object(path, text),
-        Some(c) => Err(not_recognised(
-            "start of file",
-            format!("the text starts with {c:?}, not with a JSON object or list"),
-        )),
-        None => Err(not_recognised(
-            "start of file",
-            "the file holds only white space".into(),
-        )),
-    }
-}
-
-/// A JSON list is a ParaCook task file if its entries are objects. A list of lists is the
-/// most likely mistake (a ParaCook *answer*), so it gets its own hint.
-fn detect_list(path: &Path, text: &str) -> Result<Format, LoadError> {
-    let entries: Vec<serde_json::Value> =
-        serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
-    let is_recipe_pair = |e: &serde_json::Value| {
-        e.as_array().is_some_and(|recipes| {
-            !recipes.is_empty() && recipes.iter().all(|r| r.get("recipe").is_some())
-        })
+    let text = std::str::from_utf8(bytes).ok();
+    let first = text.and_then(|t| t.trim_start().chars().next());
+    // A JSON syntax error is reported only if no benchmark claims the file by its name or
+    // signature first (a `.sm` file is PSPLIB's, whatever it holds).
+    let parsed: Option<Result<Value, serde_json::Error>> = match (first, text) {
+        (Some('[') | Some('{'), Some(text)) => Some(serde_json::from_str(text)),
+        _ => None,
     };
-    if !entries.is_empty() && entries.iter().all(is_recipe_pair) {
-        return Ok(Format::Recipe2Plan);
-    }
-    match entries.iter().position(|e| !e.is_object()) {
-        None => Ok(Format::ParaCook),
-        Some(i) => {
-            let hint = if entries[i].is_array() {
-                "; a list of lists is a ParaCook answer (a plan): verify it against its instance"
-            } else {
-                ""
-            };
-            Err(LoadError::format(
-                path,
-                format!("entry {}", i + 1),
-                format!(
-                    "a JSON list of something other than objects is not a ParaCook task file{hint} \
-                     ({ACCEPTED})"
-                ),
-            ))
+    let json = parsed.as_ref().and_then(|p| p.as_ref().ok());
+    if let Some(Value::Object(object)) = json {
+        match object.get("format") {
+            Some(Value::String(tag)) if tag == INSTANCE_FORMAT => return Ok(Format::Unified),
+            Some(tag) => {
+                let kind = match tag.as_str() {
+                    Some(t) if t.starts_with("makespan-solution/") => {
+                        " (a solution file: pass the instance it names, or verify the solution)"
+                    }
+                    _ => "",
+                };
+                return Err(LoadError::format(
+                    path,
+                    "format",
+                    format!(
+                        "the format tag is {tag}{kind}, not \"{INSTANCE_FORMAT}\" ({})",
+                        accepted()
+                    ),
+                ));
+            }
+            None => {}
         }
     }
-}
-
-/// A JSON object is a unified instance if it says so, AsyncHow's `instances.json` if it
-/// has an `instances` list; any other `format` tag is named in the error.
-fn detect_object(path: &Path, text: &str) -> Result<Format, LoadError> {
-    let probe: ObjectProbe = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
-    match probe.format {
-        Some(serde_json::Value::String(tag)) if tag == INSTANCE_FORMAT => Ok(Format::Unified),
-        Some(tag) => {
-            let kind = match tag.as_str() {
-                Some(t) if t.starts_with("makespan-solution/") => {
-                    " (a solution file: pass the instance it names, or verify the solution)"
-                }
-                _ => "",
-            };
-            Err(LoadError::format(
-                path,
-                "format",
-                format!("the format tag is {tag}{kind}, not \"{INSTANCE_FORMAT}\" ({ACCEPTED})"),
-            ))
+    let probe = Probe {
+        path,
+        bytes,
+        text,
+        json,
+    };
+    for benchmark in registry() {
+        if let Some(found) = benchmark.detect(&probe) {
+            return found.map(|shape| Format::Native {
+                benchmark: benchmark.name(),
+                shape,
+            });
         }
-        None if probe.instances.is_some() => Ok(Format::AsyncHowJson),
-        None if probe.tasks.is_some() && probe.dependencygraph_disagreements.is_some() => {
-            Ok(Format::TimeArenaTasks)
-        }
-        None if probe.tasks.is_some() && probe.semantics.is_some() => {
-            Ok(Format::RobotouilleTaskGraphs)
-        }
-        None if serde_json::from_str(text)
-            .is_ok_and(|v| super::timearena::graph::looks_like_graph(&v)) =>
-        {
-            Ok(Format::TimeArenaGraph)
-        }
-        None => Err(LoadError::format(
+    }
+    let Some(text) = text else {
+        let valid = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0);
+        let at = format!("byte {valid}");
+        return Err(not_recognised(
+            &at,
+            "the file is neither UTF-8 text nor a pickle".into(),
+        ));
+    };
+    if let Some(Err(e)) = &parsed {
+        return Err(LoadError::json(path, e));
+    }
+    Err(match (first, json) {
+        (_, Some(Value::Object(_))) => LoadError::format(
             path,
             "top level",
-            format!("a JSON object with neither \"format\" nor \"instances\" ({ACCEPTED})"),
-        )),
-    }
+            format!(
+                "a JSON object with neither \"format\" nor \"instances\" ({})",
+                accepted()
+            ),
+        ),
+        (_, Some(_)) => not_recognised("top level", "a JSON list no benchmark reads".into()),
+        (Some(c), None) => not_recognised(
+            "start of file",
+            format!("the text starts with {c:?}, not with a JSON object or list"),
+        ),
+        (None, None) if text.trim().is_empty() => {
+            not_recognised("start of file", "the file holds only white space".into())
+        }
+        (None, None) => not_recognised("start of file", "the text is not recognised".into()),
+    })
 }
 
 /// The format tag of a JSON object file, if it has a string one; used to skip files that
 /// are clearly not instances when walking folders.
 pub(super) fn format_tag(text: &str) -> Option<String> {
-    let probe: ObjectProbe = serde_json::from_str(text).ok()?;
+    let probe: TagProbe = serde_json::from_str(text).ok()?;
     match probe.format? {
-        serde_json::Value::String(tag) => Some(tag),
+        Value::String(tag) => Some(tag),
         _ => None,
     }
 }
@@ -221,26 +193,42 @@ mod tests {
         detect(Path::new(name), text.as_bytes()).map_err(|e| e.to_string())
     }
 
+    fn native(benchmark: &'static str, shape: &'static str) -> Format {
+        Format::Native { benchmark, shape }
+    }
+
     #[test]
     fn each_format_is_recognised() {
         let unified = r#"{"format": "makespan-instance/1", "name": "x"}"#;
         assert_eq!(detect_text("a.json", unified), Ok(Format::Unified));
         let paracook = r#"[{"name": "subtask1", "time": 3, "dependencies": {}}]"#;
-        assert_eq!(detect_text("o.json", paracook), Ok(Format::ParaCook));
+        assert_eq!(
+            detect_text("o.json", paracook),
+            Ok(native("paracook", "task file"))
+        );
         let asynchow = r#"{"source": "x", "instances": []}"#;
         assert_eq!(
             detect_text("instances.json", asynchow),
-            Ok(Format::AsyncHowJson)
+            Ok(native("asynchow", "instances.json"))
         );
-        assert_eq!(detect_text("PSP1.SCH", "10 5 0 0"), Ok(Format::RcpspMax));
-        assert_eq!(detect_text("j301_1.sm", "****"), Ok(Format::Psplib));
-        assert_eq!(detect_text("ft06.jss", "# ft06\n6 6"), Ok(Format::JobShop));
+        assert_eq!(
+            detect_text("PSP1.SCH", "10 5 0 0"),
+            Ok(native("rcpsp-max", "sch"))
+        );
+        assert_eq!(detect_text("j301_1.sm", "****"), Ok(native("psplib", "sm")));
+        assert_eq!(
+            detect_text("ft06.jss", "# ft06\n6 6"),
+            Ok(native("jobshop", "jss"))
+        );
         let psplib = "*****\nfile with basedata\nPRECEDENCE RELATIONS:\n";
-        assert_eq!(detect_text("renamed.txt", psplib), Ok(Format::Psplib));
-        let pickle = [PICKLE_PROTO, 4, 0x95];
+        assert_eq!(
+            detect_text("renamed.txt", psplib),
+            Ok(native("psplib", "sm"))
+        );
+        let pickle = [0x80, 4, 0x95];
         assert_eq!(
             detect(Path::new("async_benchmark.pkl"), &pickle).ok(),
-            Some(Format::AsyncHowPickle)
+            Some(native("asynchow", "pickle"))
         );
     }
 

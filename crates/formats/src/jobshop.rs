@@ -94,7 +94,9 @@ pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
 /// Job shop (`.jss`, the kobe format): instances only, for validation against published optima.
 pub const JOB_SHOP: crate::classic::Classic = crate::classic::Classic {
     name: BENCHMARK,
-    formats: &[crate::Format::JobShop],
+    extensions: &["jss"],
+    description: "job shop .jss",
+    looks_like: |_| false,
     read: import,
 };
 

@@ -34,7 +34,7 @@ use std::path::Path;
 use makespan_model::instance::{parse_instance, Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 
-pub use detect::{detect, Format};
+pub use detect::{detect, Format, Probe};
 pub use reference::{data_dir, load_instance, DEFAULT_DATA};
 pub use registry::{
     baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
@@ -101,13 +101,13 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
     })?;
     let instances = match detect(path, &bytes)? {
         Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
-        format => match registry().iter().find(|b| b.formats().contains(&format)) {
-            Some(benchmark) => benchmark.import(format, path, &bytes, opts)?,
+        Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
+            Some(benchmark) => benchmark.import(shape, path, &bytes, opts)?,
             None => {
                 return Err(LoadError::format(
                     path,
                     "top level",
-                    format!("no benchmark in the registry imports {format:?} files"),
+                    format!("no benchmark named {benchmark} in the registry"),
                 ))
             }
         },

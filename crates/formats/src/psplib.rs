@@ -177,7 +177,9 @@ fn job_number(r: &Reader<'_>, line: &Line<'_>, expected: usize) -> Result<(), Lo
 /// PSPLIB single-mode RCPSP (`.sm`): instances only, for validation against published optima.
 pub const PSPLIB: crate::classic::Classic = crate::classic::Classic {
     name: BENCHMARK,
-    formats: &[crate::Format::Psplib],
+    extensions: &["sm"],
+    description: "PSPLIB .sm",
+    looks_like,
     read: import,
 };
 

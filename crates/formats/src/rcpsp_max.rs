@@ -210,7 +210,9 @@ fn job_number(r: &Reader<'_>, line: &Line<'_>, expected: usize) -> Result<(), Lo
 /// RCPSP/max (ProGen/max `.sch`): instances only, for validation against published optima.
 pub const RCPSP_MAX: crate::classic::Classic = crate::classic::Classic {
     name: BENCHMARK,
-    formats: &[crate::Format::RcpspMax],
+    extensions: &["sch"],
+    description: "RCPSP/max .sch",
+    looks_like: |_| false,
     read: import,
 };
 

@@ -14,7 +14,8 @@ use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Solution;
 use makespan_verify::Report;
 
-use crate::{Format, ImportOptions, NativeAnswer};
+use crate::detect::Probe;
+use crate::{ImportOptions, NativeAnswer};
 
 /// One benchmark. Every method but [`Benchmark::name`] has a default that says "this
 /// benchmark has no such thing".
@@ -22,15 +23,29 @@ pub trait Benchmark: Sync {
     /// Lower-case name, as in `source.benchmark` of its instances and in `BENCH:NAME`.
     fn name(&self) -> &'static str;
 
-    /// The file shapes ([`crate::detect`]) whose instances this benchmark imports.
-    fn formats(&self) -> &'static [Format] {
+    /// Whether the file is one of this benchmark's: the name of its kind of file (e.g.
+    /// `tasks.json`), an error when it looks like one but cannot be (a `.pkl` that is no
+    /// pickle), or `None` to let the next benchmark look. Asked in the registry's order.
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        let _ = probe;
+        None
+    }
+
+    /// Its files, as listed in the error for a file no benchmark recognises.
+    fn describe_files(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// File extensions (lower case) that make a file in a folder one of its inputs whatever
+    /// it holds (`solve DIR` imports them); JSON files are looked at anyway.
+    fn extensions(&self) -> &'static [&'static str] {
         &[]
     }
 
-    /// Every instance of a file detected as one of [`Benchmark::formats`].
+    /// Every instance of a file [`Benchmark::detect`] recognised as `shape`.
     fn import(
         &self,
-        format: Format,
+        shape: &'static str,
         path: &Path,
         bytes: &[u8],
         opts: &ImportOptions,
@@ -39,7 +54,7 @@ pub trait Benchmark: Sync {
         Err(LoadError::format(
             path,
             "top level",
-            format!("{} does not import {format:?} files", self.name()),
+            format!("{} does not import {shape} files", self.name()),
         ))
     }
 
@@ -104,16 +119,17 @@ impl std::fmt::Debug for dyn Benchmark {
     }
 }
 
-/// Every benchmark, in the order native answers are tried: the ones that recognise their
-/// answers by the instance or by a signature first, ParaCook's per-agent lists (which any
-/// instance can be checked with) last.
+/// Every benchmark, in the order files are recognised and native answers tried: the ones
+/// that recognise a file or an answer by a signature or by the instance first, ParaCook last
+/// (it reads any JSON list of objects as a task file, and per-agent lists answer any
+/// instance).
 pub fn registry() -> &'static [&'static dyn Benchmark] {
     &[
+        &crate::asynchow::AsyncHow,
         &crate::recipe2plan::Recipe2Plan,
         &crate::robotouille::Robotouille,
         &crate::timearena::TimeArena,
         &crate::asynctool::AsyncTool,
-        &crate::asynchow::AsyncHow,
         &crate::psplib::PSPLIB,
         &crate::rcpsp_max::RCPSP_MAX,
         &crate::jobshop::JOB_SHOP,

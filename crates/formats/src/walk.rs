@@ -48,8 +48,13 @@ pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
 fn is_input(path: &Path) -> Result<bool, LoadError> {
     let extension = path.extension().map(|e| e.to_ascii_lowercase());
     match extension.as_ref().and_then(|e| e.to_str()) {
-        Some("pkl") => Ok(true),
-        _ if super::detect::text_format(path).is_some() => Ok(true),
+        Some(e)
+            if crate::registry()
+                .iter()
+                .any(|b| b.extensions().contains(&e)) =>
+        {
+            Ok(true)
+        }
         Some("json") => {
             let text = fs::read(path).map_err(|source| LoadError::Io {
                 path: path.to_path_buf(),

@@ -158,24 +158,56 @@ fn instances(task: &Task, file: &Path, opts: &ImportOptions) -> Vec<Instance> {
 /// AsyncHow (spec `asynchow.md`): its pickles and the normalised `instances.json`.
 pub struct AsyncHow;
 
+/// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).
+const PICKLE_PROTO: u8 = 0x80;
+/// Its benchmark pickles.
+const PICKLE: &str = "pickle";
+
 impl crate::registry::Benchmark for AsyncHow {
     fn name(&self) -> &'static str {
         BENCHMARK
     }
 
-    fn formats(&self) -> &'static [crate::Format] {
-        &[crate::Format::AsyncHowJson, crate::Format::AsyncHowPickle]
+    /// A benchmark pickle (`<split>_benchmark.pkl`, protocol 2 to 5), or the normalised
+    /// `instances.json` (an object with `instances`).
+    fn detect(
+        &self,
+        probe: &crate::Probe<'_>,
+    ) -> Option<Result<&'static str, makespan_model::instance::LoadError>> {
+        let bytes = probe.bytes;
+        if bytes.first() == Some(&PICKLE_PROTO) && bytes.get(1).is_some_and(|p| (2..=5).contains(p))
+        {
+            return Some(Ok(PICKLE));
+        }
+        if probe.has_extension("pkl") {
+            return Some(Err(crate::detect::not_recognised(
+                probe.path,
+                "start of file",
+                "the name ends in .pkl but the content is not a pickle of protocol 2 to 5",
+            )));
+        }
+        probe
+            .has_keys(&["instances"])
+            .then_some(Ok("instances.json"))
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some("AsyncHow instances.json (JSON object with \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl)")
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["pkl"]
     }
 
     fn import(
         &self,
-        format: crate::Format,
+        shape: &'static str,
         path: &Path,
         bytes: &[u8],
         opts: &ImportOptions,
     ) -> Result<Vec<Instance>, makespan_model::instance::LoadError> {
-        match format {
-            crate::Format::AsyncHowPickle => import_pickle(path, bytes, opts),
+        match shape {
+            PICKLE => import_pickle(path, bytes, opts),
             _ => import_json(path, crate::utf8(path, bytes)?, opts),
         }
     }

@@ -234,13 +234,38 @@ impl crate::registry::Benchmark for ParaCook {
         BENCHMARK
     }
 
-    fn formats(&self) -> &'static [crate::Format] {
-        &[crate::Format::ParaCook]
+    /// An abstract task file: a JSON list of `{name, time, dependencies}` objects. It is the
+    /// last benchmark asked, so any other JSON list is refused here, a list of lists (the
+    /// most likely mistake: a ParaCook *answer*) with its own hint.
+    fn detect(&self, probe: &crate::Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        let entries = probe.list()?;
+        Some(match entries.iter().position(|e| !e.is_object()) {
+            None => Ok("task file"),
+            Some(i) => {
+                let hint = if entries[i].is_array() {
+                    "; a list of lists is a ParaCook answer (a plan): verify it against its instance"
+                } else {
+                    ""
+                };
+                Err(LoadError::format(
+                    probe.path,
+                    format!("entry {}", i + 1),
+                    format!(
+                        "a JSON list of something other than objects is not a ParaCook task file{hint} ({})",
+                        crate::detect::accepted()
+                    ),
+                ))
+            }
+        })
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some("a ParaCook abstract task file (JSON list of {\"name\", \"time\", \"dependencies\"})")
     }
 
     fn import(
         &self,
-        _: crate::Format,
+        _: &'static str,
         path: &Path,
         bytes: &[u8],
         opts: &ImportOptions,

@@ -10,7 +10,7 @@ use makespan_model::solution::Solution;
 use super::steps::{parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
 use crate::registry::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
-use crate::{Format, ImportOptions, NativeAnswer};
+use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Recipe2Plan (spec `recipe2plan.md`).
 pub struct Recipe2Plan;
@@ -20,13 +20,24 @@ impl Benchmark for Recipe2Plan {
         super::BENCHMARK
     }
 
-    fn formats(&self) -> &'static [Format] {
-        &[Format::Recipe2Plan]
+    /// `cooking.json`: a non-empty JSON list of lists of `{recipe, steps}` objects.
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        let is_recipe_pair = |e: &serde_json::Value| {
+            e.as_array().is_some_and(|recipes| {
+                !recipes.is_empty() && recipes.iter().all(|r| r.get("recipe").is_some())
+            })
+        };
+        let entries = probe.list()?;
+        (!entries.is_empty() && entries.iter().all(is_recipe_pair)).then_some(Ok("cooking.json"))
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some("Recipe2Plan cooking.json (JSON list of lists of {\"recipe\", \"steps\"})")
     }
 
     fn import(
         &self,
-        _: Format,
+        _: &'static str,
         path: &Path,
         bytes: &[u8],
         opts: &ImportOptions,

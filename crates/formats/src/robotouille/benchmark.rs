@@ -11,7 +11,7 @@ use makespan_verify::compare;
 use super::actions::{read_actions, verify_actions};
 use super::{select, task_graph};
 use crate::registry::{Answer, Benchmark, NativeCheck, NativeJson};
-use crate::{Format, ImportOptions, NativeAnswer};
+use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Robotouille (spec `robotouille.md`).
 pub struct Robotouille;
@@ -21,13 +21,21 @@ impl Benchmark for Robotouille {
         super::BENCHMARK
     }
 
-    fn formats(&self) -> &'static [Format] {
-        &[Format::RobotouilleTaskGraphs]
+    /// `task_graphs.json`: a JSON object with `tasks` and `semantics` (and not TimeArena's
+    /// `dependencygraph_disagreements`).
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        (probe.has_keys(&["tasks", "semantics"])
+            && !probe.has_keys(&["dependencygraph_disagreements"]))
+        .then_some(Ok("task_graphs.json"))
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some("Robotouille task_graphs.json (JSON object with \"tasks\" and \"semantics\")")
     }
 
     fn import(
         &self,
-        _: Format,
+        _: &'static str,
         path: &Path,
         bytes: &[u8],
         _: &ImportOptions,

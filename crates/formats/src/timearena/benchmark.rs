@@ -11,10 +11,15 @@ use makespan_model::solution::{Solution, Status};
 
 use super::log::{aggregate, is_decision_log, read_decisions, verify_decisions, RunMetrics};
 use crate::registry::{Answer, Baseline, Benchmark, NativeCheck, NativeJson};
-use crate::{Format, ImportOptions, NativeAnswer};
+use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// TimeArena (spec `timearena.md`).
 pub struct TimeArena;
+
+/// Its task file, which holds the instances.
+const TASKS: &str = "tasks.json";
+/// The oracle's graph, read beside the task file.
+const GRAPH: &str = "dependencygraph.json";
 
 /// TimeArena's own greedy oracle (`solve --method timearena-greedy`).
 static GREEDY: Baseline = Baseline {
@@ -28,20 +33,31 @@ impl Benchmark for TimeArena {
         super::BENCHMARK
     }
 
-    fn formats(&self) -> &'static [Format] {
-        &[Format::TimeArenaTasks, Format::TimeArenaGraph]
+    /// `tasks.json` (an object with `tasks` and `dependencygraph_disagreements`) or the
+    /// oracle's `dependencygraph.json` (an object of `[durations, dependencies]` pairs).
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        if probe.has_keys(&["tasks", "dependencygraph_disagreements"]) {
+            return Some(Ok(TASKS));
+        }
+        let graph = probe.json.is_some_and(super::graph::looks_like_graph)
+            && !probe.has_keys(&["instances"]);
+        graph.then_some(Ok(GRAPH))
+    }
+
+    fn describe_files(&self) -> Option<&'static str> {
+        Some("TimeArena tasks.json (JSON object with \"tasks\") or its dependencygraph.json")
     }
 
     fn import(
         &self,
-        format: Format,
+        shape: &'static str,
         path: &Path,
         bytes: &[u8],
         opts: &ImportOptions,
     ) -> Result<Vec<Instance>, LoadError> {
-        match format {
+        match shape {
             // The oracle's graph is read beside tasks.json; on its own it holds no instances.
-            Format::TimeArenaGraph => Ok(Vec::new()),
+            GRAPH => Ok(Vec::new()),
             _ => super::import(path, crate::utf8(path, bytes)?, opts),
         }
     }

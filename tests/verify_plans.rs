@@ -99,3 +99,31 @@ fn missing_instance_file_is_an_io_error_naming_it() {
     assert!(matches!(err, LoadError::Io { .. }), "{err}");
     assert!(err.to_string().contains("nowhere.json"), "{err}");
 }
+
+#[test]
+fn the_library_checks_native_answers_and_unified_plans_alike() {
+    use makespan::instance::{Activity, Instance};
+    let instance = Instance {
+        activities: vec![Activity::new("a", 2), Activity::new("b", 3)],
+        ..Instance::new("pair", Some(2))
+    };
+    let path = Path::new("answer.txt");
+    // Per-agent lists (ParaCook's form) answer any instance.
+    let checked = makespan::verify_plan(path, r#"[["a"], ["b"]]"#, Some(&instance), None).unwrap();
+    assert_eq!(checked.benchmark.map(|b| b.name()), Some("paracook"));
+    assert!(
+        checked.check.report.valid,
+        "{}",
+        checked.check.report.render_text()
+    );
+    assert_eq!(checked.check.report.makespan, Some(3));
+    let checked = makespan::verify_plan(path, r#"[["a", "b"]]"#, Some(&instance), None).unwrap();
+    assert_eq!(checked.check.report.makespan, Some(5));
+    // A solution file is a unified plan that embeds its instance.
+    let solution = Path::new("solutions/two-cooks-breakfast.json");
+    let text = std::fs::read_to_string(solution).unwrap();
+    let checked = makespan::verify_plan(solution, &text, None, None).unwrap();
+    assert!(checked.benchmark.is_none());
+    assert!(checked.check.report.valid);
+    assert_eq!(checked.instance.name, "two-cooks-breakfast");
+}

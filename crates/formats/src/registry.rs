@@ -270,3 +270,51 @@ pub fn check_answer(
         "a native answer does not name its instance; pass --instance (and --agents for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_lower_case_and_found_in_any_case() {
+        let names: Vec<&str> = registry().iter().map(|b| b.name()).collect();
+        for (k, name) in names.iter().enumerate() {
+            assert_eq!(*name, name.to_ascii_lowercase());
+            assert!(!names[..k].contains(name), "{name} twice");
+            assert_eq!(
+                benchmark(&name.to_ascii_uppercase()).map(|b| b.name()),
+                Some(*name)
+            );
+        }
+        assert!(benchmark("nobench").is_none());
+    }
+
+    #[test]
+    fn baselines_have_unique_names_and_their_benchmark_lists_its_files() {
+        let names: Vec<&str> = baselines().map(|b| b.name).collect();
+        assert!(names.contains(&"timearena-greedy"), "{names:?}");
+        for (k, name) in names.iter().enumerate() {
+            assert!(!names[..k].contains(name), "{name} twice");
+        }
+        for b in registry() {
+            if b.data_file().is_some() {
+                assert!(b.describe_files().is_some(), "{}", b.name());
+            }
+        }
+    }
+
+    #[test]
+    fn an_answer_without_its_instance_says_what_to_pass() {
+        let answer = Answer {
+            path: Path::new("answer.json"),
+            text: r#"[["a"], ["b"]]"#,
+            instance: None,
+            reference: None,
+        };
+        let err = check_answer(&answer).unwrap_err().to_string();
+        assert!(
+            err.starts_with("answer.json: a native answer does not name its instance"),
+            "{err}"
+        );
+    }
+}

@@ -10,6 +10,28 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use makespan_model::instance::{Activity, Instance, Precedence};
+
+/// An instance named `test` with `agents` agents, whole non-preemptible activities of the
+/// given durations and finish-to-start precedences `(before, after, min_lag)`.
+pub fn instance(
+    agents: Option<u32>,
+    activities: &[(&str, i64)],
+    precedences: &[(&str, &str, i64)],
+) -> Instance {
+    Instance {
+        activities: activities
+            .iter()
+            .map(|&(id, d)| Activity::new(id, d))
+            .collect(),
+        precedences: precedences
+            .iter()
+            .map(|&(b, a, lag)| Precedence::finish_to_start(b, a, lag))
+            .collect(),
+        ..Instance::new("test", agents)
+    }
+}
+
 /// The workspace root (two folders above this crate), as a path relative to the current
 /// folder when that is the root itself (the integration tests run there). Relative paths
 /// matter: an instance records the file it was imported from, which enters its content hash,

@@ -1,37 +1,11 @@
 //! Small builders for the verifier's unit tests.
 
-use makespan_model::instance::{Activity, Instance, Precedence, INSTANCE_FORMAT};
+use makespan_model::instance::Instance;
 use makespan_model::schedule::{Piece, ScheduledActivity};
 
 use super::{verify, Rule};
 
-/// An instance with `agents` agents, whole non-preemptible activities of the given
-/// durations and finish-to-start precedences `(before, after, min_lag)`.
-pub fn instance(
-    agents: Option<u32>,
-    activities: &[(&str, i64)],
-    precedences: &[(&str, &str, i64)],
-) -> Instance {
-    Instance {
-        format: INSTANCE_FORMAT.into(),
-        name: "test".into(),
-        time_unit: Default::default(),
-        agents,
-        resources: vec![],
-        activities: activities
-            .iter()
-            .map(|&(id, d)| Activity::new(id, d))
-            .collect(),
-        precedences: precedences
-            .iter()
-            .map(|&(b, a, lag)| Precedence::finish_to_start(b, a, lag))
-            .collect(),
-        setups: vec![],
-        holds: vec![],
-        objective: Default::default(),
-        source: None,
-    }
-}
+pub use makespan_testkit::instance;
 
 /// `id` on `agent` over `[start, start + duration)`.
 pub fn at(id: &str, agent: Option<u32>, start: i64, duration: i64) -> ScheduledActivity {

@@ -397,26 +397,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use makespan_model::instance::{Activity, Instance, Precedence};
-
-    /// `agents` agents, whole activities of the given durations, finish-to-start precedences.
-    fn instance(
-        agents: Option<u32>,
-        activities: &[(&str, i64)],
-        precedences: &[(&str, &str, i64)],
-    ) -> Instance {
-        Instance {
-            activities: activities
-                .iter()
-                .map(|&(id, d)| Activity::new(id, d))
-                .collect(),
-            precedences: precedences
-                .iter()
-                .map(|&(b, a, lag)| Precedence::finish_to_start(b, a, lag))
-                .collect(),
-            ..Instance::new("test", agents)
-        }
-    }
+    use makespan_testkit::instance;
 
     fn lists(v: &[&[&str]]) -> Vec<Vec<String>> {
         v.iter()

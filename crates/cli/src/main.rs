@@ -76,7 +76,7 @@ struct SolveArgs {
     constraint: bool,
     /// How to solve: `exact` (bounds, heuristics, MILP: proven optima) or a benchmark's own
     /// baseline, replayed and verified (`timearena-greedy`).
-    #[arg(long, default_value = "exact", value_parser = parse_method)]
+    #[arg(long, default_value = "exact", value_parser = method_parser())]
     method: Method,
     /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
     #[arg(long, value_delimiter = ',')]
@@ -149,14 +149,16 @@ pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
         .collect()
 }
 
-fn parse_method(text: &str) -> Result<Method, String> {
-    Method::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = Method::names().collect();
-        format!(
-            "\"{text}\" is not a method; use one of {}",
-            names.join(", ")
-        )
-    })
+/// `exact` or a benchmark's baseline, listed by `--help` and in the error for any other name.
+fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
+    use clap::builder::TypedValueParser;
+    // Every possible value is a name `Method::parse` accepts, so the default is never used.
+    let exact = clap::builder::PossibleValue::new("exact")
+        .help("Bounds, heuristics and the MILP: optima proven where time allows");
+    let baselines = makespan::formats::baselines()
+        .map(|b| clap::builder::PossibleValue::new(b.name).help(b.about));
+    clap::builder::PossibleValuesParser::new(std::iter::once(exact).chain(baselines))
+        .map(|name| Method::parse(&name).unwrap_or_default())
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {

@@ -24,7 +24,7 @@ const GRAPH: &str = "dependencygraph.json";
 /// TimeArena's own greedy oracle (`solve --method timearena-greedy`).
 static GREEDY: Baseline = Baseline {
     name: "timearena-greedy",
-    about: "TimeArena's own greedy oracle, replayed and verified",
+    about: "TimeArena's own greedy oracle, replayed and verified: a baseline, reported `feasible` or `invalid`, never `optimal`",
     run: greedy,
 };
 

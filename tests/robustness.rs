@@ -253,13 +253,13 @@ mod edgy_instances {
     //! maximum lags, start-to-start relations, releases and deadlines, times near the
     //! limit. It must never panic, and whatever it returns must be consistent.
 
-    use makespan::instance::{
-        Activity, AgentUse, Instance, Precedence, Relation, Resource, ResourceUse, MAX_TIME,
-    };
+    use makespan::instance::{Activity, Instance, Precedence, Relation, MAX_TIME};
     use makespan::solution::Status;
     use makespan::solve::{solve, SolveOptions};
     use makespan::verify::verify;
     use proptest::prelude::*;
+
+    use crate::common::strategies::{activity, resource};
 
     /// A time drawn mostly from edge values, bounded so that the instance stays valid.
     fn time() -> impl Strategy<Value = i64> {
@@ -273,7 +273,7 @@ mod edgy_instances {
     }
 
     fn instances() -> impl Strategy<Value = Instance> {
-        let activity = (time(), 0u8..4, any::<bool>(), proptest::option::of(time()));
+        let one_activity = (time(), 0u8..4, any::<bool>(), proptest::option::of(time()));
         let precedence = (
             0usize..6,
             0usize..6,
@@ -282,7 +282,7 @@ mod edgy_instances {
             proptest::option::of(0i64..4),
         );
         (
-            proptest::collection::vec(activity, 1..6),
+            proptest::collection::vec(one_activity, 1..6),
             proptest::collection::vec(precedence, 0..6),
             proptest::option::of(1u32..3),
         )
@@ -291,21 +291,9 @@ mod edgy_instances {
                 let activities = acts
                     .iter()
                     .enumerate()
-                    .map(|(i, &(p, kind, tool, release))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        a.agent = match kind {
-                            0 if p >= 1 => AgentUse::BusyFor(1),
-                            1 => AgentUse::None,
-                            _ => AgentUse::Whole,
-                        };
-                        if tool {
-                            a.uses.push(ResourceUse {
-                                resource: "tool".into(),
-                                amount: 1,
-                            });
-                        }
-                        a.release = release;
-                        a
+                    .map(|(i, &(p, kind, tool, release))| Activity {
+                        release,
+                        ..activity(i, p, kind, tool)
                     })
                     .collect();
                 let precedences = precs
@@ -324,11 +312,7 @@ mod edgy_instances {
                     })
                     .collect();
                 Instance {
-                    resources: vec![Resource {
-                        id: "tool".into(),
-                        capacity: 1,
-                        states: vec![],
-                    }],
+                    resources: vec![resource("tool", 1)],
                     activities,
                     precedences,
                     ..Instance::new("edgy", agents)

@@ -29,6 +29,25 @@ pub fn resource(id: &str, capacity: u32) -> Resource {
     }
 }
 
+/// Activity `a{i}` of duration `p`: `kind` 0 holds the agent for its first unit only (when
+/// `p ≥ 1`), 1 not at all, anything else for the whole duration; with `tool` it also uses the
+/// unary resource `tool`.
+pub fn activity(i: usize, p: i64, kind: u8, tool: bool) -> Activity {
+    let mut a = Activity::new(format!("a{i}"), p);
+    a.agent = match kind {
+        0 if p >= 1 => AgentUse::BusyFor(1),
+        1 => AgentUse::None,
+        _ => AgentUse::Whole,
+    };
+    if tool {
+        a.uses.push(ResourceUse {
+            resource: "tool".into(),
+            amount: 1,
+        });
+    }
+    a
+}
+
 /// A random instance: activities with durations 0..=4, a random DAG of finish-to-start
 /// precedences with lags 0..=3, 1–3 agents, an optional unary resource, some activities
 /// that hold the agent for their first unit only or not at all.
@@ -43,21 +62,7 @@ pub fn agent_instances() -> impl Strategy<Value = Instance> {
                 let activities = acts
                     .iter()
                     .enumerate()
-                    .map(|(i, &(p, kind, tool))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        a.agent = match kind {
-                            0 if p >= 1 => AgentUse::BusyFor(1),
-                            1 => AgentUse::None,
-                            _ => AgentUse::Whole,
-                        };
-                        if tool {
-                            a.uses.push(ResourceUse {
-                                resource: "tool".into(),
-                                amount: 1,
-                            });
-                        }
-                        a
-                    })
+                    .map(|(i, &(p, kind, tool))| activity(i, p, kind, tool))
                     .collect();
                 let precedences = forward_precedences(n, edges.into_iter());
                 Instance {

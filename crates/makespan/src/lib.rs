@@ -74,11 +74,6 @@ impl Method {
             .find(|b| b.name == name)
             .map(Method::Baseline)
     }
-
-    /// Every method name [`Method::parse`] accepts.
-    pub fn names() -> impl Iterator<Item = &'static str> {
-        std::iter::once("exact").chain(formats::baselines().map(|b| b.name))
-    }
 }
 
 /// Every instance a file describes (a unified instance or any benchmark's native file,

@@ -39,8 +39,7 @@ impl Benchmark for TimeArena {
         if probe.has_keys(&["tasks", "dependencygraph_disagreements"]) {
             return Some(Ok(TASKS));
         }
-        let graph = probe.json.is_some_and(super::graph::looks_like_graph)
-            && !probe.has_keys(&["instances"]);
+        let graph = probe.json.is_some_and(super::graph::looks_like_graph);
         graph.then_some(Ok(GRAPH))
     }
 

@@ -7,6 +7,7 @@ mod common;
 
 mod agent_search;
 mod asynctool;
+mod batch_safety;
 mod benchmarks_end_to_end;
 mod check;
 mod cli;

@@ -200,10 +200,15 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     let mut instances = Vec::new();
     for input in &args.inputs {
         for file in formats::input_files(input)? {
-            instances.extend(formats::import(&file, &import)?);
+            let name = file.display().to_string();
+            instances.extend(
+                formats::import(&file, &import)?
+                    .into_iter()
+                    .map(|i| (name.clone(), i)),
+            );
         }
     }
-    let mut instances = batch::dedupe(instances)?;
+    let mut instances = batch::dedupe_files(instances)?;
     if let Some(shard) = &args.shard {
         let (k, n) = parse_shard(shard)?;
         instances = instances
@@ -341,4 +346,20 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
         seconds,
         out.display()
     );
+    print_resolved(rows);
+}
+
+/// How many results kept from an earlier run were solved again, and why (grouped).
+fn print_resolved(rows: &[Row]) {
+    let mut why: std::collections::BTreeMap<&str, usize> = Default::default();
+    for reason in rows.iter().filter_map(|r| r.resolved.as_deref()) {
+        // The re-check's details differ per file; its kind is before the first colon.
+        let kind = reason.split(": ").next().unwrap_or(reason);
+        *why.entry(kind).or_default() += 1;
+    }
+    if !why.is_empty() {
+        let total: usize = why.values().sum();
+        let parts: Vec<String> = why.iter().map(|(k, n)| format!("{n}: {k}")).collect();
+        println!("{total} re-solved ({})", parts.join("; "));
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 
 use makespan::formats::{Benchmark, ImportOptions, NativeJson};
 use makespan::instance::{content_hash, problem_hash, Instance};
-use makespan::solution::{Solution, Status};
+use makespan::solution::Status;
 use makespan::verify::{compare, Comparison, Report};
 
 #[derive(clap::Args)]
@@ -157,7 +157,7 @@ fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
 
 /// The reference makespan and its status from a solution file of the same instance.
 fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
-    let solution = Solution::read(path)?;
+    let solution = makespan::formats::reference::reference_solution(path)?;
     if problem_hash(&solution.instance.instance) != problem_hash(instance) {
         bail!(
             "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",

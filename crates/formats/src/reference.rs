@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::{import, registry, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
+use makespan_model::solution::Solution;
 
 /// The data folder used when neither `--data` nor `$MAKESPAN_DATA` is given.
 pub const DEFAULT_DATA: &str = "../shared/benchmarks";
@@ -18,6 +19,17 @@ pub fn data_dir(flag: Option<&Path>) -> PathBuf {
     flag.map(Path::to_path_buf)
         .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
+}
+
+/// A solution file given as a reference (`verify --solution`), re-checked before its
+/// makespan is trusted: an edited schedule, or a makespan or bound its schedule does not
+/// back, is an error, never a ratio ([`makespan_verify::recheck`]).
+pub fn reference_solution(path: &Path) -> Result<Solution, LoadError> {
+    let solution = Solution::read(path)?;
+    makespan_verify::recheck(&solution).map_err(|why| {
+        LoadError::usage(path, format!("not a trustworthy reference solution: {why}"))
+    })?;
+    Ok(solution)
 }
 
 /// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);

@@ -110,6 +110,43 @@ pub struct Solution {
     /// The second method's verdict, when solved with `--check`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<CrossCheck>,
+    /// What was asked for (method and limits), so that a later run into the same folder
+    /// knows whether this result answers what it asks; absent in files written before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solved_with: Option<SolvedWith>,
+}
+
+/// The method and limits a solution was produced under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolvedWith {
+    /// `exact`, or the name of a benchmark's baseline.
+    pub method: String,
+    /// Bounds and heuristics only (no exact method).
+    #[serde(default)]
+    pub heuristic_only: bool,
+    /// Seconds the instance was allowed.
+    pub time_limit: f64,
+    /// Branch-and-bound nodes the MILP was allowed, `None` for no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_limit: Option<u64>,
+}
+
+impl SolvedWith {
+    /// Whether a result produced under `self` is at least as strong as one asked for under
+    /// `asked`: the same method, and for the exact method limits no tighter (a baseline
+    /// ignores them).
+    pub fn covers(&self, asked: &SolvedWith) -> bool {
+        let nodes = |n: Option<u64>| n.unwrap_or(u64::MAX);
+        if self.method != asked.method {
+            return false;
+        }
+        self.method != "exact"
+            || (!self.heuristic_only || asked.heuristic_only)
+                && self.time_limit >= asked.time_limit
+                && nodes(self.node_limit) >= nodes(asked.node_limit)
+    }
 }
 
 impl Solution {
@@ -162,6 +199,7 @@ impl Solution {
             nodes: None,
             schedule: Vec::new(),
             check: None,
+            solved_with: None,
         }
     }
 }

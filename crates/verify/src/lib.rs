@@ -44,11 +44,13 @@
 mod metrics;
 mod placed;
 pub mod plan;
+mod recheck;
 mod report;
 mod rules;
 #[cfg(test)]
 mod testkit;
 
+pub use recheck::recheck;
 pub use report::{compare, Comparison, Report, Rule, Violation};
 
 use makespan_model::instance::Instance;

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::Solution;
 
 use super::steps::{parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
@@ -99,7 +98,9 @@ fn check_steps(
         .map(Path::to_path_buf)
         .or_else(|| default_solution.exists().then_some(default_solution));
     let optimum = match &solution_path {
-        Some(path) => Some(schedule_actions(&Solution::read(path)?.schedule)),
+        Some(path) => Some(schedule_actions(
+            &crate::reference::reference_solution(path)?.schedule,
+        )),
         None => None,
     };
     let checked = verify_steps(instance, &parsed, heuristic.as_deref(), optimum.as_deref());

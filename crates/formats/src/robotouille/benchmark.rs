@@ -5,7 +5,7 @@ use std::path::Path;
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::{Solution, Status};
+use makespan_model::solution::Status;
 use makespan_verify::compare;
 
 use super::actions::{read_actions, verify_actions};
@@ -141,7 +141,7 @@ fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<NativeCheck
 
 /// The makespan, status and instance name of a solution of the same task.
 fn reference(path: &Path, task: &str) -> Result<(i64, Status, String), LoadError> {
-    let solution = Solution::read(path)?;
+    let solution = crate::reference::reference_solution(path)?;
     let theirs = task_graph(&solution.instance.instance)
         .map_err(|e| LoadError::usage(path, e))?
         .task;

@@ -4,7 +4,6 @@
 //! draws nothing and installs no signal handler: the caller passes a [`Cancel`] token and a
 //! progress callback (the CLI draws a bar and trips the token on Ctrl-C).
 
-use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,12 +11,18 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use makespan_formats as formats;
-use makespan_model::instance::{content_hash, problem_hash, Instance};
-use makespan_model::solution::{Solution, Status, Verdict};
+use makespan_model::instance::Instance;
+use makespan_model::solution::{Solution, SolvedWith, Status, Verdict};
 use makespan_solve::check;
 use makespan_solve::{Cancel, SolveOptions};
 
 use crate::Method;
+use resume::Resume;
+
+mod names;
+mod resume;
+
+pub use names::{dedupe, dedupe_files, file_stem, solution_path};
 
 /// How to run a batch.
 #[derive(Debug, Clone)]
@@ -61,6 +66,9 @@ pub struct Row {
     pub reused: bool,
     /// The cross-check's verdict, when one ran.
     pub check: Option<Verdict>,
+    /// Why a result kept from an earlier run was solved again (weaker limits, another
+    /// method, a failed re-check).
+    pub resolved: Option<String>,
 }
 
 impl Row {
@@ -75,6 +83,7 @@ impl Row {
             method: solution.method.clone(),
             reused,
             check: solution.check.as_ref().map(|c| c.verdict),
+            resolved: None,
         }
     }
 }
@@ -90,43 +99,18 @@ pub enum BatchError {
         /// Why.
         source: std::io::Error,
     },
-    #[error("two inputs define instance \"{0}\" differently; rename one of them")]
-    /// Two different instances share a name (their solution files would collide).
-    NameClash(String),
-}
-
-/// Removes instances read twice (the same benchmark in two native forms) and refuses two
-/// different instances with one name, which would overwrite each other's solution.
-pub fn dedupe(instances: Vec<Instance>) -> Result<Vec<Instance>, BatchError> {
-    let mut seen: HashMap<String, String> = HashMap::new();
-    let mut unique = Vec::with_capacity(instances.len());
-    for instance in instances {
-        let hash = problem_hash(&instance);
-        match seen.get(&instance.name) {
-            Some(h) if *h == hash => continue,
-            Some(_) => return Err(BatchError::NameClash(instance.name)),
-            None => {
-                seen.insert(instance.name.clone(), hash);
-                unique.push(instance);
-            }
-        }
-    }
-    Ok(unique)
-}
-
-/// File name of an instance's solution: its name with anything unsafe in a path replaced.
-pub fn solution_path(out: &Path, name: &str) -> PathBuf {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.+@".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    out.join(format!("{safe}.json"))
+    #[error("instances \"{first}\" (from {first_file}) and \"{second}\" (from {second_file}) would share one solution file; rename one of them")]
+    /// Two different instances share a name, or names whose files would be one file.
+    NameClash {
+        /// The instance read first.
+        first: String,
+        /// The file it was read from.
+        first_file: String,
+        /// The instance that clashes with it.
+        second: String,
+        /// The file it was read from.
+        second_file: String,
+    },
 }
 
 /// Solves every instance and writes one solution file each, then `summary.csv`; `progress`
@@ -173,10 +157,11 @@ pub fn run(
 
 fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {
     let path = solution_path(&options.out, &instance.name);
+    let asked = solved_with(options);
+    let mut resolved = None;
     if !options.force {
-        if let Some(existing) = read_solution(&path) {
-            if existing.instance.hash == content_hash(instance) && existing.status != Status::Error
-            {
+        match resume::decide(read_solution(&path), instance, &asked) {
+            Resume::Keep(existing) => {
                 if !options.check || existing.check.is_some() {
                     return Ok(Row::of(&existing, true));
                 }
@@ -186,6 +171,7 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
                 write_solution(&path, &checked)?;
                 return Ok(Row::of(&checked, true));
             }
+            Resume::Solve(why) => resolved = why,
         }
     }
     let mut solve_options = options.solve.clone();
@@ -197,6 +183,7 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     if options.check {
         solution.check = Some(check::cross_check(instance, &solution, &solve_options));
     }
+    solution.solved_with = Some(asked);
     write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
@@ -207,7 +194,23 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
             )?;
         }
     }
-    Ok(Row::of(&solution, false))
+    Ok(Row {
+        resolved,
+        ..Row::of(&solution, false)
+    })
+}
+
+/// The method and limits of this run, as recorded in each solution it writes.
+fn solved_with(options: &BatchOptions) -> SolvedWith {
+    SolvedWith {
+        method: match options.method {
+            Method::Exact => "exact".into(),
+            Method::Baseline(b) => b.name.into(),
+        },
+        heuristic_only: options.solve.heuristic_only,
+        time_limit: options.solve.time_limit,
+        node_limit: options.solve.node_limit,
+    }
 }
 
 fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {
@@ -238,7 +241,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
 }
 
 /// Rewrites `summary.csv` from every solution file in the folder, so it describes the
-/// folder, not just the latest run.
+/// folder, not just the latest run. Written by the `csv` crate: a name with a comma, quote
+/// or line break stays one cell, and a cell a spreadsheet would run as a formula (`=`, `+`,
+/// `-`, `@` first) is quoted and prefixed with `'`.
 fn write_summary(out: &Path) -> Result<(), BatchError> {
     let entries = fs::read_dir(out).map_err(|source| BatchError::Io {
         path: out.to_path_buf(),
@@ -252,20 +257,45 @@ fn write_summary(out: &Path) -> Result<(), BatchError> {
         .map(|s| Row::of(&s, false))
         .collect();
     rows.sort_by(|a, b| a.instance.cmp(&b.instance));
-    let mut csv = String::from("instance,status,makespan,lower_bound,gap,seconds,method,check\n");
+    let mut csv = csv::Writer::from_writer(Vec::new());
     let cell = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
+    let header = [
+        "instance",
+        "status",
+        "makespan",
+        "lower_bound",
+        "gap",
+        "seconds",
+        "method",
+        "check",
+    ];
+    let mut record = |fields: [String; 8]| {
+        csv.write_record(&fields)
+            .expect("writing CSV to memory cannot fail")
+    };
+    record(header.map(String::from));
     for r in &rows {
-        csv.push_str(&format!(
-            "{},{},{},{},{},{:.3},{},{}\n",
-            r.instance,
-            r.status,
+        record([
+            spreadsheet_safe(&r.instance),
+            r.status.to_string(),
             cell(r.makespan),
             cell(r.lower_bound),
             r.gap.map(|g| format!("{g:.4}")).unwrap_or_default(),
-            r.seconds,
-            r.method,
-            r.check.map(Verdict::name).unwrap_or_default()
-        ));
+            format!("{:.3}", r.seconds),
+            spreadsheet_safe(&r.method),
+            r.check.map(Verdict::name).unwrap_or_default().into(),
+        ]);
     }
-    write_atomically(&out.join("summary.csv"), csv.as_bytes())
+    let bytes = csv.into_inner().expect("writing CSV to memory cannot fail");
+    write_atomically(&out.join("summary.csv"), &bytes)
+}
+
+/// A text cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab or carriage return
+/// first) gets a leading `'`, as OWASP's CSV-injection advice says.
+fn spreadsheet_safe(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
 }

@@ -42,10 +42,21 @@ fn a_solution_claiming_a_wrong_optimum_is_flagged_and_the_run_fails() {
     let input = crate::common::write(dir.path(), &crate::common::needs_branching());
     let input = input.to_str().unwrap();
     assert!(solve(&[input, "--quiet"], &out).status.success());
-    // Tamper with the kept solution: claim that one unit more is optimal.
+    // Tamper with the kept solution so that it stays consistent with itself (a claim its
+    // schedule does not back is re-solved, not checked): delay one last operation by one
+    // unit and claim the longer schedule optimal.
     let file = out.join("js-8x8.json");
     let mut solution = json(&file);
-    let claimed = solution["makespan"].as_i64().unwrap() + 1;
+    let makespan = solution["makespan"].as_i64().unwrap();
+    let claimed = makespan + 1;
+    let last = solution["schedule"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["pieces"][0][1].as_i64() == Some(makespan))
+        .unwrap();
+    let (start, end) = (last["pieces"][0][0].as_i64().unwrap(), makespan);
+    last["pieces"] = serde_json::json!([[start + 1, end + 1]]);
     solution["makespan"] = claimed.into();
     solution["lower_bound"] = claimed.into();
     std::fs::write(&file, solution.to_string()).unwrap();

@@ -147,6 +147,63 @@ const READERS: &[Reader] = &[
     },
 ];
 
+/// Hand-made hostile inputs that once crashed or exhausted a reader or its consumer: each
+/// must end like any fuzzed input, in a value or a located error, with bounded resources.
+const HOSTILE: &[(&str, &str, fn() -> Vec<u8>)] = &[
+    ("asynchow pickle", "200,000 nested lists", nested_pickle),
+    (
+        "any file (detect + import)",
+        "200,000 nested lists",
+        nested_pickle,
+    ),
+    (
+        "unified instance",
+        "a preemptible activity of 10^9 units",
+        huge_preemption,
+    ),
+    (
+        "unified instance",
+        "a preemptible activity of 10,007 units",
+        long_preemption,
+    ),
+];
+
+/// Protocol 2: 200,000 empty lists, each appended to the one below it (400 KB).
+fn nested_pickle() -> Vec<u8> {
+    let n = 200_000;
+    let mut bytes = vec![0x80, 2];
+    bytes.extend(std::iter::repeat_n(b']', n));
+    bytes.extend(std::iter::repeat_n(b'a', n - 1));
+    bytes.push(b'.');
+    bytes
+}
+
+fn preemption(duration: i64) -> Vec<u8> {
+    format!(
+        r#"{{"format": "makespan-instance/1", "name": "p", "agents": 1, "activities": [
+            {{"id": "p", "duration": {duration}, "preemptible": true}}, {{"id": "q", "duration": 3}}]}}"#
+    )
+    .into_bytes()
+}
+
+fn huge_preemption() -> Vec<u8> {
+    preemption(1_000_000_000)
+}
+
+fn long_preemption() -> Vec<u8> {
+    preemption(10_007)
+}
+
+#[test]
+fn hostile_inputs_end_in_a_value_or_a_located_error() {
+    for &(name, what, bytes) in HOSTILE {
+        let reader = READERS.iter().find(|r| r.name == name).unwrap();
+        if let Err(e) = check(reader, &bytes()) {
+            panic!("{name} on {what}: {e}");
+        }
+    }
+}
+
 // ---- readers ------------------------------------------------------------------------------
 
 /// The bytes as UTF-8, or the error a text reader gives for them.

@@ -81,13 +81,18 @@ struct SolveArgs {
     /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
     #[arg(long, value_delimiter = ',')]
     level: Vec<String>,
-    /// Seconds the MILP may spend on one instance.
+    /// Seconds for one instance, shared by every phase (bounds, heuristics, exact methods);
+    /// when they run out, the best schedule so far is reported `feasible`.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     time_limit: f64,
     /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
     /// an instance stopped by it is reported `feasible` with its bound and gap.
     #[arg(long, value_name = "N")]
     node_limit: Option<u64>,
+    /// Unit chunks preemptible activities may become, in all, before they are scheduled
+    /// without preemption (feasible; optimal only where a bound proves it).
+    #[arg(long, value_name = "N", default_value_t = makespan::solve::MAX_CHUNKS)]
+    max_chunks: u64,
     /// Instances solved in parallel (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -236,6 +241,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             threads: args.threads,
             node_limit: args.node_limit,
             heuristic_only: args.heuristic_only,
+            max_chunks: args.max_chunks,
             ..SolveOptions::default()
         },
         method: args.method,

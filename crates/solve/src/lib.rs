@@ -28,4 +28,4 @@ mod pipeline;
 pub mod problem;
 
 pub use cancel::Cancel;
-pub use pipeline::{solve, SolveOptions};
+pub use pipeline::{solve, SolveOptions, MAX_CHUNKS};

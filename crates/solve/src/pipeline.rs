@@ -5,7 +5,7 @@
 
 use std::num::NonZeroU32;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use makespan_model::instance::Instance;
 use makespan_model::schedule::ScheduledActivity;
@@ -15,12 +15,14 @@ use crate::assign;
 use crate::bounds;
 use crate::exact::{self, milp, Outcome};
 use crate::heuristics::{self, Effort};
-use crate::problem::{Problem, Refusal};
+use crate::problem::{expand, Problem, Refusal};
 
 /// How to solve.
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
-    /// Wall-clock seconds for the MILP of one instance.
+    /// Wall-clock seconds for one instance, shared by every phase (compiling, bounds,
+    /// heuristics, exact methods); when it runs out the best schedule so far is returned as
+    /// `feasible`.
     pub time_limit: f64,
     /// HiGHS threads per instance.
     pub threads: NonZeroU32,
@@ -32,7 +34,13 @@ pub struct SolveOptions {
     pub heuristic_only: bool,
     /// How hard the heuristics try (samples, local search).
     pub effort: Effort,
+    /// Unit chunks preemptible activities may become, in all; above it they are scheduled
+    /// without preemption (a valid schedule; optimal only where a bound proves it).
+    pub max_chunks: u64,
 }
+
+/// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
+pub const MAX_CHUNKS: u64 = 5_000;
 
 impl Default for SolveOptions {
     fn default() -> Self {
@@ -43,6 +51,7 @@ impl Default for SolveOptions {
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
+            max_chunks: MAX_CHUNKS,
         }
     }
 }
@@ -60,9 +69,30 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
             clock,
         );
     }
-    let (outcome, schedule) = match Problem::compile_scaled(instance) {
+    if options.time_limit.is_nan() || options.time_limit < 0.0 {
+        let reason = format!(
+            "the time limit must be a number of seconds ≥ 0, not {}",
+            options.time_limit
+        );
+        return finish(instance, Outcome::refused(Status::Error, reason), None, clock);
+    }
+    // One deadline for the whole instance, compiling included.
+    let mut options = options.clone();
+    options.effort.deadline = Some(clock + Duration::from_secs_f64(options.time_limit.min(1e9)));
+    let chunks = expand::chunk_count(instance);
+    let unchunked;
+    let (solved, preemption) = if chunks > options.max_chunks {
+        unchunked = without_preemption(instance);
+        (&unchunked, Some(chunks))
+    } else {
+        (instance, None)
+    };
+    let (outcome, schedule) = match Problem::compile_scaled(solved) {
         Ok(problem) => {
-            let mut outcome = search(&problem, options);
+            let mut outcome = match preemption {
+                None => search(&problem, &options),
+                Some(chunks) => search_unchunked(&problem, &options, chunks),
+            };
             // The solvers work in units of the instance's time gcd.
             if let Some(b) = &mut outcome.bound {
                 b.value *= problem.expanded.scale;
@@ -123,7 +153,71 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             "the heuristics found no schedule that meets every maximum lag; run without --heuristic-only".into(),
         );
     }
-    exact::solve(problem, lower, heuristic.as_ref(), options)
+    // The exact methods get what is left of the instance's time.
+    let left = options.effort.deadline.map_or(options.time_limit, |d| {
+        d.saturating_duration_since(Instant::now()).as_secs_f64()
+    });
+    if left <= 0.0 {
+        if let Some(h) = &heuristic {
+            return Outcome {
+                status: Status::Feasible,
+                starts: Some(h.starts.clone()),
+                bound: Some(lower),
+                reason: Some(format!(
+                    "not proven optimal: the time limit of {} s ran out before the exact methods (--time-limit)",
+                    options.time_limit
+                )),
+                method: format!("heuristic:{method}"),
+                milp_ran: false,
+                nodes: None,
+            };
+        }
+    }
+    let exact_options = SolveOptions {
+        time_limit: left,
+        ..options.clone()
+    };
+    exact::solve(problem, lower, heuristic.as_ref(), &exact_options)
+}
+
+/// The instance with every activity whole: a schedule of it is one of the instance (a
+/// preemptible activity may run in one piece).
+fn without_preemption(instance: &Instance) -> Instance {
+    let mut whole = instance.clone();
+    for a in &mut whole.activities {
+        a.preemptible = false;
+    }
+    whole
+}
+
+/// Too many chunks to expand: the heuristics on the activities kept whole, against bounds
+/// that hold with preemption too (critical path and load; energetic reasoning assumes
+/// activities run in one piece).
+fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> Outcome {
+    let lower = bounds::critical_path(problem).max(bounds::load(problem));
+    let Some(h) = heuristics::best(problem, lower.value, options.effort) else {
+        return Outcome::refused(
+            Status::Error,
+            format!("preemptible activities would become {chunks} unit chunks (limit {}, --max-chunks), and no schedule without preemption was found", options.max_chunks),
+        );
+    };
+    let proven = h.makespan(problem) <= lower.value;
+    Outcome {
+        status: if proven {
+            Status::Optimal
+        } else {
+            Status::Feasible
+        },
+        starts: Some(h.starts.clone()),
+        bound: Some(lower),
+        reason: (!proven).then(|| format!(
+            "not proven optimal: preemptible activities would become {chunks} unit chunks (limit {}, raise with --max-chunks), so they were scheduled without preemption",
+            options.max_chunks
+        )),
+        method: format!("heuristic:{}", h.rule),
+        milp_ran: false,
+        nodes: None,
+    }
 }
 
 /// The heuristics' effort: a twentieth of the samples where an exact search over time

@@ -22,6 +22,7 @@
 
 mod duration;
 mod json;
+mod nesting;
 mod pickle;
 mod unpickle;
 mod upstream;

@@ -102,7 +102,15 @@ pub(super) fn unpickle(bytes: &[u8]) -> Result<Py, PickleError> {
     loop {
         let at = machine.pos;
         match machine.step() {
-            Ok(Some(value)) => return Ok(value),
+            Ok(Some(value)) => {
+                return match super::nesting::check_depth(&value) {
+                    Ok(()) => Ok(value),
+                    Err(message) => {
+                        super::nesting::dismantle([value]);
+                        Err(PickleError { at, message })
+                    }
+                }
+            }
             Ok(None) => {}
             Err(message) => return Err(PickleError { at, message }),
         }
@@ -117,6 +125,14 @@ struct Machine<'a> {
     /// Stack lengths at each `MARK`.
     marks: Vec<usize>,
     memo: HashMap<u32, Py>,
+}
+
+/// The stack and memo may hold values nested too deep to drop recursively.
+impl Drop for Machine<'_> {
+    fn drop(&mut self) {
+        let memo = std::mem::take(&mut self.memo).into_values();
+        super::nesting::dismantle(std::mem::take(&mut self.stack).into_iter().chain(memo));
+    }
 }
 
 impl Machine<'_> {

@@ -17,7 +17,7 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::local::start_order;
-use super::{improve, sgs, Heuristic};
+use super::{improve, sgs, Effort, Heuristic};
 use crate::problem::Problem;
 
 /// Moves evaluated per step at most (a random subset of the critical pairs when longer).
@@ -29,13 +29,14 @@ const TENURE_SPREAD: usize = 6;
 const PATIENCE: usize = 150;
 
 /// Improves `best` with at most `evaluations` decoded moves, stopping once it reaches
-/// `lower_bound`.
+/// `lower_bound` or the effort's deadline passes.
 pub fn search(
     problem: &Problem,
     mirror: &Problem,
     mut best: Heuristic,
     lower_bound: i64,
     evaluations: usize,
+    effort: &Effort,
     rng: &mut SmallRng,
 ) -> Heuristic {
     if problem.len() < 2 {
@@ -47,7 +48,7 @@ pub fn search(
     let mut forced = problem.clone();
     let mut tabu: VecDeque<((usize, usize), usize)> = VecDeque::new();
     let (mut spent, mut step, mut stale) = (0, 0, 0);
-    while spent < evaluations && best.makespan(problem) > lower_bound {
+    while spent < evaluations && best.makespan(problem) > lower_bound && !effort.expired() {
         step += 1;
         tabu.retain(|&(_, until)| until > step);
         let mut pairs = critical_pairs(problem, &current.starts, rng);
@@ -84,7 +85,7 @@ pub fn search(
                 // Moving `i` back before `j` would undo the move.
                 tabu.push_back(((j, i), step + TENURE + rng.random_range(0..TENURE_SPREAD)));
                 if next.makespan(problem) < best.makespan(problem) {
-                    best = improve(problem, mirror, next.clone());
+                    best = improve(problem, mirror, next.clone(), effort);
                     stale = 0;
                 }
                 current = next;
@@ -209,6 +210,8 @@ fn decode(problem: &Problem, mirror: &Problem, order: &[usize]) -> Option<Heuris
             starts,
             rule: "critical-tabu",
         },
+        // One decoded move is short; the search loop watches the deadline between moves.
+        &Effort::default(),
     ))
 }
 

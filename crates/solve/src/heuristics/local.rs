@@ -12,19 +12,21 @@
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::{improve, sgs, Heuristic};
+use super::{improve, sgs, Effort, Heuristic};
 use crate::problem::Problem;
 
 /// Moves without a shorter schedule before the search restarts from the best one.
 const PATIENCE: usize = 200;
 
-/// Improves `best` for at most `iterations` moves, stopping once it reaches `lower_bound`.
+/// Improves `best` for at most `iterations` moves, stopping once it reaches `lower_bound`
+/// or the effort's deadline passes.
 pub fn search(
     problem: &Problem,
     mirror: &Problem,
     mut best: Heuristic,
     lower_bound: i64,
     iterations: usize,
+    effort: &Effort,
     rng: &mut SmallRng,
 ) -> Heuristic {
     let n = problem.len();
@@ -34,7 +36,7 @@ pub fn search(
     let mut current = best.clone();
     let mut stale = 0;
     for _ in 0..iterations {
-        if best.makespan(problem) <= lower_bound {
+        if best.makespan(problem) <= lower_bound || effort.expired() {
             break;
         }
         let mut order = start_order(problem, &current.starts);
@@ -61,6 +63,7 @@ pub fn search(
                 starts,
                 rule: "local-search",
             },
+            effort,
         );
         let length = candidate.makespan(problem);
         if length <= current.makespan(problem) {

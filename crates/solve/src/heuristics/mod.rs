@@ -9,6 +9,8 @@ mod profile;
 mod sgs;
 mod side;
 
+use std::time::Instant;
+
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -34,6 +36,9 @@ pub struct Effort {
     /// once a schedule meets the lower bound, so easy instances never pay for them).
     pub samples: usize,
     pub seed: u64,
+    /// When to stop improving and return the best schedule so far (the solve pipeline sets
+    /// it from the instance's time limit; the first schedule is always completed).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Effort {
@@ -41,7 +46,15 @@ impl Default for Effort {
         Effort {
             samples: 2000,
             seed: 0x6d61_6b65_7370_616e,
+            deadline: None,
         }
+    }
+}
+
+impl Effort {
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -75,19 +88,22 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
 
     for (rule, priority) in rules.deterministic() {
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic { starts, rule });
-        let improved = found.map(|h| improve(problem, &mirror, h));
-        if consider(improved, &mut best) {
+        let improved = found.map(|h| improve(problem, &mirror, h, &effort));
+        if consider(improved, &mut best) || (best.is_some() && effort.expired()) {
             return best;
         }
     }
     let mut rng = SmallRng::seed_from_u64(effort.seed);
     for k in 0..effort.samples {
+        if best.is_some() && effort.expired() {
+            return best;
+        }
         let priority = rules.sampled(k, &mut rng);
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic {
             starts,
             rule: "sampled-lft",
         });
-        let improved = found.map(|h| improve(problem, &mirror, h));
+        let improved = found.map(|h| improve(problem, &mirror, h, &effort));
         if consider(improved, &mut best) {
             return best;
         }
@@ -96,10 +112,21 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
     // strongest bound they have (the solve pipeline: the energetic one).
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
-    let best = best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng));
+    let best =
+        best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &effort, &mut rng));
     let evaluations =
         (effort.samples * CRITICAL_PER_SAMPLE).min(CRITICAL_WORK / problem.len().max(1));
-    best.map(|b| critical::search(problem, &mirror, b, lower_bound, evaluations, &mut rng))
+    best.map(|b| {
+        critical::search(
+            problem,
+            &mirror,
+            b,
+            lower_bound,
+            evaluations,
+            &effort,
+            &mut rng,
+        )
+    })
 }
 
 /// The best chronological dispatch under the classic rules, then under sampled priorities
@@ -115,7 +142,9 @@ fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heu
                 best = Some(Heuristic { starts: s, rule });
             }
         }
-        best.as_ref().is_some_and(|b| b.starts[sink] <= lower_bound)
+        // Stop at the bound, or at the deadline once there is a schedule.
+        best.as_ref()
+            .is_some_and(|b| b.starts[sink] <= lower_bound || effort.expired())
     };
     let names = [
         "dispatch-lft",
@@ -145,9 +174,18 @@ fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heu
 }
 
 /// Forward–backward improvement: right-justify in the order of finish times, then
-/// left-justify in the order of the new starts, while the makespan shrinks.
-fn improve(problem: &Problem, mirror: &Problem, mut current: Heuristic) -> Heuristic {
+/// left-justify in the order of the new starts, while the makespan shrinks (and the
+/// deadline allows).
+fn improve(
+    problem: &Problem,
+    mirror: &Problem,
+    mut current: Heuristic,
+    effort: &Effort,
+) -> Heuristic {
     loop {
+        if effort.expired() {
+            return current;
+        }
         let Some(next) = justify(problem, mirror, &current.starts) else {
             return current;
         };

@@ -90,6 +90,18 @@ impl Expanded {
     }
 }
 
+/// Unit chunks [`Expanded::new`] would create (times divided by their gcd), computed
+/// without creating them, so the pipeline can refuse an expansion too large to build.
+pub fn chunk_count(instance: &Instance) -> u64 {
+    let g = time_gcd(instance);
+    instance
+        .activities
+        .iter()
+        .filter(|a| a.preemptible && a.duration / g >= 2)
+        .map(|a| u64::try_from(a.duration / g).unwrap_or(0))
+        .fold(0, u64::saturating_add)
+}
+
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 {
         a.abs()

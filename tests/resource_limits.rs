@@ -1,0 +1,122 @@
+//! Bounded resources on hostile input (issue 18): preemption expanded into unit chunks only
+//! up to a limit, one deadline per instance shared by every phase, deeply nested pickles,
+//! oversized and special files, generator sizes, worker stacks and thread counts. Speed is
+//! not asserted here (see the closing note of issue 18 and `docs/limits.md` for figures);
+//! what is asserted is which path the solver takes and what it says.
+
+use makespan::instance::{Activity, Instance};
+use makespan::solution::Status;
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::verify;
+
+use crate::common::{makespan, text};
+
+/// One agent: `q` (2) must run in [3, 5), so preemptible `p` (10) fits only split around
+/// it: 12 with preemption, 15 without.
+fn split_around() -> Instance {
+    let mut p = Activity::new("p", 10);
+    p.preemptible = true;
+    let mut q = Activity::new("q", 2);
+    q.release = Some(3);
+    q.deadline = Some(5);
+    Instance {
+        activities: vec![p, q],
+        ..Instance::new("split", Some(1))
+    }
+}
+
+#[test]
+fn preemption_beyond_the_chunk_limit_is_scheduled_whole_and_said_so() {
+    let instance = split_around();
+    let full = solve(&instance, &SolveOptions::default());
+    assert_eq!((full.status, full.makespan), (Status::Optimal, Some(12)));
+    let limited = SolveOptions {
+        max_chunks: 5,
+        ..SolveOptions::default()
+    };
+    let s = solve(&instance, &limited);
+    assert_eq!(s.status, Status::Feasible, "{:?}", s.reason);
+    assert_eq!((s.makespan, s.lower_bound), (Some(15), Some(12)));
+    let reason = s.reason.unwrap();
+    assert!(
+        reason.contains("10 unit chunks (limit 5, raise with --max-chunks)"),
+        "{reason}"
+    );
+    assert!(verify(&instance, &s.schedule).valid);
+}
+
+#[test]
+fn a_huge_preemptible_activity_is_proven_by_its_load_without_chunks() {
+    for duration in [10_007, 1_000_000_000] {
+        let mut p = Activity::new("p", duration);
+        p.preemptible = true;
+        let instance = Instance {
+            activities: vec![p, Activity::new("q", 3)],
+            ..Instance::new("huge", Some(1))
+        };
+        let s = solve(&instance, &SolveOptions::default());
+        assert_eq!(
+            (s.status, s.makespan),
+            (Status::Optimal, Some(duration + 3))
+        );
+    }
+}
+
+#[test]
+fn a_time_limit_of_zero_keeps_the_first_schedule_and_names_the_limit() {
+    // A 12 × 12 job shop: the heuristics alone would sample for seconds, the MILP longer.
+    let instance = crate::common::hard();
+    for heuristic_only in [false, true] {
+        let options = SolveOptions {
+            time_limit: 0.0,
+            heuristic_only,
+            ..SolveOptions::default()
+        };
+        let s = solve(&instance, &options);
+        assert_eq!(s.status, Status::Feasible, "{:?}", s.reason);
+        // Stopped after the first priority rule: no sampling, no local search.
+        assert_eq!(s.method, "heuristic:serial-lft");
+        assert!(verify(&instance, &s.schedule).valid);
+        if !heuristic_only {
+            let reason = s.reason.unwrap();
+            assert!(
+                reason.contains("time limit of 0 s ran out before the exact methods"),
+                "{reason}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_deeply_nested_pickle_is_an_error_naming_the_file_in_solve_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 200_000;
+    let mut bytes = vec![0x80, 2];
+    bytes.extend(std::iter::repeat_n(b']', n));
+    bytes.extend(std::iter::repeat_n(b'a', n - 1));
+    bytes.push(b'.');
+    let pickle = dir.path().join("async_benchmark.pkl");
+    std::fs::write(&pickle, bytes).unwrap();
+    let out = dir.path().join("out");
+    let solved = makespan(&[
+        "solve",
+        "--out",
+        out.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+    ]);
+    let said = text(&solved);
+    assert_eq!(solved.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("async_benchmark.pkl") && said.contains("deeper than 200"),
+        "{said}"
+    );
+    let verified = makespan(&[
+        "verify",
+        "plan.json",
+        "--instance",
+        pickle.to_str().unwrap(),
+    ]);
+    let said = text(&verified);
+    assert_eq!(verified.status.code(), Some(2), "{said}");
+    assert!(said.contains("deeper than 200"), "{said}");
+}

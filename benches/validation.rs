@@ -61,7 +61,9 @@ fn main() {
         }
         let inputs: Vec<PathBuf> = inputs.iter().map(|i| Path::new(SAMPLES).join(i)).collect();
         let cases = validation::load_cases(&inputs).expect("importable samples");
-        all.extend(validation::run(&cases, &optima, &options, jobs, &|_| {}));
+        all.extend(
+            validation::run(&cases, &optima, &options, jobs, &|_| {}).expect("the workers start"),
+        );
     }
     print!("{}", validation::render(&all));
     println!(

@@ -232,3 +232,16 @@ fn a_reference_whose_claimed_makespan_its_schedule_does_not_back_is_refused() {
     assert!(said.contains("not a trustworthy reference solution: it claims makespan 3, but its schedule ends at 21"), "{said}");
     assert!(!said.contains("ratio"), "{said}");
 }
+
+#[test]
+fn an_output_folder_inside_the_input_folder_is_not_read_as_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = inputs(dir.path(), &[named("soup")]);
+    let out = folder.join("out");
+    let first = solve(&[], &folder, &out);
+    assert!(first.status.success(), "{}", text(&first));
+    // A native answer beside the solutions (as --emit-native writes): not an instance.
+    std::fs::write(out.join("soup.answer.json"), r#"[["a", "b"]]"#).unwrap();
+    let second = solve(&[], &folder, &out);
+    assert!(second.status.success(), "{}", text(&second));
+}

@@ -35,7 +35,13 @@ fn solve_bundled_instances_writes_verified_optimal_solutions_and_resumes() {
 fn verify_names_the_broken_rule_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
-    let instance = std::fs::canonicalize("instances/three-agent-assembly.json").unwrap();
+    // A plan names an instance beside it (or below it; anything else takes --instance).
+    std::fs::copy(
+        "instances/three-agent-assembly.json",
+        dir.path().join("inst.json"),
+    )
+    .unwrap();
+    let instance = "inst.json";
     // mount-wheels before the paint has dried.
     let body = serde_json::json!({
         "format": "makespan-plan/1",

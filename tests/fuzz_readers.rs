@@ -149,7 +149,10 @@ const READERS: &[Reader] = &[
 
 /// Hand-made hostile inputs that once crashed or exhausted a reader or its consumer: each
 /// must end like any fuzzed input, in a value or a located error, with bounded resources.
-const HOSTILE: &[(&str, &str, fn() -> Vec<u8>)] = &[
+/// (reader name, what the input is, the input).
+type Hostile = (&'static str, &'static str, fn() -> Vec<u8>);
+
+const HOSTILE: &[Hostile] = &[
     ("asynchow pickle", "200,000 nested lists", nested_pickle),
     (
         "any file (detect + import)",

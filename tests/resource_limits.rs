@@ -120,3 +120,173 @@ fn a_deeply_nested_pickle_is_an_error_naming_the_file_in_solve_and_verify() {
     assert_eq!(verified.status.code(), Some(2), "{said}");
     assert!(said.contains("deeper than 200"), "{said}");
 }
+
+#[test]
+fn a_plan_may_not_name_an_instance_outside_its_folder_nor_a_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let plans = dir.path().join("plans");
+    std::fs::create_dir_all(&plans).unwrap();
+    // An instance that exists, one folder up from the plans.
+    std::fs::copy(
+        "instances/two-cooks-breakfast.json",
+        dir.path().join("inst.json"),
+    )
+    .unwrap();
+    for (name, instance) in [
+        ("zero", "/dev/zero"),
+        ("up", "../inst.json"),
+        ("missing", "../../nowhere.json"),
+    ] {
+        let plan = plans.join(format!("{name}.json"));
+        let json =
+            format!(r#"{{"format": "makespan-plan/1", "instance": "{instance}", "schedule": []}}"#);
+        std::fs::write(&plan, json).unwrap();
+        let run = makespan(&["verify", plan.to_str().unwrap()]);
+        let said = text(&run);
+        assert_eq!(run.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains("outside the plan's folder") && said.contains("--instance"),
+            "{said}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        let run = makespan(&[
+            "solve",
+            "--out",
+            dir.path().join("o").to_str().unwrap(),
+            "/dev/zero",
+        ]);
+        let said = text(&run);
+        assert_eq!(run.status.code(), Some(2), "{said}");
+        assert!(said.contains("/dev/zero: not a regular file"), "{said}");
+    }
+}
+
+#[test]
+fn input_files_over_the_size_cap_are_refused_until_the_flag_raises_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = "instances/two-cooks-breakfast.json";
+    let refused = makespan(&[
+        "solve",
+        "--max-file-mb",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        input,
+    ]);
+    let said = text(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("over the limit of 0 MiB; raise it with --max-file-mb"),
+        "{said}"
+    );
+    let read = makespan(&[
+        "solve",
+        "--max-file-mb",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        input,
+    ]);
+    assert!(read.status.success(), "{}", text(&read));
+}
+
+#[test]
+fn generator_sizes_and_instances_per_file_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for args in [
+        &[
+            "generate",
+            "asynctool",
+            "--chains",
+            "100000000",
+            "--length",
+            "3",
+            "--out",
+            out,
+        ][..],
+        &[
+            "generate",
+            "kitchen",
+            "--recipes",
+            "100000000",
+            "--out",
+            out,
+        ][..],
+    ] {
+        let run = makespan(args);
+        let said = text(&run);
+        assert_eq!(run.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains("over the limit of 100000; raise it with --max-activities"),
+            "{said}"
+        );
+    }
+    let run = makespan(&[
+        "solve",
+        "--agents",
+        "1,2,3",
+        "--max-instances-per-file",
+        "2",
+        "--out",
+        out,
+        "instances/two-cooks-breakfast.json",
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("3 instances, over the limit of 2 per file"),
+        "{said}"
+    );
+}
+
+#[test]
+fn thread_counts_beyond_the_machine_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = makespan(&[
+        "solve",
+        "--threads",
+        "2000",
+        "--out",
+        out,
+        "instances/two-cooks-breakfast.json",
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--threads 2000: at most the number of cores"),
+        "{said}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn jobs_that_do_not_fit_the_address_space_limit_are_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "ulimit -v 4000000 && exec {} solve --jobs 16 --quiet --out {} instances/two-cooks-breakfast.json",
+        env!("CARGO_BIN_EXE_makespan"),
+        dir.path().join("a").display()
+    );
+    let run = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--jobs 16: each worker reserves 256 MiB") && said.contains("lower --jobs"),
+        "{said}"
+    );
+    // The default fits the limit.
+    let script = script.replace("--jobs 16 ", "").replace("/a ", "/b ");
+    let run = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run));
+}

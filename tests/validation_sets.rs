@@ -28,7 +28,7 @@ fn validate(samples: &Path, inputs: &[&str], tables: &[&str], time_limit: f64) -
         time_limit,
         ..SolveOptions::default()
     };
-    let outcomes = validation::run(&cases, &optima, &options, 2, &|_| {});
+    let outcomes = validation::run(&cases, &optima, &options, 2, &|_| {}).unwrap();
     eprintln!("{}", validation::render(&outcomes));
     outcomes
 }
@@ -128,12 +128,13 @@ fn job_shop_samples_are_never_contradicted_and_the_easy_ones_are_proven() {
             "jssp/la05.jss",
         ],
         &["jssp/ft_optimum.csv", "jssp/la_optimum.csv"],
-        5.0,
+        15.0,
     );
     assert_eq!(outcomes.len(), 6);
     assert_sound(&outcomes);
     // la02 by the critical-chain tabu search reaching its bound, la04 by shaving and edge
-    // finding ruling out 589: neither waits for the MILP, so the short limit cannot stop them.
+    // finding ruling out 589: neither waits for the MILP. The limit covers the heuristics
+    // too, so it leaves them room on a loaded machine (they need about a second).
     for key in ["ft06.jss", "la05.jss", "la02.jss", "la04.jss"] {
         assert!(proven(&outcomes, key), "{key} not proven");
     }

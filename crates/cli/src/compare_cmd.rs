@@ -90,8 +90,7 @@ fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
     };
     let mut solutions = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("{}: cannot read", file.display()))?;
+        let text = makespan::input::read_text(&file)?;
         if !text.contains("\"makespan-solution/") {
             continue;
         }

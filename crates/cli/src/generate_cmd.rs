@@ -39,6 +39,9 @@ enum Family {
         /// Folder for the instance file.
         #[arg(long)]
         out: PathBuf,
+        /// Largest instance written, in activities (chains × longest length).
+        #[arg(long, value_name = "N", default_value_t = MAX_ACTIVITIES)]
+        max_activities: u64,
     },
     /// Kitchen jobs (ParaCook's shape): N recipes of prep, cook (on a shared appliance,
     /// unattended after its first minute) and plate steps for M cooks.
@@ -54,6 +57,9 @@ enum Family {
         agents: u32,
         #[arg(long)]
         out: PathBuf,
+        /// Largest instance written, in activities (up to 5 per recipe).
+        #[arg(long, value_name = "N", default_value_t = MAX_ACTIVITIES)]
+        max_activities: u64,
     },
 }
 
@@ -65,12 +71,15 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
             length,
             delay,
             out,
+            max_activities,
         } => {
             anyhow::ensure!(chains >= 1, "--chains must be at least 1");
             anyhow::ensure!(
                 length.low >= 1,
                 "--length must be at least 1 call per chain"
             );
+            let most = (chains as u64).saturating_mul(length.high.unsigned_abs());
+            within(most, max_activities)?;
             let params = asynctool::Params {
                 seed,
                 chains,
@@ -84,8 +93,10 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
             recipes,
             agents,
             out,
+            max_activities,
         } => {
             anyhow::ensure!(recipes >= 1, "--recipes must be at least 1");
+            within((recipes as u64).saturating_mul(5), max_activities)?;
             anyhow::ensure!(agents >= 1, "--agents must be at least 1");
             let params = kitchen::Params {
                 seed,
@@ -97,6 +108,20 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
     };
     write(&instance, &out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Default of `--max-activities`: far beyond what the exact methods prove, small enough
+/// to write in a second.
+const MAX_ACTIVITIES: u64 = 100_000;
+
+/// Refuses before generating: a size typed with a few zeros too many would take minutes
+/// and gigabytes.
+fn within(activities: u64, limit: u64) -> Result<()> {
+    anyhow::ensure!(
+        activities <= limit,
+        "this would make up to {activities} activities, over the limit of {limit}; raise it with --max-activities"
+    );
+    Ok(())
 }
 
 fn write(instance: &Instance, out: &std::path::Path) -> Result<()> {

@@ -20,6 +20,7 @@ mod generate_cmd;
 mod interrupt;
 mod validate_cmd;
 mod verify_cmd;
+mod workers;
 
 /// Provably optimal schedules for LLM planning benchmarks, and a strict plan verifier.
 #[derive(Parser)]
@@ -27,6 +28,9 @@ mod verify_cmd;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Largest input file read, in MiB (default 256; also $MAKESPAN_MAX_FILE_MB).
+    #[arg(long, global = true, value_name = "MB")]
+    max_file_mb: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -81,6 +85,9 @@ struct SolveArgs {
     /// Recipe2Plan levels to solve, e.g. easy,medium (default: both).
     #[arg(long, value_delimiter = ',')]
     level: Vec<String>,
+    /// Most instances one input file may become.
+    #[arg(long, value_name = "N", default_value_t = formats::MAX_INSTANCES_PER_FILE)]
+    max_instances_per_file: usize,
     /// Seconds for one instance, shared by every phase (bounds, heuristics, exact methods);
     /// when they run out, the best schedule so far is reported `feasible`.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
@@ -93,7 +100,8 @@ struct SolveArgs {
     /// without preemption (feasible; optimal only where a bound proves it).
     #[arg(long, value_name = "N", default_value_t = makespan::solve::MAX_CHUNKS)]
     max_chunks: u64,
-    /// Instances solved in parallel (default: the number of cores).
+    /// Instances solved in parallel (default: the number of cores, fewer when memory is
+    /// short: 2 GiB each).
     #[arg(long)]
     jobs: Option<usize>,
     /// HiGHS threads per instance.
@@ -125,6 +133,10 @@ struct SolveArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(mb) = cli.max_file_mb {
+        // Read by every reader (`makespan::input`); set before any thread starts.
+        std::env::set_var(makespan::input::MAX_FILE_MB_VAR, mb.to_string());
+    }
     let result = match cli.command {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify_cmd::run(args),
@@ -135,10 +147,23 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", without_repeats(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, each cause left out when the message already says it (an I/O
+/// error's text is part of the message that wraps it).
+fn without_repeats(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }
 
 pub(crate) fn parse_agents(values: &[String]) -> Result<Vec<Option<u32>>> {
@@ -201,10 +226,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         combine: args.combine.clone(),
         constraint: args.constraint,
         levels: parse_levels(&args.level)?,
+        max_instances: Some(args.max_instances_per_file),
     };
     let mut instances = Vec::new();
     for input in &args.inputs {
-        for file in formats::input_files(input)? {
+        for file in formats::input_files_outside(input, Some(&args.out))? {
             let name = file.display().to_string();
             instances.extend(
                 formats::import(&file, &import)?
@@ -226,9 +252,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     if instances.is_empty() {
         bail!("no instances found in {:?}", args.inputs);
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let jobs = match args.jobs {
+        Some(jobs) => workers::check_jobs(jobs)?,
+        None => workers::default_jobs(),
+    };
+    workers::check_threads(args.threads.get())?;
     let options = BatchOptions {
         out: args.out.clone(),
         jobs,

@@ -51,14 +51,16 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         threads: args.threads,
         ..SolveOptions::default()
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let jobs = match args.jobs {
+        Some(jobs) => crate::workers::check_jobs(jobs)?,
+        None => crate::workers::default_jobs(),
+    };
+    crate::workers::check_threads(args.threads.get())?;
     let bar = crate::progress_bar(cases.len(), args.quiet);
     let outcomes = validation::run(&cases, &optima, &options, jobs, &|o| {
         bar.inc(1);
         bar.set_message(format!("{} {}", o.instance, o.verdict.label()));
-    });
+    })?;
     bar.finish_and_clear();
     print!("{}", validation::render(&outcomes));
     let disagreements = outcomes

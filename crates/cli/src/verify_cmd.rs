@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use makespan::formats::{Benchmark, ImportOptions, NativeJson};
 use makespan::instance::{content_hash, problem_hash, Instance};
@@ -95,8 +95,7 @@ fn run_one(
     Option<&'static dyn Benchmark>,
     Option<serde_json::Value>,
 )> {
-    let text = std::fs::read_to_string(plan_path)
-        .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
+    let text = makespan::input::read_text(plan_path)?;
     let makespan::CheckedPlan {
         instance,
         benchmark: checked_by,

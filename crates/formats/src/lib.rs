@@ -40,7 +40,7 @@ pub use registry::{
     baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
     BaselinePlans, Benchmark, NativeCheck, NativeJson,
 };
-pub use walk::input_files;
+pub use walk::{input_files, input_files_outside};
 
 /// A value that breaks a benchmark's rules (a time string, a level name, a note an importer
 /// wrote into an instance), saying what is wrong and how to fix it. Importers place it in a
@@ -81,7 +81,14 @@ pub struct ImportOptions {
     pub constraint: bool,
     /// Recipe2Plan levels to build instances for; empty means both (easy and medium).
     pub levels: Vec<recipe2plan::Level>,
+    /// Most instances one file may become (`None`: [`MAX_INSTANCES_PER_FILE`]).
+    pub max_instances: Option<usize>,
 }
+
+/// Default cap on the instances one file becomes: five times the largest benchmark file
+/// (AsyncHow's 1,998 graphs), so that 500 KB of crafted pickle cannot become 20,000
+/// instances and hundreds of megabytes of solutions.
+pub const MAX_INSTANCES_PER_FILE: usize = 10_000;
 
 /// A schedule written in a benchmark's own answer form, ready to save beside a solution.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,10 +102,7 @@ pub struct NativeAnswer {
 /// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
 /// instance it describes, each validated.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = makespan_model::input::read_bytes(path)?;
     let instances = match detect(path, &bytes)? {
         Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
         Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
@@ -112,6 +116,16 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
             }
         },
     };
+    let cap = opts.max_instances.unwrap_or(MAX_INSTANCES_PER_FILE);
+    if instances.len() > cap {
+        return Err(LoadError::usage(
+            path,
+            format!(
+                "the file describes {} instances, over the limit of {cap} per file; raise it with --max-instances-per-file",
+                instances.len()
+            ),
+        ));
+    }
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
         instance.validate().map_err(|source| LoadError::Invalid {

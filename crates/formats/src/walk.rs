@@ -14,6 +14,14 @@ use makespan_model::instance::{LoadError, INSTANCE_FORMAT};
 /// kind (`makespan-solution/1` and the like), which sit beside instances in output folders.
 /// Files of other extensions (`LICENSE`, `summary.csv`, `README.md`) are never inputs.
 pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    input_files_outside(path, None)
+}
+
+/// [`input_files`] without the folder `skip` (a batch's output folder inside its input
+/// folder: its solution files are skipped anyway, but its native answer files are not
+/// instances, and a second run would try to import them).
+pub fn input_files_outside(path: &Path, skip: Option<&Path>) -> Result<Vec<PathBuf>, LoadError> {
+    let skip = skip.and_then(|s| s.canonicalize().ok());
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |source| LoadError::Io { path: p, source }
@@ -32,7 +40,12 @@ pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
             let entry_path = entry.path();
             let kind = entry.file_type().map_err(io(&entry_path))?;
             if kind.is_dir() {
-                pending.push(entry_path);
+                let skipped = skip
+                    .as_ref()
+                    .is_some_and(|s| entry_path.canonicalize().is_ok_and(|p| p == *s));
+                if !skipped {
+                    pending.push(entry_path);
+                }
             } else if (kind.is_file() || fs::metadata(&entry_path).is_ok_and(|m| m.is_file()))
                 && is_input(&entry_path)?
             {
@@ -56,10 +69,7 @@ fn is_input(path: &Path) -> Result<bool, LoadError> {
             Ok(true)
         }
         Some("json") => {
-            let text = fs::read(path).map_err(|source| LoadError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let text = makespan_model::input::read_bytes(path)?;
             let tag = std::str::from_utf8(&text).ok().and_then(format_tag);
             // Unreadable or tag-less JSON stays in: importing it gives the real error.
             Ok(match tag {
@@ -112,6 +122,18 @@ mod tests {
                 "b/seed_1/orders_num_2.json"
             ]
         );
+    }
+
+    #[test]
+    fn the_output_folder_inside_the_input_folder_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir_all(&out).unwrap();
+        fs::write(out.join("x.answer.json"), "[[\"a\"]]").unwrap();
+        fs::write(dir.path().join("x.json"), "[]").unwrap();
+        let found = input_files_outside(dir.path(), Some(&out)).unwrap();
+        assert_eq!(found, vec![dir.path().join("x.json")]);
+        assert_eq!(input_files(dir.path()).unwrap().len(), 2);
     }
 
     #[test]

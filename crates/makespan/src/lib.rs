@@ -38,7 +38,7 @@
 use std::path::Path;
 
 pub use makespan_formats as formats;
-pub use makespan_model::{instance, schedule, solution};
+pub use makespan_model::{input, instance, schedule, solution};
 pub use makespan_solve as solve;
 pub use makespan_verify as verify;
 

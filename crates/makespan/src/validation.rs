@@ -392,14 +392,16 @@ pub fn run(
     options: &SolveOptions,
     jobs: usize,
     done: &(dyn Fn(&Outcome) + Sync),
-) -> Vec<Outcome> {
+) -> Result<Vec<Outcome>, crate::batch::BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
-        // HiGHS recurses deeply on some models; the 2 MiB default is not enough.
-        .stack_size(256 << 20)
+        .stack_size(crate::batch::WORKER_STACK)
         .build()
-        .expect("a thread pool with a positive thread count builds");
-    pool.install(|| {
+        .map_err(|e| crate::batch::BatchError::Workers {
+            jobs,
+            message: e.to_string(),
+        })?;
+    Ok(pool.install(|| {
         cases
             .par_iter()
             .map(|case| {
@@ -421,7 +423,7 @@ pub fn run(
                 outcome
             })
             .collect()
-    })
+    }))
 }
 
 /// Per-set figures for the summary and the benchmark.

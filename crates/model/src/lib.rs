@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod input;
 pub mod instance;
 pub mod schedule;
 pub mod solution;

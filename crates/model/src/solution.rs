@@ -152,10 +152,7 @@ impl SolvedWith {
 impl Solution {
     /// Reads a solution file. Errors name the file, and the line and column of bad JSON.
     pub fn read(path: &Path) -> Result<Solution, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::input::read_text(path)?;
         Solution::parse(path, &text)
     }
 

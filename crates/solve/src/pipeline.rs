@@ -74,7 +74,12 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
             "the time limit must be a number of seconds ≥ 0, not {}",
             options.time_limit
         );
-        return finish(instance, Outcome::refused(Status::Error, reason), None, clock);
+        return finish(
+            instance,
+            Outcome::refused(Status::Error, reason),
+            None,
+            clock,
+        );
     }
     // One deadline for the whole instance, compiling included.
     let mut options = options.clone();

@@ -177,10 +177,8 @@ impl PlanInput {
             (Some(inst), _) => inst,
             (None, PlanInstance::Embedded(inst)) => (**inst).clone(),
             (None, PlanInstance::File(file)) => {
-                let text = std::fs::read_to_string(file).map_err(|source| LoadError::Io {
-                    path: file.clone(),
-                    source,
-                })?;
+                self.check_inside_plan_folder(file)?;
+                let text = makespan_model::input::read_text(file)?;
                 parse_instance(file, &text)?
             }
             (None, PlanInstance::Unnamed) => {
@@ -193,6 +191,48 @@ impl PlanInput {
         };
         let schedule = self.schedule_for(&instance)?;
         Ok(ResolvedPlan { instance, schedule })
+    }
+
+    /// A plan may name an instance file in its own folder or below it; anything else (an
+    /// absolute path, `..`, a link out of it) could make the verifier read any file the user
+    /// can read, so it must be given explicitly with `--instance`.
+    fn check_inside_plan_folder(&self, file: &Path) -> Result<(), LoadError> {
+        let folder = self.path.parent().unwrap_or(Path::new(""));
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| LoadError::Io { path, source }
+        };
+        let inside = match file.canonicalize() {
+            Ok(real) => real.starts_with(folder.canonicalize().map_err(io(folder))?),
+            // A missing file: outside when its path climbs out or starts at the root.
+            Err(e) => {
+                let climbs = file.strip_prefix(folder).map_or(true, |rest| {
+                    rest.components()
+                        .any(|c| !matches!(c, std::path::Component::Normal(_)))
+                });
+                if !climbs {
+                    return Err(io(file)(e));
+                }
+                false
+            }
+        };
+        if inside {
+            Ok(())
+        } else {
+            Err(LoadError::format(
+                &self.path,
+                "instance",
+                format!(
+                    "{} is outside the plan's folder; a plan may only name an instance beside it or below it: pass the instance with --instance instead",
+                    file.display()
+                ),
+            ))
+        }
     }
 
     /// The schedule against a given instance: the hash must match (the declared one, or

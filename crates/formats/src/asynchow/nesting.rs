@@ -90,16 +90,13 @@ pub(super) fn dismantle(values: impl IntoIterator<Item = Py>) {
     let mut work: Vec<Py> = values.into_iter().collect();
     while let Some(value) = work.pop() {
         match value {
-            Py::List(items) => {
-                if Rc::strong_count(&items) == 1 {
-                    work.append(&mut items.borrow_mut());
-                }
+            // Shared values (count above 1) are freed by their last holder.
+            Py::List(items) if Rc::strong_count(&items) == 1 => {
+                work.append(&mut items.borrow_mut());
             }
-            Py::Dict(entries) => {
-                if Rc::strong_count(&entries) == 1 {
-                    for (k, v) in entries.borrow_mut().drain(..) {
-                        work.extend([k, v]);
-                    }
+            Py::Dict(entries) if Rc::strong_count(&entries) == 1 => {
+                for (k, v) in entries.borrow_mut().drain(..) {
+                    work.extend([k, v]);
                 }
             }
             Py::Tuple(mut items)

@@ -403,10 +403,7 @@ pub type BaselinePlans = BTreeMap<(String, Level), Option<Vec<PlanAction>>>;
 
 /// Reads `plan.json`, the benchmark's own heuristic plans.
 pub fn read_baseline(path: &Path) -> Result<BaselinePlans, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = makespan_model::input::read_text(path)?;
     let raw: BTreeMap<String, HashMap<String, Option<Vec<PlanAction>>>> =
         serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
     let mut plans = BTreeMap::new();

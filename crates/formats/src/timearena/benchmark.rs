@@ -67,10 +67,7 @@ impl Benchmark for TimeArena {
 
     /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`).
     fn find(&self, path: &Path, name: &str, _: &ImportOptions) -> Result<Instance, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = makespan_model::input::read_text(path)?;
         super::import_named(path, &text, name)
     }
 

@@ -132,10 +132,7 @@ fn read_graph(tasks_path: &Path) -> Result<Option<BTreeMap<String, graph::GraphT
     if graph_path == tasks_path || !graph_path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&graph_path).map_err(|source| LoadError::Io {
-        path: graph_path.clone(),
-        source,
-    })?;
+    let text = makespan_model::input::read_text(&graph_path)?;
     graph::read(&graph_path, &text).map(Some)
 }
 

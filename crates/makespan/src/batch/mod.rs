@@ -88,6 +88,10 @@ impl Row {
     }
 }
 
+/// Stack of each worker thread: HiGHS recurses deeply on some models, and the 2 MiB
+/// default is not enough. It is address space, not memory, until used.
+pub const WORKER_STACK: usize = 256 << 20;
+
 /// Why a batch could not run (per-instance failures are `error` solutions, not this).
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
@@ -98,6 +102,14 @@ pub enum BatchError {
         path: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    #[error("cannot start {jobs} worker threads with {} MiB of stack each: {message}; lower --jobs", WORKER_STACK >> 20)]
+    /// The worker threads could not be started (an address-space or thread limit).
+    Workers {
+        /// Workers asked for.
+        jobs: usize,
+        /// The system's reason.
+        message: String,
     },
     #[error("instances \"{first}\" (from {first_file}) and \"{second}\" (from {second_file}) would share one solution file; rename one of them")]
     /// Two different instances share a name, or names whose files would be one file.
@@ -132,10 +144,12 @@ pub fn run(
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
-        // HiGHS recurses deeply on some models; the 2 MiB default is not enough.
-        .stack_size(256 << 20)
+        .stack_size(WORKER_STACK)
         .build()
-        .expect("a thread pool with a positive thread count builds");
+        .map_err(|e| BatchError::Workers {
+            jobs: options.jobs,
+            message: e.to_string(),
+        })?;
     let rows: Result<Vec<Option<Row>>, BatchError> = pool.install(|| {
         instances
             .par_iter()
@@ -166,7 +180,7 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
                     return Ok(Row::of(&existing, true));
                 }
                 // `--check` on a folder solved before checks the solutions kept there.
-                let mut checked = existing;
+                let mut checked = *existing;
                 checked.check = Some(check::cross_check(instance, &checked, &options.solve));
                 write_solution(&path, &checked)?;
                 return Ok(Row::of(&checked, true));

@@ -10,7 +10,7 @@ use makespan_model::solution::{Solution, SolvedWith, Status};
 /// What to do with the file found at an instance's solution path.
 pub(super) enum Resume {
     /// Keep it: it answers what is asked.
-    Keep(Solution),
+    Keep(Box<Solution>),
     /// Solve again; `Some(why)` when a result for this instance was there but does not do.
     Solve(Option<String>),
 }
@@ -48,7 +48,7 @@ pub(super) fn decide(
     });
     let same_method = kept_with.method == asked.method;
     if (same_method && proven) || kept_with.covers(asked) {
-        return Resume::Keep(existing);
+        return Resume::Keep(Box::new(existing));
     }
     let why = if !same_method {
         format!(

@@ -245,3 +245,146 @@ fn an_output_folder_inside_the_input_folder_is_not_read_as_input() {
     let second = solve(&[], &folder, &out);
     assert!(second.status.success(), "{}", text(&second));
 }
+
+#[cfg(unix)]
+#[test]
+fn export_lp_never_writes_through_a_planted_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = open_instance(dir.path());
+    let lp = dir.path().join("lp");
+    std::fs::create_dir_all(&lp).unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args([
+            "solve",
+            "--quiet",
+            "--export-lp",
+            lp.to_str().unwrap(),
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .arg(&folder)
+        .spawn()
+        .unwrap();
+    // The temporary name HiGHS used to write through: `.<file>.<pid>.lp`.
+    let planted = lp.join(format!(".js-8x8.lp.{}.lp", child.id()));
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    let status = child.wait_with_output().unwrap().status;
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::read_to_string(lp.join("js-8x8.lp"))
+        .unwrap()
+        .contains("obj"));
+}
+
+#[test]
+fn summary_csv_keeps_hostile_names_in_one_cell_and_the_terminal_gets_no_control_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["a,b", "two\nlines", "=1+2", "say \"hi\"", "red\u{1b}[31m"];
+    let folder = inputs(dir.path(), &names.map(named));
+    let out = dir.path().join("out");
+    let run = makespan(&[
+        "solve",
+        "--out",
+        out.to_str().unwrap(),
+        folder.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run));
+    assert!(!text(&run).contains('\u{1b}'), "{}", text(&run));
+    let mut cells: Vec<String> = summary_rows(&out)
+        .iter()
+        .map(|r| r[0].to_string())
+        .collect();
+    cells.sort();
+    let mut expected: Vec<String> = names
+        .iter()
+        .map(|n| {
+            if n.starts_with('=') {
+                format!("'{n}")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(cells, expected);
+}
+
+#[cfg(unix)]
+#[test]
+fn output_files_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (umask, mode) in [("022", 0o644), ("077", 0o600)] {
+        let out = dir.path().join(umask);
+        let script = format!(
+            "umask {umask} && exec {} solve --quiet --out {} instances/two-cooks-breakfast.json",
+            env!("CARGO_BIN_EXE_makespan"),
+            out.display()
+        );
+        let run = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", text(&run));
+        for file in ["two-cooks-breakfast.json", "summary.csv"] {
+            let found = std::fs::metadata(out.join(file))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777;
+            assert_eq!(found, mode, "{file} under umask {umask}");
+        }
+    }
+}
+
+#[test]
+fn a_file_that_cannot_be_written_is_one_error_row_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = inputs(dir.path(), &[named("first"), named("second")]);
+    let out = dir.path().join("out");
+    // A folder where `second`'s solution file must go: the rename into place fails.
+    std::fs::create_dir_all(out.join("second.json/inside")).unwrap();
+    let run = solve(&[], &folder, &out);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    assert!(said.contains("second:"), "{said}");
+    assert!(out.join("first.json").is_file());
+    assert_eq!(summary_rows(&out).len(), 1);
+    // A long name is shortened with a hash instead of failing.
+    let long = "x".repeat(300);
+    let folder = inputs(&dir.path().join("long"), &[named(&long)]);
+    let run = solve(&[], &folder, &dir.path().join("long-out"));
+    assert!(run.status.success(), "{}", text(&run));
+}
+
+#[test]
+fn a_read_only_or_file_out_is_refused_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = inputs(dir.path(), &[named("soup")]);
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let run = solve(&[], &folder, &file);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("exists and is not a folder"), "{said}");
+}
+
+#[test]
+fn temporaries_left_by_a_killed_run_are_removed_and_names_never_hide_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // A pid above the kernel's maximum never runs.
+    let left = out.join(".makespan-tmp-99999999-abcdef");
+    std::fs::write(&left, "half a file").unwrap();
+    let folder = inputs(dir.path(), &[named("."), named(".hidden")]);
+    let run = solve(&[], &folder, &out);
+    assert!(run.status.success(), "{}", text(&run));
+    assert!(!left.exists());
+    let files = json_files(&out);
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files.iter().all(|f| !f.starts_with('.')), "{files:?}");
+    assert_eq!(summary_rows(&out).len(), 2);
+}

@@ -150,3 +150,24 @@ fn a_second_ctrl_c_exits_at_once_without_partial_files() {
     );
     assert!(!solutions(&out).is_empty());
 }
+
+#[test]
+fn sigterm_stops_the_batch_like_the_first_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let out = dir.path().join("out");
+    let child = start(&inputs, &out);
+    wait_for_first_solution(&out);
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let stopped = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("run the same command again"), "{stderr}");
+    let done = solutions(&out);
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + done.len(), "{summary}");
+}

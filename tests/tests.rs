@@ -11,6 +11,7 @@ mod batch_safety;
 mod benchmarks_end_to_end;
 mod check;
 mod cli;
+mod error_text;
 mod formats_detect;
 mod formats_import;
 mod fuzz_readers;

@@ -18,6 +18,7 @@ use makespan::{Method, SolveOptions};
 mod compare_cmd;
 mod generate_cmd;
 mod interrupt;
+mod terminal;
 mod validate_cmd;
 mod verify_cmd;
 mod workers;
@@ -147,7 +148,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", without_repeats(&err));
+            eprintln!("error: {}", terminal::safe(&without_repeats(&err)));
             ExitCode::from(2)
         }
     }
@@ -275,14 +276,17 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         method: args.method,
     };
     let started = std::time::Instant::now();
-    let cancel = interrupt::install().map_err(anyhow::Error::msg)?;
+    let folders = std::iter::once(args.out.clone())
+        .chain(options.export_lp.clone())
+        .collect();
+    let cancel = interrupt::install(folders).map_err(anyhow::Error::msg)?;
     let bar = progress_bar(instances.len(), args.quiet);
     let rows = batch::run(
         &instances,
         &options,
         &|row: &Row| {
             bar.inc(1);
-            bar.set_message(format!("{} {}", row.instance, row.status));
+            bar.set_message(format!("{} {}", terminal::name(&row.instance), row.status));
         },
         &cancel,
     )
@@ -290,6 +294,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     if !args.quiet {
         print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+    }
+    for r in &rows {
+        if let Some(why) = &r.failed {
+            eprintln!("{}: {}", terminal::name(&r.instance), terminal::safe(why));
+        }
     }
     if cancel.is_cancelled() {
         eprintln!(
@@ -341,7 +350,7 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
     let reused = rows.iter().filter(|r| r.reused).count();
     let width = rows
         .iter()
-        .map(|r| r.instance.len())
+        .map(|r| terminal::name(&r.instance).chars().count())
         .max()
         .unwrap_or(8)
         .max(8);
@@ -354,13 +363,13 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
             let cell = |v: Option<i64>| v.map_or("-".into(), |x| x.to_string());
             println!(
                 "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8.3}  {}{}",
-                r.instance,
+                terminal::name(&r.instance),
                 r.status.to_string(),
                 cell(r.makespan),
                 cell(r.lower_bound),
                 r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
                 r.seconds,
-                r.method,
+                terminal::name(&r.method),
                 match r.check {
                     Some(v) => format!(" check:{}", v.name()),
                     None => String::new(),

@@ -82,6 +82,18 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         disagreements,
         missing
     );
+    if missing == outcomes.len() {
+        bail!(
+            "no instance has an entry in the optima tables ({} instances, none matched): check that --optima belongs to these inputs (rows are keyed by file name)",
+            outcomes.len()
+        );
+    }
+    if missing > 0 {
+        eprintln!(
+            "warning: {missing} of {} instances have no entry in the optima tables and were not compared",
+            outcomes.len()
+        );
+    }
     Ok(if disagreements > 0 {
         ExitCode::from(1)
     } else {

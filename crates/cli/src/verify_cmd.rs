@@ -125,8 +125,8 @@ fn run_one(
             println!("{}", serde_json::to_string_pretty(&value)?);
         }
     } else {
-        print!("{}", report.render_text());
-        print!("{}", checked.text);
+        print!("{}", crate::terminal::safe(&report.render_text()));
+        print!("{}", crate::terminal::safe(&checked.text));
         if let (Some(c), Some((_, status))) = (&comparison, &reference) {
             print_comparison(report, c, *status);
         }

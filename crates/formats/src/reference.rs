@@ -17,7 +17,12 @@ pub const DEFAULT_DATA: &str = "../shared/benchmarks";
 /// The data folder: the flag, else `$MAKESPAN_DATA`, else [`DEFAULT_DATA`].
 pub fn data_dir(flag: Option<&Path>) -> PathBuf {
     flag.map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
+        // An empty variable is unset, not the current folder.
+        .or_else(|| {
+            std::env::var_os("MAKESPAN_DATA")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
 }
 

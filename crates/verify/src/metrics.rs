@@ -21,7 +21,13 @@ pub(super) fn measure(placements: &Placements) -> Metrics {
         .iter()
         .fold(0i64, |sum, &(s, e)| sum.saturating_add(e - s));
     let agent_idle_time = match (placements.instance.agents, makespan) {
-        (Some(m), Some(c)) => Some(i64::from(m).saturating_mul(c).saturating_sub(busy_time)),
+        // Overlapping pieces of an invalid plan count twice in `busy_time`: never below 0.
+        (Some(m), Some(c)) => Some(
+            i64::from(m)
+                .saturating_mul(c)
+                .saturating_sub(busy_time)
+                .max(0),
+        ),
         _ => None,
     };
     let mut events: Vec<(i64, i32)> = busy.iter().flat_map(|&(s, e)| [(s, 1), (e, -1)]).collect();

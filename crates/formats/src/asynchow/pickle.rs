@@ -49,7 +49,19 @@ pub fn import_pickle(
     for index in 0..columns.titles.len() {
         let checked = task(&split, index, &columns)
             .map_err(|(at, message)| LoadError::format(path, at, message))?;
-        out.extend(instances(&checked, path, opts));
+        let built = instances(&checked, path, opts);
+        // Name the pickle's task, not a field of the instance built from it (which the
+        // user never wrote).
+        for instance in &built {
+            instance.validate().map_err(|invalid| {
+                LoadError::format(
+                    path,
+                    format!("task {index} ({})", instance.name),
+                    format!("its steps make an invalid instance: {invalid}"),
+                )
+            })?;
+        }
+        out.extend(built);
     }
     Ok(out)
 }

@@ -21,6 +21,7 @@ use resume::Resume;
 
 mod names;
 mod resume;
+pub mod temp;
 
 pub use names::{dedupe, dedupe_files, file_stem, solution_path};
 
@@ -69,6 +70,8 @@ pub struct Row {
     /// Why a result kept from an earlier run was solved again (weaker limits, another
     /// method, a failed re-check).
     pub resolved: Option<String>,
+    /// Why the instance's files could not be written (the row's status is then `error`).
+    pub failed: Option<String>,
 }
 
 impl Row {
@@ -84,6 +87,15 @@ impl Row {
             reused,
             check: solution.check.as_ref().map(|c| c.verdict),
             resolved: None,
+            failed: None,
+        }
+    }
+
+    /// An instance whose files could not be written: one `error` row, and the run goes on.
+    fn failed(instance: &Instance, error: &BatchError) -> Row {
+        Row {
+            failed: Some(error.to_string()),
+            ..Row::of(&Solution::new(instance, Status::Error, ""), false)
         }
     }
 }
@@ -134,13 +146,11 @@ pub fn run(
     progress: &(dyn Fn(&Row) + Sync),
     cancel: &Cancel,
 ) -> Result<Vec<Row>, BatchError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BatchError::Io { path, source }
-    };
-    fs::create_dir_all(&options.out).map_err(io(&options.out))?;
+    writable_folder(&options.out)?;
+    temp::clean(&options.out);
     if let Some(dir) = &options.export_lp {
-        fs::create_dir_all(dir).map_err(io(dir))?;
+        writable_folder(dir)?;
+        temp::clean(dir);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
@@ -158,7 +168,10 @@ pub fn run(
                 if cancel.is_cancelled() {
                     return Ok(None);
                 }
-                let row = solve_one(instance, options)?;
+                // A file that cannot be written (disk full, a name the file system
+                // refuses) is this instance's error, not the end of the run.
+                let row = solve_one(instance, options)
+                    .unwrap_or_else(|error| Row::failed(instance, &error));
                 progress(&row);
                 Ok(Some(row))
             })
@@ -167,6 +180,26 @@ pub fn run(
     let rows = rows?;
     write_summary(&options.out)?;
     Ok(rows.into_iter().flatten().collect())
+}
+
+/// Creates `dir` if needed and checks that files can be written there, before any
+/// instance is solved (a read-only or full folder is found now, not after the first solve).
+fn writable_folder(dir: &Path) -> Result<(), BatchError> {
+    let fail = |message: String| BatchError::Io {
+        path: dir.to_path_buf(),
+        source: std::io::Error::other(message),
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail(
+            "exists and is not a folder; --out names the folder for the solution files".into(),
+        ));
+    }
+    fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create the folder: {e}")))?;
+    tempfile::Builder::new()
+        .prefix(&temp::prefix())
+        .tempfile_in(dir)
+        .and_then(|mut probe| probe.write_all(b"probe"))
+        .map_err(|e| fail(format!("cannot write here: {e}")))
 }
 
 fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {
@@ -237,8 +270,8 @@ fn read_solution(path: &Path) -> Option<Solution> {
     Solution::read(path).ok()
 }
 
-/// Writes through a temporary file in the same folder and renames it into place, so an
-/// interrupted run never leaves half a file.
+/// Writes through a temporary file in the same folder (a fresh random name, see [`temp`])
+/// and renames it into place, so an interrupted run never leaves half a file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
     let dir = path
         .parent()
@@ -248,7 +281,17 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    let prefix = temp::prefix();
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Created as 0666 less the umask, like any file a tool writes (tempfile's own
+        // default, 0600, would hide results in a shared folder from the group).
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder.tempfile_in(dir).map_err(err)?;
     file.write_all(bytes).map_err(err)?;
     file.persist(path).map_err(|e| err(e.error))?;
     Ok(())

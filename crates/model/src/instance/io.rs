@@ -60,6 +60,22 @@ pub enum LoadError {
     },
 }
 
+/// serde_json reads a whole number beyond 64 bits as a float and then reports "floating
+/// point `1.8446744073709552e+19`, expected i64": say what the number is instead.
+fn whole_number_message(message: String) -> String {
+    let Some(rest) = message.strip_prefix("invalid type: floating point `") else {
+        return message;
+    };
+    let Some((value, expected)) = rest.split_once("`, expected ") else {
+        return message;
+    };
+    if value.contains('e') {
+        format!("the number {value} is beyond 64-bit whole numbers, expected {expected}")
+    } else {
+        format!("{value} is not a whole number, expected {expected}")
+    }
+}
+
 impl LoadError {
     /// Wraps a serde_json error with the file it came from, keeping its line and column.
     pub fn json(path: &Path, err: &serde_json::Error) -> Self {
@@ -71,6 +87,7 @@ impl LoadError {
         if err.is_eof() {
             message.push_str(" (the file ends too early: is it truncated?)");
         }
+        let message = whole_number_message(message);
         LoadError::Json {
             path: path.to_path_buf(),
             line: err.line(),

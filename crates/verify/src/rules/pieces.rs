@@ -29,7 +29,32 @@ pub fn bad_pieces(instance: &Instance, schedule: &[ScheduledActivity], out: &mut
     }
 }
 
+/// Malformed pieces reported one by one for an activity; the rest are counted in one more
+/// violation (100,000 overlapping pieces are one mistake, not 100,000 lines).
+const SHOWN_PER_ACTIVITY: usize = 3;
+
 fn check_entry(activity: &Activity, pieces: &[Piece], out: &mut Vec<Violation>) {
+    let mut found = Vec::new();
+    check_pieces(activity, pieces, &mut found);
+    let hidden = found.len().saturating_sub(SHOWN_PER_ACTIVITY);
+    let first_hidden = found.get(SHOWN_PER_ACTIVITY).and_then(|v| v.time);
+    out.extend(found.into_iter().take(SHOWN_PER_ACTIVITY));
+    if hidden > 0 {
+        let id = &activity.id;
+        out.push(Violation::new(
+            Rule::BadPiece,
+            vec![id.clone()],
+            first_hidden,
+            format!("{hidden} more malformed or overlapping pieces of `{id}`"),
+            format!(
+                "give `{id}` disjoint pieces adding up to {}",
+                activity.duration
+            ),
+        ));
+    }
+}
+
+fn check_pieces(activity: &Activity, pieces: &[Piece], out: &mut Vec<Violation>) {
     let id = &activity.id;
     let d = activity.duration;
     let mut bad = |time: Option<i64>, message: String, hint: String| {

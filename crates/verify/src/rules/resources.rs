@@ -66,14 +66,30 @@ pub fn over_capacity(placements: &Placements, out: &mut Vec<Violation>) {
                 .copied()
                 .filter(|i| !starters.contains(i))
                 .collect();
-            let name = |&i: &usize| placements.all[i].id().to_string();
-            let late: Vec<String> = starters.iter().map(name).collect();
-            let mut activities = late.clone();
-            activities.extend(others.iter().map(name));
-            let uses: Vec<String> = starters
+            // Per activity, once: an activity whose pieces overlap starts several times.
+            let mut per_activity: Vec<(&str, i64)> = Vec::new();
+            let mut counted = std::collections::HashSet::new();
+            for &i in starters.iter().chain(&others) {
+                if !counted.insert(i) {
+                    continue;
+                }
+                let id = placements.all[i].id();
+                match per_activity.iter_mut().find(|(a, _)| *a == id) {
+                    Some((_, amount)) => *amount += holding[&i],
+                    None => per_activity.push((id, holding[&i])),
+                }
+            }
+            let mut late: Vec<String> = Vec::new();
+            for &i in &starters {
+                let id = placements.all[i].id().to_string();
+                if !late.contains(&id) {
+                    late.push(id);
+                }
+            }
+            let activities: Vec<String> = per_activity.iter().map(|(a, _)| a.to_string()).collect();
+            let uses: Vec<String> = per_activity
                 .iter()
-                .chain(&others)
-                .map(|&i| format!("`{}` ({})", placements.all[i].id(), holding[&i]))
+                .map(|(a, amount)| format!("`{a}` ({amount})"))
                 .collect();
             let released = others
                 .iter()

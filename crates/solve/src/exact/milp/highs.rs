@@ -189,7 +189,10 @@ fn int64_info(model: &highs::SolvedModel, name: &CStr) -> Option<i64> {
     (status == 0).then_some(value)
 }
 
-/// Writes the model as an LP file, through a temporary file so a crash never leaves half of one.
+/// Writes the model as an LP file, through a temporary file so a crash never leaves half of
+/// one. HiGHS opens the file by name, so the name must not be guessable: it writes into a
+/// fresh directory of random name that only this user can enter (a planted link in the
+/// output folder is never followed), and the file is renamed into place.
 fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), MilpError> {
     let lp_file = |path: &Path, message: String| MilpError::LpFile {
         path: path.to_path_buf(),
@@ -200,11 +203,19 @@ fn write_lp(model: &mut highs::Model, path: &Path) -> Result<(), MilpError> {
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| lp_file(dir, e.to_string()))?;
-    let file_name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = dir.join(format!(".{file_name}.{}.lp", std::process::id()));
+    // The prefix the batch's clean-up recognises (`makespan::batch::temp`).
+    let prefix = format!(".makespan-tmp-{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    let private = builder
+        .tempdir_in(dir)
+        .map_err(|e| lp_file(dir, e.to_string()))?;
+    let temporary = private.path().join("model.lp");
     let c_path = CString::new(temporary.to_string_lossy().as_bytes())
         .map_err(|_| lp_file(path, "the path contains a NUL byte".into()))?;
     // SAFETY: the pointer is a live HiGHS instance; c_path is NUL-terminated.

@@ -1,0 +1,90 @@
+//! What the tool says about hostile or mistaken input (issue 18): `validate` with a table
+//! that matches nothing, `verify` on a plan of heavily overlapping pieces, and error texts
+//! (I/O errors once, numbers beyond 64 bits as numbers, an empty `MAKESPAN_DATA`).
+
+use crate::common::{makespan, text};
+
+#[test]
+fn validate_fails_when_the_optima_table_matches_no_instance_and_warns_when_some_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = crate::common::write(dir.path(), &crate::common::job_shop("js-3x3", 3, 3, 1));
+    let table = dir.path().join("optima.csv");
+    std::fs::write(&table, "problem,optimum\nother.json,10\n").unwrap();
+    let run = makespan(&[
+        "validate",
+        input.to_str().unwrap(),
+        "--optima",
+        table.to_str().unwrap(),
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("none matched"), "{said}");
+}
+
+#[test]
+fn heavily_overlapping_pieces_give_a_short_report_and_no_negative_idle_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let instance: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("instances/two-cooks-breakfast.json").unwrap(),
+    )
+    .unwrap();
+    let pieces = vec![[0, 4]; 20_000];
+    let plan = serde_json::json!({
+        "format": "makespan-plan/1",
+        "instance": instance,
+        "schedule": [{"activity": "chop-onion", "agent": 0, "pieces": pieces}]
+    });
+    let file = dir.path().join("plan.json");
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let run = makespan(&["verify", file.to_str().unwrap()]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(said.len() < 10_000, "{} bytes", said.len());
+    assert!(
+        said.contains("19996 more malformed or overlapping pieces"),
+        "{said}"
+    );
+    assert!(!said.contains("idle time -"), "{said}");
+}
+
+#[test]
+fn error_texts_say_each_thing_once_and_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.json");
+    let run = makespan(&["verify", missing.to_str().unwrap()]);
+    let said = text(&run);
+    assert_eq!(said.matches("os error 2").count(), 1, "{said}");
+
+    let big = dir.path().join("big.json");
+    let json = r#"{"format": "makespan-instance/1", "name": "big", "agents": 1,
+        "activities": [{"id": "a", "duration": 18446744073709551616}]}"#;
+    std::fs::write(&big, json).unwrap();
+    let run = makespan(&[
+        "solve",
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+        big.to_str().unwrap(),
+    ]);
+    let said = text(&run);
+    assert!(said.contains("beyond 64-bit whole numbers"), "{said}");
+
+    let plan = dir.path().join("plan.json");
+    std::fs::write(&plan, "[]").unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args([
+            "verify",
+            plan.to_str().unwrap(),
+            "--instance",
+            "timearena:cooking1",
+        ])
+        .env("MAKESPAN_DATA", "")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let said = text(&run);
+    // Empty is unset: the default folder, not the current one.
+    assert!(
+        said.contains("../shared/benchmarks/timearena/tasks.json") || run.status.code() != Some(2),
+        "{said}"
+    );
+}

@@ -26,6 +26,7 @@ pub mod recipe2plan;
 pub mod reference;
 mod registry;
 pub mod robotouille;
+pub mod run;
 pub mod timearena;
 mod walk;
 

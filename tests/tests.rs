@@ -6,6 +6,7 @@
 mod common;
 
 mod agent_search;
+mod answer_forms;
 mod asynctool;
 mod benchmarks_end_to_end;
 mod check;

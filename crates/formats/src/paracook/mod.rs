@@ -292,11 +292,18 @@ impl crate::registry::Benchmark for ParaCook {
         if answer.text.trim_start().starts_with('{') {
             return None;
         }
-        Some(
-            lists::read_agent_lists(answer.path, answer.text).map(|lists| {
+        let strict = lists::read_agent_lists(answer.path, answer.text);
+        let note = lists::reading_difference(&strict, answer.text);
+        let mut check = match strict {
+            Ok(lists) => {
                 crate::registry::NativeCheck::plain(lists::verify_agent_lists(instance, &lists))
-            }),
-        )
+            }
+            Err(e) => crate::registry::malformed_answer(instance, &e),
+        };
+        if let Some(note) = note {
+            check.text = format!("note: {note}\n");
+        }
+        Some(Ok(check))
     }
 }
 

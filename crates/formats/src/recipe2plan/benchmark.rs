@@ -7,7 +7,7 @@ use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Solution;
 
-use super::steps::{parse_steps, schedule_actions, verify_steps};
+use super::steps::{final_answer, parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
 use crate::registry::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
 use crate::{ImportOptions, NativeAnswer, Probe};
@@ -91,7 +91,7 @@ fn check_steps(
     key: &str,
     level: Level,
 ) -> Result<NativeCheck, LoadError> {
-    let parsed = parse_steps(answer.text);
+    let parsed = parse_steps(final_answer(answer.text));
     let heuristic = heuristic_plan(instance, key, level);
     let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
     let solution_path = answer
@@ -116,6 +116,10 @@ fn check_steps(
         100.0 * m.progress,
         m.success
     );
+    let mut text = text;
+    for note in &checked.notes {
+        text += &format!("note: {note}\n");
+    }
     Ok(NativeCheck {
         report: checked.report.clone(),
         text,

@@ -85,10 +85,15 @@ impl Benchmark for TimeArena {
         })
     }
 
-    /// A decision list or an `LLM_test.py` trajectory, recognised by its records.
+    /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer
+    /// to a TimeArena run (one that does not parse is a malformed answer).
     fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
-        let value: serde_json::Value = serde_json::from_str(answer.text).ok()?;
-        if !is_decision_log(&value) {
+        let ours = answer
+            .instance
+            .and_then(|i| i.source.as_ref())
+            .is_some_and(|s| s.benchmark == super::BENCHMARK);
+        let value: Option<serde_json::Value> = serde_json::from_str(answer.text).ok();
+        if !ours && !value.as_ref().is_some_and(is_decision_log) {
             return None;
         }
         let Some(instance) = answer.instance else {

@@ -23,6 +23,7 @@ mod recipe2plan_properties;
 mod robotouille;
 mod robotouille_actions;
 mod robustness;
+mod score;
 mod setups_and_holds;
 mod solver_properties;
 mod timearena;

@@ -104,6 +104,11 @@ pub trait Benchmark: Sync {
         None
     }
 
+    /// Its harness's outputs (whole model runs), for `makespan score`.
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        None
+    }
+
     /// The group `compare` counts this instance in (a level, a scenario), if the benchmark
     /// has its own grouping.
     fn group(&self, instance: &Instance) -> Option<String> {

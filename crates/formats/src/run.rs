@@ -14,8 +14,12 @@
 //! original scorer and its headline metrics.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_verify::Report;
 
 /// The `format` tag of a serialised [`RunReport`].
 pub const RUN_REPORT_FORMAT: &str = "makespan-run-report/1";
@@ -124,4 +128,114 @@ pub struct Difference {
     /// Why they differ: the fault of the original scorer the specs name (e.g. ParaCook's
     /// unchecked list count, Recipe2Plan's incomplete plans counted as executed).
     pub reason: String,
+}
+
+/// A benchmark's harness outputs: how its whole runs are read, tied to their instances and
+/// scored the way its original scorer does. The facade (`makespan::score`) adds the optima and
+/// builds the [`RunReport`].
+pub trait Harness: Sync {
+    /// Whether `run` (a results file, or a folder of trajectories or logs) is this harness's
+    /// output. Cheap: a look at the name, the folder or the first file's keys.
+    fn recognises(&self, run: &Path) -> bool;
+
+    /// What [`Row::original_score`] and [`Row::corrected_score`] measure.
+    fn score_name(&self) -> &'static str;
+
+    /// Every answer of the run, tied to its instance under the checkout `data`, checked
+    /// strictly and by the original's rules. An entry that cannot be scored is an `Err` row;
+    /// only a run that cannot be read at all is an error.
+    fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError>;
+
+    /// The headline metrics, original and corrected, over the rows (optima filled in) and
+    /// their entries, in the same order.
+    fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline;
+}
+
+/// One answer of a run as the harness wrote it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The harness's own key for it.
+    pub key: String,
+    /// The answer checked, or why it cannot be (the row's error).
+    pub scored: Result<Scored, String>,
+}
+
+impl Entry {
+    /// An entry that cannot be scored.
+    pub fn error(key: impl Into<String>, why: impl Into<String>) -> Entry {
+        Entry {
+            key: key.into(),
+            scored: Err(why.into()),
+        }
+    }
+}
+
+/// An answer checked against its instance.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// The instance it answers.
+    pub instance: Instance,
+    /// The strict verdict.
+    pub report: Report,
+    /// Whether the original scorer counts it a success.
+    pub original_valid: Option<bool>,
+    /// The benchmark's own score of it, as the original computes it.
+    pub original_score: Option<f64>,
+    /// The same score from the strict verdict.
+    pub corrected_score: Option<f64>,
+    /// Why the original's verdict differs from the strict one (a fault the specs name), when
+    /// it does.
+    pub difference: Option<String>,
+    /// Remarks that change no verdict.
+    pub notes: Vec<String>,
+    /// What the benchmark's headline needs beyond the row (a reference time, a time series).
+    pub extra: serde_json::Value,
+}
+
+/// The first of `candidates` (paths relative to the checkout `data`) that exists, so a
+/// checkout as cloned, the data folder itself and a folder of several benchmarks all work;
+/// else an error naming every place looked at.
+pub fn find_in_checkout(
+    data: &Path,
+    candidates: &[&str],
+    what: &str,
+) -> Result<PathBuf, LoadError> {
+    candidates
+        .iter()
+        .map(|c| data.join(c))
+        .find(|p| p.exists())
+        .ok_or_else(|| {
+            let looked: Vec<String> = candidates
+                .iter()
+                .map(|c| data.join(c).display().to_string())
+                .collect();
+            LoadError::usage(
+                data,
+                format!(
+                    "no {what} in this checkout (looked for {}); pass --data with the root of your checkout of the benchmark",
+                    looked.join(", ")
+                ),
+            )
+        })
+}
+
+/// The mean of the values, `None` for none.
+pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values
+        .into_iter()
+        .fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Each rule's violations counted, as `rule ×n` joined by commas (for reasons).
+pub fn rule_counts(report: &Report) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &report.violations {
+        *counts.entry(v.rule.name()).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(r, n)| format!("{r} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -10,7 +10,10 @@
 //! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
+mod harness;
 pub mod lists;
+
+pub use harness::ParaCookHarness;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -282,6 +285,10 @@ impl crate::registry::Benchmark for ParaCook {
             extension: "json",
             text: answer_lists(instance, schedule),
         })
+    }
+
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&ParaCookHarness)
     }
 
     fn check_answer(

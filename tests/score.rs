@@ -141,3 +141,60 @@ fn score_needs_a_checkout_and_says_how_to_give_one() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(text(&output).contains("--data"), "{}", text(&output));
 }
+
+#[test]
+fn recipe2plan_plan_and_solve_logs_think_blocks_g9_and_bad_logs() {
+    let Some(data) = makespan_testkit::data("recipe2plan") else {
+        return;
+    };
+    let run = fixture("recipe2plan/logs/model-y/medium/plan_solve/cooking");
+    let report = score(&run, &data);
+    assert_eq!(report.benchmark, "recipe2plan");
+    let row = |key: &str| report.rows.iter().find(|r| r.key == key).unwrap();
+    // The Step inside <think> is not part of the plan: the optimal answer after it is valid.
+    let best = row("Okra-Fry_Volcano-Glass");
+    assert_eq!(
+        (best.valid, best.ratio),
+        (Some(true), Some(1.0)),
+        "{best:?}"
+    );
+    assert_eq!(
+        best.instance.as_deref(),
+        Some("recipe2plan-Okra-Fry_Volcano-Glass-medium")
+    );
+    // A duplicate after every goal is complete: the original's success, gap G9 here.
+    let g9 = row("Cobbler_Banana-Fry");
+    assert_eq!((g9.valid, g9.original_valid), (Some(false), Some(true)));
+    assert_eq!(report.differences.len(), 1);
+    assert!(
+        report.differences[0].reason.contains("G9"),
+        "{:?}",
+        report.differences
+    );
+    // Prose only: one malformed_answer; a truncated log and an unknown pair are error rows.
+    let prose = row("Okra-Fry_Leche-Asada");
+    assert_eq!(
+        prose.violations.keys().collect::<Vec<_>>(),
+        ["malformed_answer"]
+    );
+    assert!(row("Leche-Asada_BBQ-Meatballs")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("truncated"));
+    assert!(row("Nope_Recipe")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("no recipe pair"));
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    assert!((metric("pass").original.unwrap() - 200.0 / 3.0).abs() < 1e-9);
+    assert!((metric("pass").corrected.unwrap() - 100.0 / 3.0).abs() < 1e-9);
+}

@@ -335,7 +335,7 @@ pub fn render_text(report: &RunReport) -> String {
     for m in &report.headline.metrics {
         let _ = writeln!(
             out,
-            "{:6}  {:>10}  {:>10}  {}",
+            "{:8}  {:>10}  {:>10}  {}",
             m.name,
             opt(m.original.map(|x| format!("{x:.4}"))),
             opt(m.corrected.map(|x| format!("{x:.4}"))),

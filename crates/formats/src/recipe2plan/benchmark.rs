@@ -73,6 +73,10 @@ impl Benchmark for Recipe2Plan {
         Some(check_steps(answer, instance, &key, level))
     }
 
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&super::Recipe2PlanHarness)
+    }
+
     fn baseline_file(&self) -> Option<BaselineFile> {
         Some(BaselineFile {
             description: "Recipe2Plan's plan.json",
@@ -130,7 +134,11 @@ fn check_steps(
 }
 
 /// The benchmark's heuristic plan of this instance, from `plan.json` beside the instance file.
-fn heuristic_plan(instance: &Instance, key: &str, level: Level) -> Option<Vec<PlanAction>> {
+pub(crate) fn heuristic_plan(
+    instance: &Instance,
+    key: &str,
+    level: Level,
+) -> Option<Vec<PlanAction>> {
     let file = instance.source.as_ref()?.file.as_ref()?;
     let path = Path::new(file).with_file_name("plan.json");
     let plans = read_baseline(&path).ok()?;

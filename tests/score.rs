@@ -198,3 +198,50 @@ fn recipe2plan_plan_and_solve_logs_think_blocks_g9_and_bad_logs() {
     assert!((metric("pass").original.unwrap() - 200.0 / 3.0).abs() < 1e-9);
     assert!((metric("pass").corrected.unwrap() - 100.0 / 3.0).abs() < 1e-9);
 }
+
+#[test]
+fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
+    let Some(data) = makespan_testkit::data("timearena") else {
+        return;
+    };
+    let report = score(&fixture("timearena/trajectory/model-z"), &data);
+    assert_eq!(report.benchmark, "timearena");
+    let row = |key: &str| report.rows.iter().find(|r| r.key == key).unwrap();
+    let lab1 = row("lab1");
+    assert_eq!(
+        (lab1.valid, lab1.makespan, lab1.optimum, lab1.original_valid),
+        (Some(true), Some(13), Some(13), Some(true))
+    );
+    assert!(
+        row("cooking1")
+            .notes
+            .iter()
+            .any(|n| n.contains("surrounding whitespace")),
+        "{:?}",
+        row("cooking1").notes
+    );
+    let stopped = row("lab2");
+    assert_eq!(
+        (stopped.valid, stopped.original_valid),
+        (Some(false), Some(false))
+    );
+    assert_eq!(stopped.original_score, stopped.corrected_score);
+    assert!(row("lab3").error.as_ref().unwrap().contains("truncated"));
+    assert!(row("birdhouse")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("does not have"));
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    // cal_metric.py never sees the final 100 (spec §6 a): CR 0; the strict CR counts 2 of 3.
+    assert_eq!(metric("CR").original, Some(0.0));
+    assert!((metric("CR").corrected.unwrap() - 200.0 / 3.0).abs() < 1e-9);
+    assert_eq!(metric("CT").corrected, Some(14.5));
+}

@@ -155,6 +155,10 @@ impl Benchmark for TimeArena {
         Some((serde_json::json!({ "timearena_aggregate": total }), text))
     }
 
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&super::TimeArenaHarness)
+    }
+
     fn baseline(&self) -> Option<&'static Baseline> {
         Some(&GREEDY)
     }

@@ -17,6 +17,7 @@ mod benchmark;
 mod combine;
 pub mod graph;
 pub mod greedy;
+mod harness;
 pub mod log;
 mod native;
 mod tasks;
@@ -28,6 +29,7 @@ use super::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
 
 pub use benchmark::TimeArena;
+pub use harness::TimeArenaHarness;
 pub use native::{decisions, pool_instances};
 
 /// `source.benchmark` of every TimeArena instance.
@@ -124,6 +126,36 @@ pub fn import_named(path: &Path, text: &str, name: &str) -> Result<Instance, Loa
         constraint,
         graph.as_ref(),
     ))
+}
+
+/// The tasks of a user's TimeArena checkout, with the oracle's graph where it has one.
+pub(crate) struct Checkout {
+    /// The file (or folder) the tasks were read from, for the instances' `source.file`.
+    pub source: std::path::PathBuf,
+    /// The 30 tasks.
+    pub tasks: Vec<tasks::Task>,
+    /// `algorithm/dependencygraph.json`, when the checkout has it.
+    pub graph: Option<BTreeMap<String, graph::GraphTask>>,
+}
+
+/// Where a checkout (or a folder of several benchmarks) keeps `tasks.json`.
+const TASKS_JSON: [&str; 2] = ["tasks.json", "timearena/tasks.json"];
+
+impl Checkout {
+    /// Reads the tasks under the checkout `data`.
+    pub fn open(data: &Path) -> Result<Checkout, LoadError> {
+        let path = crate::run::find_in_checkout(data, &TASKS_JSON, "TimeArena tasks")?;
+        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let file = tasks::read(&path, &text)?;
+        Ok(Checkout {
+            graph: read_graph(&path)?,
+            source: path,
+            tasks: file.tasks,
+        })
+    }
 }
 
 /// `dependencygraph.json` from the folder of `tasks_path`, if it is there.

@@ -20,6 +20,7 @@ pub mod greedy;
 mod harness;
 pub mod log;
 mod native;
+mod python;
 mod tasks;
 
 use std::collections::BTreeMap;
@@ -138,13 +139,62 @@ pub(crate) struct Checkout {
     pub graph: Option<BTreeMap<String, graph::GraphTask>>,
 }
 
-/// Where a checkout (or a folder of several benchmarks) keeps `tasks.json`.
+/// Where a checkout keeps its task modules: the repository's layout, the folder itself, the
+/// copies of this project's data folder.
+const TASK_MODULES: [&str; 5] = [
+    "TimeArena/specificTasks",
+    "specificTasks",
+    "upstream/specificTasks",
+    "timearena/upstream/specificTasks",
+    ".",
+];
+
+/// Where a checkout keeps the oracle's graph.
+const GRAPHS: [&str; 3] = [
+    "algorithm/dependencygraph.json",
+    "dependencygraph.json",
+    "timearena/dependencygraph.json",
+];
+
+/// Where a folder holds this project's extraction `tasks.json` instead.
 const TASKS_JSON: [&str; 2] = ["tasks.json", "timearena/tasks.json"];
 
 impl Checkout {
-    /// Reads the tasks under the checkout `data`.
+    /// Reads the tasks under the checkout `data`: its task modules
+    /// (`TimeArena/specificTasks/*.py`), else a `tasks.json`.
     pub fn open(data: &Path) -> Result<Checkout, LoadError> {
-        let path = crate::run::find_in_checkout(data, &TASKS_JSON, "TimeArena tasks")?;
+        let modules = TASK_MODULES
+            .iter()
+            .map(|c| data.join(c))
+            .find(|d| d.join("cooking1.py").is_file());
+        if let Some(dir) = modules {
+            let graph = GRAPHS
+                .iter()
+                .map(|c| data.join(c))
+                .find(|p| p.is_file())
+                .map(|p| {
+                    let text = std::fs::read_to_string(&p).map_err(|source| LoadError::Io {
+                        path: p.clone(),
+                        source,
+                    })?;
+                    graph::read(&p, &text)
+                })
+                .transpose()?;
+            return Ok(Checkout {
+                tasks: python::read_folder(&dir)?,
+                source: dir,
+                graph,
+            });
+        }
+        let path = crate::run::find_in_checkout(
+            data,
+            &[
+                "TimeArena/specificTasks/cooking1.py",
+                TASKS_JSON[0],
+                TASKS_JSON[1],
+            ],
+            "TimeArena tasks",
+        )?;
         let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
             path: path.clone(),
             source,
@@ -223,6 +273,28 @@ mod tests {
         let tasks: std::collections::BTreeSet<&str> =
             found.iter().filter_map(|d| d.split(':').next()).collect();
         assert_eq!(tasks.len(), 6, "spec §8.1: six tasks disagree: {tasks:?}");
+    }
+
+    #[test]
+    fn the_task_modules_derive_exactly_the_tasks_of_tasks_json() {
+        let (Some(json), Some(modules)) = (
+            makespan_testkit::data("timearena/tasks.json"),
+            makespan_testkit::data("timearena/upstream/specificTasks"),
+        ) else {
+            return;
+        };
+        let text = std::fs::read_to_string(&json).unwrap();
+        let expected = tasks::read(&json, &text).unwrap().tasks;
+        let derived = python::read_folder(&modules).unwrap();
+        assert_eq!(derived.len(), 30);
+        for (d, e) in derived.iter().zip(&expected) {
+            assert_eq!(d.name, e.name);
+            assert_eq!(d.objects, e.objects, "{}: objects", e.name);
+            for (da, ea) in d.actions.iter().zip(&e.actions) {
+                assert_eq!(da, ea, "{}: action {}", e.name, ea.name);
+            }
+            assert_eq!(d, e, "{}", e.name);
+        }
     }
 
     #[test]

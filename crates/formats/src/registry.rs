@@ -42,6 +42,26 @@ pub trait Benchmark: Sync {
         &[]
     }
 
+    /// Whether a folder is one of its users' checkouts that is imported whole (TimeArena's
+    /// task modules), rather than walked for files.
+    fn is_checkout(&self, dir: &Path) -> bool {
+        let _ = dir;
+        false
+    }
+
+    /// Every instance of a checkout [`Benchmark::is_checkout`] recognised.
+    fn import_checkout(
+        &self,
+        dir: &Path,
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        let _ = opts;
+        Err(LoadError::usage(
+            dir,
+            format!("{} imports no folders", self.name()),
+        ))
+    }
+
     /// Every instance of a file [`Benchmark::detect`] recognised as `shape`.
     fn import(
         &self,

@@ -61,6 +61,19 @@ impl Benchmark for TimeArena {
         }
     }
 
+    /// A checkout's root or its `TimeArena/specificTasks` folder of task modules.
+    fn is_checkout(&self, dir: &Path) -> bool {
+        super::modules_folder(dir).is_some()
+    }
+
+    fn import_checkout(
+        &self,
+        dir: &Path,
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        super::import_checkout(dir, opts)
+    }
+
     fn data_file(&self) -> Option<&'static str> {
         Some("timearena/tasks.json")
     }

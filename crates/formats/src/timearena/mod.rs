@@ -53,13 +53,44 @@ pub fn is_task_file(value: &serde_json::Value) -> bool {
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let file = tasks::read(path, text)?;
     let graph = read_graph(path)?;
+    Ok(runs(path, &file.tasks, graph.as_ref(), opts))
+}
+
+/// The task-modules folder of a checkout given as `dir`: its root
+/// (`TimeArena/specificTasks`), the folder itself, or a `specificTasks` below it.
+pub fn modules_folder(dir: &Path) -> Option<std::path::PathBuf> {
+    TASK_MODULES
+        .iter()
+        .map(|c| dir.join(c))
+        .find(|d| d.join("cooking1.py").is_file())
+}
+
+/// Every run of a checkout's task modules ([`modules_folder`]), as [`import`] builds them
+/// from `tasks.json`: the same problems, with the oracle's graph where the checkout has it.
+pub fn import_checkout(dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let checkout = Checkout::open(dir)?;
+    Ok(runs(
+        &checkout.source,
+        &checkout.tasks,
+        checkout.graph.as_ref(),
+        opts,
+    ))
+}
+
+/// Every run of the requested sizes within each scenario (see [`import`]).
+fn runs(
+    path: &Path,
+    tasks: &[tasks::Task],
+    graph: Option<&BTreeMap<String, graph::GraphTask>>,
+    opts: &ImportOptions,
+) -> Vec<Instance> {
     let sizes = if opts.combine.is_empty() {
         DEFAULT_SIZES.to_vec()
     } else {
         opts.combine.clone()
     };
     let mut scenarios: Vec<(&str, Vec<&tasks::Task>)> = Vec::new();
-    for task in &file.tasks {
+    for task in tasks {
         match scenarios.iter_mut().find(|(s, _)| *s == task.scenario) {
             Some((_, list)) => list.push(task),
             None => scenarios.push((&task.scenario, vec![task])),
@@ -77,12 +108,12 @@ pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Insta
                     Some(path.display().to_string()),
                     &run,
                     opts.constraint,
-                    graph.as_ref(),
+                    graph,
                 ));
             }
         }
     }
-    Ok(instances)
+    instances
 }
 
 /// One run named like an instance (`cooking2+cooking1`, `lab3-constraint`), in the task
@@ -163,14 +194,12 @@ impl Checkout {
     /// Reads the tasks under the checkout `data`: its task modules
     /// (`TimeArena/specificTasks/*.py`), else a `tasks.json`.
     pub fn open(data: &Path) -> Result<Checkout, LoadError> {
-        let modules = TASK_MODULES
-            .iter()
-            .map(|c| data.join(c))
-            .find(|d| d.join("cooking1.py").is_file());
-        if let Some(dir) = modules {
-            let graph = GRAPHS
-                .iter()
-                .map(|c| data.join(c))
+        if let Some(dir) = modules_folder(data) {
+            // The graph sits at the checkout's root (`algorithm/`), which may be above `data`.
+            let graph = dir
+                .ancestors()
+                .take(4)
+                .flat_map(|root| GRAPHS.iter().map(move |c| root.join(c)))
                 .find(|p| p.is_file())
                 .map(|p| {
                     let text = std::fs::read_to_string(&p).map_err(|source| LoadError::Io {

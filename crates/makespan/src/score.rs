@@ -66,6 +66,12 @@ pub fn score_run(run: &Path, options: &ScoreOptions) -> Result<RunReport, LoadEr
         });
     }
     let data = checkout(run, options.data.as_deref())?;
+    if let Some(dir) = &options.solutions {
+        std::fs::create_dir_all(dir).map_err(|source| LoadError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+    }
     let (benchmark, harness) = harness_of(run).ok_or_else(|| {
         LoadError::usage(
             run,

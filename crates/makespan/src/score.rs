@@ -9,7 +9,7 @@
 //! corrected, and the [`Difference`]s between the two verdicts.
 //!
 //! The report's types are plain data, defined beside the harness readers in
-//! [`formats::run`](crate::formats::run) and re-exported here.
+//! [`formats::run`] and re-exported here.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -6,6 +6,7 @@
 mod common;
 
 mod agent_search;
+mod answer_forms;
 mod asynctool;
 mod batch_safety;
 mod benchmarks_end_to_end;
@@ -25,6 +26,7 @@ mod resource_limits;
 mod robotouille;
 mod robotouille_actions;
 mod robustness;
+mod score;
 mod setups_and_holds;
 mod solver_properties;
 mod timearena;

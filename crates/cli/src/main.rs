@@ -18,6 +18,7 @@ use makespan::{Method, SolveOptions};
 mod compare_cmd;
 mod generate_cmd;
 mod interrupt;
+mod score_cmd;
 mod terminal;
 mod validate_cmd;
 mod verify_cmd;
@@ -58,6 +59,13 @@ enum Command {
     ///
     /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
     Compare(compare_cmd::CompareArgs),
+    /// Score a whole model run from the benchmark's own output files, strictly and as the
+    /// original scores it, on your checkout of the benchmark.
+    ///
+    /// Exit code 0: all valid; 1: some answers invalid; 2: unreadable run; 3: some entries
+    /// could not be scored.
+    /// Example: makespan score ParaCook/results/abstract/gpt-5.json --data ParaCook/
+    Score(score_cmd::ScoreArgs),
 }
 
 #[derive(clap::Args)]
@@ -144,6 +152,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
+        Command::Score(args) => score_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -26,6 +26,7 @@ pub mod recipe2plan;
 pub mod reference;
 mod registry;
 pub mod robotouille;
+pub mod run;
 pub mod timearena;
 mod walk;
 
@@ -35,7 +36,7 @@ use makespan_model::instance::{parse_instance, Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 
 pub use detect::{detect, Format, Probe};
-pub use reference::{data_dir, load_instance, DEFAULT_DATA};
+pub use reference::{data_dir, load_instance};
 pub use registry::{
     baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
     BaselinePlans, Benchmark, NativeCheck, NativeJson,
@@ -100,21 +101,16 @@ pub struct NativeAnswer {
 }
 
 /// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
-/// instance it describes, each validated.
+/// instance it describes, each validated. A folder that is a benchmark's checkout imported
+/// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
-    let bytes = makespan_model::input::read_bytes(path)?;
-    let instances = match detect(path, &bytes)? {
-        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
-        Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
-            Some(benchmark) => benchmark.import(shape, path, &bytes, opts)?,
-            None => {
-                return Err(LoadError::format(
-                    path,
-                    "top level",
-                    format!("no benchmark named {benchmark} in the registry"),
-                ))
-            }
-        },
+    let checkout = path
+        .is_dir()
+        .then(|| registry().iter().find(|b| b.is_checkout(path)))
+        .flatten();
+    let instances = match checkout {
+        Some(benchmark) => benchmark.import_checkout(path, opts)?,
+        None => import_file(path, opts)?,
     };
     let cap = opts.max_instances.unwrap_or(MAX_INSTANCES_PER_FILE);
     if instances.len() > cap {
@@ -134,6 +130,24 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         })?;
     }
     Ok(instances)
+}
+
+/// Every instance of one file, by the format [`detect`] recognises.
+fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let bytes = makespan_model::input::read_bytes(path)?;
+    Ok(match detect(path, &bytes)? {
+        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
+        Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
+            Some(benchmark) => benchmark.import(shape, path, &bytes, opts)?,
+            None => {
+                return Err(LoadError::format(
+                    path,
+                    "top level",
+                    format!("no benchmark named {benchmark} in the registry"),
+                ))
+            }
+        },
+    })
 }
 
 /// The schedule in the native answer form of the benchmark the instance came from, or

@@ -51,6 +51,7 @@ pub use makespan_verify::{Report, Rule, Violation};
 
 pub mod batch;
 pub mod compare;
+pub mod score;
 pub mod validation;
 
 /// Which method produces a schedule.
@@ -91,7 +92,7 @@ pub fn load(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Vec<Insta
 }
 
 /// One instance: `BENCH:NAME` looked up in the benchmark's native file under `data` (default:
-/// `$MAKESPAN_DATA`, else `../shared/benchmarks`), or a file, `PATH#NAME` picking one of the
+/// `$MAKESPAN_DATA`; there is no other), or a file, `PATH#NAME` picking one of the
 /// instances a file holds.
 pub fn load_instance(
     spec: &str,

@@ -16,6 +16,7 @@ use crate::bounds;
 use crate::exact::{self, milp, Outcome};
 use crate::heuristics::{self, Effort};
 use crate::problem::{Problem, Refusal};
+use crate::Cancel;
 
 /// How to solve.
 #[derive(Debug, Clone)]
@@ -32,6 +33,9 @@ pub struct SolveOptions {
     pub heuristic_only: bool,
     /// How hard the heuristics try (samples, local search).
     pub effort: Effort,
+    /// Stops the exact searches and HiGHS at their next check once tripped; the solve then
+    /// ends like a limit (`feasible` with the best schedule found, or `error`).
+    pub cancel: Cancel,
 }
 
 impl Default for SolveOptions {
@@ -43,6 +47,7 @@ impl Default for SolveOptions {
             export_lp: None,
             heuristic_only: false,
             effort: Effort::default(),
+            cancel: Cancel::new(),
         }
     }
 }
@@ -95,11 +100,22 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
     }
     // The strongest bound first: the heuristics stop as soon as they meet it.
     let lower = bounds::best(problem, None);
-    let heuristic = heuristics::best(problem, lower.value, effort(problem, options));
+    let heuristic = heuristics::best_until(
+        problem,
+        lower.value,
+        effort(problem, options),
+        &options.cancel,
+    );
     let upper = heuristic.as_ref().map(|h| h.makespan(problem));
     let method = heuristic.as_ref().map_or("none", |h| h.rule);
+    let cancelled = options.cancel.is_cancelled();
     if let (Some(h), Some(u)) = (&heuristic, upper) {
-        if u <= lower.value || options.heuristic_only {
+        if u <= lower.value || options.heuristic_only || cancelled {
+            let skipped = if cancelled {
+                "the solve was cancelled before the exact methods"
+            } else {
+                "--heuristic-only skips the MILP"
+            };
             return Outcome {
                 status: if u <= lower.value {
                     Status::Optimal
@@ -109,13 +125,16 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                 starts: Some(h.starts.clone()),
                 bound: Some(lower),
                 reason: (u > lower.value).then(|| {
-                    "not proven optimal: --heuristic-only skips the MILP; lower_bound and gap say how far from optimal it can be".to_string()
+                    format!("not proven optimal: {skipped}; lower_bound and gap say how far from optimal it can be")
                 }),
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
             };
         }
+    }
+    if cancelled {
+        return Outcome::refused(Status::Error, "the solve was cancelled".into());
     }
     if options.heuristic_only {
         return Outcome::refused(

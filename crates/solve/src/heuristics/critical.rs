@@ -19,6 +19,7 @@ use rand::Rng;
 use super::local::start_order;
 use super::{improve, sgs, Heuristic};
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// Moves evaluated per step at most (a random subset of the critical pairs when longer).
 const NEIGHBOURS: usize = 12;
@@ -37,6 +38,7 @@ pub fn search(
     lower_bound: i64,
     evaluations: usize,
     rng: &mut SmallRng,
+    cancel: &Cancel,
 ) -> Heuristic {
     if problem.len() < 2 {
         return best;
@@ -47,7 +49,7 @@ pub fn search(
     let mut forced = problem.clone();
     let mut tabu: VecDeque<((usize, usize), usize)> = VecDeque::new();
     let (mut spent, mut step, mut stale) = (0, 0, 0);
-    while spent < evaluations && best.makespan(problem) > lower_bound {
+    while spent < evaluations && best.makespan(problem) > lower_bound && !cancel.is_cancelled() {
         step += 1;
         tabu.retain(|&(_, until)| until > step);
         let mut pairs = critical_pairs(problem, &current.starts, rng);

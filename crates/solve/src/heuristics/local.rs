@@ -14,6 +14,7 @@ use rand::Rng;
 
 use super::{improve, sgs, Heuristic};
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// Moves without a shorter schedule before the search restarts from the best one.
 const PATIENCE: usize = 200;
@@ -26,6 +27,7 @@ pub fn search(
     lower_bound: i64,
     iterations: usize,
     rng: &mut SmallRng,
+    cancel: &Cancel,
 ) -> Heuristic {
     let n = problem.len();
     if n < 2 {
@@ -34,7 +36,7 @@ pub fn search(
     let mut current = best.clone();
     let mut stale = 0;
     for _ in 0..iterations {
-        if best.makespan(problem) <= lower_bound {
+        if best.makespan(problem) <= lower_bound || cancel.is_cancelled() {
             break;
         }
         let mut order = start_order(problem, &current.starts);

@@ -13,6 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// A heuristic schedule: start times of every network node (the sink's is the makespan).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,8 +55,18 @@ const CRITICAL_PER_SAMPLE: usize = 10;
 
 /// The best schedule found, stopping early once it reaches `lower_bound`.
 pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
+    best_until(problem, lower_bound, effort, &Cancel::new())
+}
+
+/// [`best`], stopping also once `cancel` is tripped (with the best schedule found so far).
+pub fn best_until(
+    problem: &Problem,
+    lower_bound: i64,
+    effort: Effort,
+    cancel: &Cancel,
+) -> Option<Heuristic> {
     if problem.has_sequencing() {
-        return dispatched(problem, lower_bound, effort);
+        return dispatched(problem, lower_bound, effort, cancel);
     }
     let mirror = problem.mirrored();
     let rules = PriorityRules::new(problem);
@@ -82,6 +93,9 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
     }
     let mut rng = SmallRng::seed_from_u64(effort.seed);
     for k in 0..effort.samples {
+        if cancel.is_cancelled() {
+            break;
+        }
         let priority = rules.sampled(k, &mut rng);
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic {
             starts,
@@ -96,16 +110,32 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
     // strongest bound they have (the solve pipeline: the energetic one).
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
-    let best = best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng));
+    let best =
+        best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &mut rng, cancel));
     let evaluations =
         (effort.samples * CRITICAL_PER_SAMPLE).min(CRITICAL_WORK / problem.len().max(1));
-    best.map(|b| critical::search(problem, &mirror, b, lower_bound, evaluations, &mut rng))
+    best.map(|b| {
+        critical::search(
+            problem,
+            &mirror,
+            b,
+            lower_bound,
+            evaluations,
+            &mut rng,
+            cancel,
+        )
+    })
 }
 
 /// The best chronological dispatch under the classic rules, then under sampled priorities
 /// with a random slack (how far past the earliest possible start the rule may look), for
 /// problems with setups or holds that serial generation cannot follow.
-fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
+fn dispatched(
+    problem: &Problem,
+    lower_bound: i64,
+    effort: Effort,
+    cancel: &Cancel,
+) -> Option<Heuristic> {
     let rules = PriorityRules::new(problem);
     let sink = problem.network.sink();
     let mut best: Option<Heuristic> = None;
@@ -132,6 +162,9 @@ fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heu
     // A tenth of the samples: each dispatch costs more than a serial pass, and these
     // problems (one agent, setups) usually go on to an exact search that needs only a bound.
     for k in 0..effort.samples.div_ceil(10) {
+        if cancel.is_cancelled() {
+            break;
+        }
         let priority = rules.sampled(k, &mut rng);
         let slack = rng.random_range(0..=2);
         if consider(

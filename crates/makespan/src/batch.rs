@@ -148,8 +148,7 @@ pub fn run(
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
-        // HiGHS recurses deeply on some models; the 2 MiB default is not enough.
-        .stack_size(256 << 20)
+        .stack_size(crate::SOLVER_STACK_BYTES)
         .build()
         .expect("a thread pool with a positive thread count builds");
     let rows: Result<Vec<Option<Row>>, BatchError> = pool.install(|| {

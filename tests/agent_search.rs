@@ -7,6 +7,8 @@
 
 use std::num::NonZeroU32;
 
+use makespan::Cancel;
+
 use makespan::solve::exact::agent_search;
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
 use makespan::solve::exact::unit_search::SearchOutcome;
@@ -22,6 +24,7 @@ fn milp_optimum(problem: &Problem, horizon: i64) -> Option<i64> {
         threads: NonZeroU32::MIN,
         node_limit: None,
         export_lp: None,
+        cancel: Cancel::new(),
     };
     match milp::solve(problem, horizon, 0, &settings).expect("the MILP runs") {
         MilpOutcome::Infeasible { .. } => None,
@@ -48,7 +51,7 @@ proptest! {
         prop_assert!(agent_search::applies(&problem));
         let horizon: i64 = problem.durations.iter().sum::<i64>() * 2 + 8;
         let exact = milp_optimum(&problem, horizon);
-        match agent_search::search(&problem, horizon + 1, 60.0) {
+        match agent_search::search(&problem, horizon + 1, 60.0, &Cancel::new()) {
             SearchOutcome::Optimal { makespan, .. } => prop_assert_eq!(Some(makespan), exact),
             SearchOutcome::NoneShorter => prop_assert_eq!(None, exact),
             SearchOutcome::GaveUp => prop_assert!(false, "the search gave up on a tiny instance"),
@@ -65,7 +68,9 @@ fn runs_of_free_chunks_keep_the_optimum() {
     let instance = oven_recipe(&steps, &links, true);
     let problem = Problem::compile_scaled(&instance).unwrap();
     let exact = milp_optimum(&problem, 40);
-    let SearchOutcome::Optimal { makespan, .. } = agent_search::search(&problem, 41, 60.0) else {
+    let SearchOutcome::Optimal { makespan, .. } =
+        agent_search::search(&problem, 41, 60.0, &Cancel::new())
+    else {
         panic!("no optimum found");
     };
     assert_eq!(Some(makespan), exact);

@@ -49,6 +49,27 @@ fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
 }
 
 #[test]
+fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
+    let instance = crate::common::hard();
+    let options = SolveOptions::default();
+    let trip = options.cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        trip.cancel();
+    });
+    let clock = std::time::Instant::now();
+    let s = solve(&instance, &options);
+    canceller.join().unwrap();
+    // The default time limit is 60 s; the MILP sees the token at its next interrupt check.
+    assert!(
+        clock.elapsed().as_secs_f64() < 10.0,
+        "{:?}",
+        clock.elapsed()
+    );
+    assert_feasible_with_bound(&instance, &s, "cancelled");
+}
+
+#[test]
 fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
     // The same job shop in units 100 000 times finer (plus one unit, so that scaling by
     // the gcd of all times cannot undo it): the time grid would need far more variables

@@ -7,7 +7,7 @@ use makespan::formats::{self, robotouille, ImportOptions};
 use makespan::solution::Status;
 use makespan::solve::exact::unit_search::{search, SearchOutcome};
 use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
+use makespan::solve::{solve, Cancel, SolveOptions};
 use makespan::verify::verify;
 
 /// The benchmark's `task_graphs.json`, or `None` (the test is skipped) where it is absent.
@@ -37,7 +37,7 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
             assert!(verify(&s.instance.instance, &s.schedule).valid);
             // Given room for one more step, the search must find the optimum by itself.
             let problem = Problem::compile(&s.instance.instance).unwrap();
-            let found = search(&problem, s.makespan.unwrap() + 1, 60.0);
+            let found = search(&problem, s.makespan.unwrap() + 1, 60.0, &Cancel::new());
             assert!(
                 matches!(found, SearchOutcome::Optimal { makespan, .. } if Some(makespan) == s.makespan),
                 "{}: {found:?}",

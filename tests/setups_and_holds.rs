@@ -12,6 +12,7 @@ use makespan::solve::exact::unit_search::{search, SearchOutcome};
 use makespan::solve::heuristics::{self, Effort};
 use makespan::solve::problem::Problem;
 use makespan::verify::verify;
+use makespan::Cancel;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -90,6 +91,7 @@ fn milp_and_search_agree_and_schedules_verify() {
         threads: NonZeroU32::MIN,
         export_lp: None,
         node_limit: None,
+        cancel: Cancel::new(),
     };
     for seed in 0..25 {
         let inst = random(seed);
@@ -103,7 +105,7 @@ fn milp_and_search_agree_and_schedules_verify() {
         );
         assert!(report.valid, "{seed}: {}", report.render_text());
 
-        let by_search = match search(&problem, upper, 30.0) {
+        let by_search = match search(&problem, upper, 30.0, &Cancel::new()) {
             SearchOutcome::Optimal { starts, makespan } => {
                 assert!(verify(&inst, &schedule(&inst, &starts)).valid, "{seed}");
                 makespan
@@ -129,7 +131,7 @@ fn milp_and_search_agree_and_schedules_verify() {
         assert_eq!(by_search, by_milp, "seed {seed}");
         // With a loose bound the search must find the optimum itself (its pruning and
         // dominance, not the heuristic, decide).
-        match search(&problem, upper + 3, 30.0) {
+        match search(&problem, upper + 3, 30.0, &Cancel::new()) {
             SearchOutcome::Optimal { makespan, .. } => assert_eq!(makespan, by_milp, "{seed}"),
             other => panic!("{seed}: {other:?}"),
         }

@@ -4,6 +4,8 @@
 
 use std::num::NonZeroU32;
 
+use makespan::Cancel;
+
 use makespan::instance::{AgentUse, Instance};
 use makespan::solution::Status;
 use makespan::solution::Verdict;
@@ -112,6 +114,7 @@ fn settings() -> MilpSettings {
         threads: NonZeroU32::MIN,
         node_limit: None,
         export_lp: None,
+        cancel: Cancel::new(),
     }
 }
 

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use makespan::formats::{Benchmark, ImportOptions, NativeJson};
-use makespan::instance::{content_hash, problem_hash, Instance};
+use makespan::instance::Instance;
 use makespan::solution::Status;
-use makespan::verify::{compare, Comparison, Report};
+use makespan::verify::{Comparison, Report};
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
@@ -102,12 +102,10 @@ fn run_one(
     } = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
     let report = &checked.report;
     let reference = match (&args.solution, checked.compared) {
-        (Some(path), false) => Some(reference(path, &instance)?),
+        (Some(path), false) => Some(reference(path, &instance, report)?),
         _ => None,
     };
-    let comparison = reference
-        .as_ref()
-        .map(|(optimum, _)| compare(report, *optimum));
+    let comparison = reference.as_ref().map(|(c, _)| c.clone());
     if args.json {
         let value = match checked.json {
             NativeJson::Whole(value) => value,
@@ -153,27 +151,12 @@ fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
     )?)
 }
 
-/// The reference makespan and its status from a solution file of the same instance.
-fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
+/// The plan compared with a solution file of the same instance, and the solution's status.
+fn reference(path: &Path, instance: &Instance, report: &Report) -> Result<(Comparison, Status)> {
     let solution = makespan::formats::reference::reference_solution(path)?;
-    if problem_hash(&solution.instance.instance) != problem_hash(instance) {
-        bail!(
-            "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
-            path.display(),
-            solution.instance.name,
-            solution.instance.hash,
-            instance.name,
-            content_hash(instance)
-        );
-    }
-    match solution.makespan {
-        Some(m) => Ok((m, solution.status)),
-        None => bail!(
-            "{}: the solution has no makespan (status {})",
-            path.display(),
-            solution.status
-        ),
-    }
+    let comparison = makespan::compare_to(report, instance, &solution)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((comparison, solution.status))
 }
 
 fn print_comparison(report: &Report, c: &Comparison, status: Status) {

@@ -51,8 +51,13 @@ pub use makespan_verify::{Report, Rule, Violation};
 
 pub mod batch;
 pub mod compare;
+mod many;
+mod reference;
 pub mod score;
 pub mod validation;
+
+pub use many::solve_many;
+pub use reference::{compare_to, ReferenceError};
 
 /// Which method produces a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,6 +114,47 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
     makespan_solve::solve(instance, options)
 }
 
+/// Why [`try_solve`] refused an instance: what [`solve()`] reports as an `error` solution,
+/// told apart for callers that raise on it (the Python binding).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The instance breaks the model's rules (every problem listed).
+    #[error("invalid instance: {0}")]
+    Invalid(#[from] instance::ValidationError),
+    /// The instance uses a feature the solver does not handle yet.
+    #[error("not supported yet: {0}")]
+    Unsupported(String),
+}
+
+/// [`solve()`], with an invalid instance or an unsupported feature as an error instead of an
+/// `error` solution. Infeasible instances and limits are still solutions (`infeasible`,
+/// `feasible`); so is an `error` for any other reason (the solver failing).
+///
+/// ```
+/// use makespan::instance::Activity;
+/// use makespan::{Instance, SolveError, SolveOptions};
+///
+/// let broken = Instance {
+///     activities: vec![Activity::new("boil", -1)],
+///     ..Instance::new("broken", Some(1))
+/// };
+/// let err = makespan::try_solve(&broken, &SolveOptions::default()).unwrap_err();
+/// assert!(matches!(err, SolveError::Invalid(_)));
+/// ```
+pub fn try_solve(instance: &Instance, options: &SolveOptions) -> Result<Solution, SolveError> {
+    let solution = solve(instance, options);
+    if solution.status == Status::Error {
+        // Ask again why, by the same checks the solve ran, only on this rare path.
+        instance.validate()?;
+        if let Err(solve::problem::Refusal::Unsupported(what)) =
+            solve::problem::Problem::compile_scaled(instance)
+        {
+            return Err(SolveError::Unsupported(what));
+        }
+    }
+    Ok(solution)
+}
+
 /// [`solve()`] by the chosen method: the exact pipeline or a benchmark's baseline.
 pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -> Solution {
     match method {
@@ -132,6 +178,26 @@ pub struct CheckedPlan {
     pub benchmark: Option<&'static dyn formats::Benchmark>,
     /// The report, and the benchmark's own metrics.
     pub check: formats::NativeCheck,
+}
+
+impl CheckedPlan {
+    /// The benchmark's own metrics of the answer, as `verify --json` prints them beside the
+    /// report (TimeArena's progress score and completion, Recipe2Plan's efficiencies,
+    /// Robotouille's steps to the goal); `None` where the verifier's report is all there is.
+    pub fn metrics(&self) -> Option<serde_json::Value> {
+        match &self.check.json {
+            formats::NativeJson::None => None,
+            formats::NativeJson::Extra(_, value) => Some(value.clone()),
+            formats::NativeJson::Whole(value) => {
+                let mut value = value.clone();
+                if let Some(fields) = value.as_object_mut() {
+                    fields.remove("report");
+                    fields.remove("comparison");
+                }
+                Some(value)
+            }
+        }
+    }
 }
 
 /// Checks any plan text `makespan verify` reads: a unified plan or a solution file (a JSON

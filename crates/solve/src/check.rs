@@ -163,6 +163,7 @@ fn milp_alone(
         threads: options.threads,
         node_limit: options.node_limit,
         export_lp: None,
+        cancel: options.cancel.clone(),
     };
     match milp::solve(problem, horizon, 0, &settings) {
         Ok(MilpOutcome::Solved {

@@ -16,6 +16,7 @@ use crate::bounds;
 use crate::exact::{self, milp, Outcome};
 use crate::heuristics::{self, Effort};
 use crate::problem::{expand, Problem, Refusal};
+use crate::Cancel;
 
 /// How to solve.
 #[derive(Debug, Clone)]
@@ -37,6 +38,9 @@ pub struct SolveOptions {
     /// Unit chunks preemptible activities may become, in all; above it they are scheduled
     /// without preemption (a valid schedule; optimal only where a bound proves it).
     pub max_chunks: u64,
+    /// Stops the exact searches and HiGHS at their next check once tripped; the solve then
+    /// ends like a limit (`feasible` with the best schedule found, or `error`).
+    pub cancel: Cancel,
 }
 
 /// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
@@ -52,6 +56,7 @@ impl Default for SolveOptions {
             heuristic_only: false,
             effort: Effort::default(),
             max_chunks: MAX_CHUNKS,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -130,11 +135,22 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
     }
     // The strongest bound first: the heuristics stop as soon as they meet it.
     let lower = bounds::best(problem, None);
-    let heuristic = heuristics::best(problem, lower.value, effort(problem, options));
+    let heuristic = heuristics::best_until(
+        problem,
+        lower.value,
+        effort(problem, options),
+        &options.cancel,
+    );
     let upper = heuristic.as_ref().map(|h| h.makespan(problem));
     let method = heuristic.as_ref().map_or("none", |h| h.rule);
+    let cancelled = options.cancel.is_cancelled();
     if let (Some(h), Some(u)) = (&heuristic, upper) {
-        if u <= lower.value || options.heuristic_only {
+        if u <= lower.value || options.heuristic_only || cancelled {
+            let skipped = if cancelled {
+                "the solve was cancelled before the exact methods"
+            } else {
+                "--heuristic-only skips the MILP"
+            };
             return Outcome {
                 status: if u <= lower.value {
                     Status::Optimal
@@ -144,13 +160,16 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                 starts: Some(h.starts.clone()),
                 bound: Some(lower),
                 reason: (u > lower.value).then(|| {
-                    "not proven optimal: --heuristic-only skips the MILP; lower_bound and gap say how far from optimal it can be".to_string()
+                    format!("not proven optimal: {skipped}; lower_bound and gap say how far from optimal it can be")
                 }),
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
             };
         }
+    }
+    if cancelled {
+        return Outcome::refused(Status::Error, "the solve was cancelled".into());
     }
     if options.heuristic_only {
         return Outcome::refused(
@@ -200,7 +219,8 @@ fn without_preemption(instance: &Instance) -> Instance {
 /// activities run in one piece).
 fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> Outcome {
     let lower = bounds::critical_path(problem).max(bounds::load(problem));
-    let Some(h) = heuristics::best(problem, lower.value, options.effort) else {
+    let Some(h) = heuristics::best_until(problem, lower.value, options.effort, &options.cancel)
+    else {
         return Outcome::refused(
             Status::Error,
             format!("preemptible activities would become {chunks} unit chunks (limit {}, --max-chunks), and no schedule without preemption was found", options.max_chunks),

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The rule a violation breaks. The snake_case name is stable: the CLI prints it and JSON
 /// reports carry it, so scripts can count violations per rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
     /// The plan names an activity the instance does not have.
@@ -93,7 +93,7 @@ impl fmt::Display for Rule {
 }
 
 /// One broken rule: which, by whom, when, and what would fix it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
     /// The rule broken.
     pub rule: Rule,
@@ -127,9 +127,23 @@ impl Violation {
     }
 }
 
+/// The line the CLI prints: `rule [activities] at time: message Fix: hint`.
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.rule)?;
+        if !self.activities.is_empty() {
+            write!(f, " [{}]", self.activities.join(", "))?;
+        }
+        if let Some(t) = self.time {
+            write!(f, " at {t}")?;
+        }
+        write!(f, ": {} Fix: {}", self.message, self.hint)
+    }
+}
+
 /// The verdict on a plan. Metrics are computed from the activities that could be placed
 /// even when the plan is invalid; they mean what their names say only when `valid`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Name of the instance the plan was checked against.
     pub instance: String,
@@ -177,13 +191,7 @@ impl Report {
     pub fn render_text(&self) -> String {
         let mut out = String::new();
         for v in &self.violations {
-            let time = v.time.map(|t| format!(" at {t}")).unwrap_or_default();
-            let who = if v.activities.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", v.activities.join(", "))
-            };
-            let _ = writeln!(out, "{}{who}{time}: {} Fix: {}", v.rule, v.message, v.hint);
+            let _ = writeln!(out, "{v}");
         }
         let _ = writeln!(out, "{}", self.summary());
         out
@@ -216,7 +224,7 @@ impl Report {
 }
 
 /// A plan measured against a known optimum.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// The known optimal makespan compared against.
     pub optimum: i64,

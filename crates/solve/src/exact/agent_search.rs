@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap;
 
 use crate::exact::unit_search::SearchOutcome;
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// States kept at most (memory stays below about 1 GiB).
 const MAX_STATES: usize = 4_000_000;
@@ -79,7 +80,7 @@ pub fn applies(problem: &Problem) -> bool {
 }
 
 /// Finds the shortest schedule with makespan below `bound`, within `seconds`.
-pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
+pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> SearchOutcome {
     let Some(rules) = Rules::new(problem) else {
         // Times too long for the state encoding: prove nothing.
         return SearchOutcome::GaveUp;
@@ -88,6 +89,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
         rules: &rules,
         clock: Instant::now(),
         seconds,
+        cancel,
         best: bound,
         best_node: None,
         nodes: vec![Node {
@@ -329,6 +331,7 @@ struct Search<'a> {
     rules: &'a Rules,
     clock: Instant,
     seconds: f64,
+    cancel: &'a Cancel,
     /// Only schedules ending strictly before this are wanted.
     best: i64,
     best_node: Option<(u32, i64)>,
@@ -359,6 +362,7 @@ impl Search<'_> {
             for (state, bound) in &layer {
                 if self.clock.elapsed().as_secs_f64() > self.seconds
                     || self.nodes.len() > MAX_STATES
+                    || self.cancel.is_cancelled()
                 {
                     return SearchOutcome::GaveUp;
                 }

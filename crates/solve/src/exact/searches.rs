@@ -10,7 +10,7 @@ use super::{agent_search, safe_horizon, unit_search, ExactMethod, Outcome};
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Cancel, SolveOptions};
 
 /// [`unit_search`]: one agent, unit steps.
 pub(super) struct UnitSearch;
@@ -53,7 +53,7 @@ impl ExactMethod for AgentSearch {
 /// A search over time, when it finishes in time: the optimum, or the proof that the
 /// heuristic's makespan is one.
 fn run(
-    search: fn(&Problem, i64, f64) -> SearchOutcome,
+    search: fn(&Problem, i64, f64, &Cancel) -> SearchOutcome,
     problem: &Problem,
     lower: LowerBound,
     heuristic: Option<&Heuristic>,
@@ -66,7 +66,7 @@ fn run(
             source: BoundSource::Search,
         }))
     };
-    let (starts, method, bound) = match search(problem, upper, options.time_limit) {
+    let (starts, method, bound) = match search(problem, upper, options.time_limit, &options.cancel) {
         SearchOutcome::GaveUp => return None,
         SearchOutcome::NoneShorter => match heuristic {
             Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// What the search established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +58,7 @@ struct State {
 }
 
 /// Finds the shortest schedule with makespan below `bound`, within `seconds`.
-pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
+pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> SearchOutcome {
     let clock = Instant::now();
     let n = problem.len();
     let net = &problem.network;
@@ -130,7 +131,10 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64) -> SearchOutcome {
     let mut seen: HashSet<Key> = HashSet::new();
     let mut t: i64 = 0;
     while !layer.is_empty() {
-        if clock.elapsed().as_secs_f64() > seconds || nodes.len() > MAX_STATES {
+        if clock.elapsed().as_secs_f64() > seconds
+            || nodes.len() > MAX_STATES
+            || cancel.is_cancelled()
+        {
             return SearchOutcome::GaveUp;
         }
         let mut next: Vec<State> = Vec::new();

@@ -17,7 +17,7 @@ use rand::rngs::SmallRng;
 use rand::Rng;
 
 use super::local::start_order;
-use super::{improve, sgs, Effort, Heuristic};
+use super::{improve, sgs, Effort, Heuristic, Stop};
 use crate::problem::Problem;
 
 /// Moves evaluated per step at most (a random subset of the critical pairs when longer).
@@ -29,14 +29,14 @@ const TENURE_SPREAD: usize = 6;
 const PATIENCE: usize = 150;
 
 /// Improves `best` with at most `evaluations` decoded moves, stopping once it reaches
-/// `lower_bound` or the effort's deadline passes.
+/// `lower_bound` or `stop` says so (the deadline, or the caller cancelled).
 pub fn search(
     problem: &Problem,
     mirror: &Problem,
     mut best: Heuristic,
     lower_bound: i64,
     evaluations: usize,
-    effort: &Effort,
+    stop: &Stop,
     rng: &mut SmallRng,
 ) -> Heuristic {
     if problem.len() < 2 {
@@ -48,7 +48,7 @@ pub fn search(
     let mut forced = problem.clone();
     let mut tabu: VecDeque<((usize, usize), usize)> = VecDeque::new();
     let (mut spent, mut step, mut stale) = (0, 0, 0);
-    while spent < evaluations && best.makespan(problem) > lower_bound && !effort.expired() {
+    while spent < evaluations && best.makespan(problem) > lower_bound && !stop.now() {
         step += 1;
         tabu.retain(|&(_, until)| until > step);
         let mut pairs = critical_pairs(problem, &current.starts, rng);
@@ -85,7 +85,7 @@ pub fn search(
                 // Moving `i` back before `j` would undo the move.
                 tabu.push_back(((j, i), step + TENURE + rng.random_range(0..TENURE_SPREAD)));
                 if next.makespan(problem) < best.makespan(problem) {
-                    best = improve(problem, mirror, next.clone(), effort);
+                    best = improve(problem, mirror, next.clone(), stop.effort);
                     stale = 0;
                 }
                 current = next;

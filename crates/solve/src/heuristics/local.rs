@@ -12,21 +12,21 @@
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use super::{improve, sgs, Effort, Heuristic};
+use super::{improve, sgs, Heuristic, Stop};
 use crate::problem::Problem;
 
 /// Moves without a shorter schedule before the search restarts from the best one.
 const PATIENCE: usize = 200;
 
 /// Improves `best` for at most `iterations` moves, stopping once it reaches `lower_bound`
-/// or the effort's deadline passes.
+/// or `stop` says so (the deadline, or the caller cancelled).
 pub fn search(
     problem: &Problem,
     mirror: &Problem,
     mut best: Heuristic,
     lower_bound: i64,
     iterations: usize,
-    effort: &Effort,
+    stop: &Stop,
     rng: &mut SmallRng,
 ) -> Heuristic {
     let n = problem.len();
@@ -36,7 +36,7 @@ pub fn search(
     let mut current = best.clone();
     let mut stale = 0;
     for _ in 0..iterations {
-        if best.makespan(problem) <= lower_bound || effort.expired() {
+        if best.makespan(problem) <= lower_bound || stop.now() {
             break;
         }
         let mut order = start_order(problem, &current.starts);
@@ -63,7 +63,7 @@ pub fn search(
                 starts,
                 rule: "local-search",
             },
-            effort,
+            stop.effort,
         );
         let length = candidate.makespan(problem);
         if length <= current.makespan(problem) {

@@ -15,6 +15,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// A heuristic schedule: start times of every network node (the sink's is the makespan).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,19 @@ impl Effort {
     }
 }
 
+/// When the improving searches stop early: at the instance's deadline, or once the caller
+/// cancels.
+pub(crate) struct Stop<'a> {
+    effort: &'a Effort,
+    cancel: &'a Cancel,
+}
+
+impl Stop<'_> {
+    fn now(&self) -> bool {
+        self.effort.expired() || self.cancel.is_cancelled()
+    }
+}
+
 /// Local-search moves × activities, at most (about two seconds of decoding).
 const LOCAL_SEARCH_WORK: usize = 400_000;
 
@@ -67,8 +81,18 @@ const CRITICAL_PER_SAMPLE: usize = 10;
 
 /// The best schedule found, stopping early once it reaches `lower_bound`.
 pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
+    best_until(problem, lower_bound, effort, &Cancel::new())
+}
+
+/// [`best`], stopping also once `cancel` is tripped (with the best schedule found so far).
+pub fn best_until(
+    problem: &Problem,
+    lower_bound: i64,
+    effort: Effort,
+    cancel: &Cancel,
+) -> Option<Heuristic> {
     if problem.has_sequencing() {
-        return dispatched(problem, lower_bound, effort);
+        return dispatched(problem, lower_bound, effort, cancel);
     }
     let mirror = problem.mirrored();
     let rules = PriorityRules::new(problem);
@@ -98,6 +122,9 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
         if best.is_some() && effort.expired() {
             return best;
         }
+        if cancel.is_cancelled() {
+            break;
+        }
         let priority = rules.sampled(k, &mut rng);
         let found = sgs::serial(problem, &priority).map(|starts| Heuristic {
             starts,
@@ -113,7 +140,10 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
     let best =
-        best.map(|b| local::search(problem, &mirror, b, lower_bound, moves, &effort, &mut rng));
+    best.map(|b| {
+        let stop = Stop { effort: &effort, cancel };
+        local::search(problem, &mirror, b, lower_bound, moves, &stop, &mut rng)
+    });
     let evaluations =
         (effort.samples * CRITICAL_PER_SAMPLE).min(CRITICAL_WORK / problem.len().max(1));
     best.map(|b| {
@@ -123,7 +153,10 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
             b,
             lower_bound,
             evaluations,
-            &effort,
+            &Stop {
+                effort: &effort,
+                cancel,
+            },
             &mut rng,
         )
     })
@@ -132,7 +165,12 @@ pub fn best(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuri
 /// The best chronological dispatch under the classic rules, then under sampled priorities
 /// with a random slack (how far past the earliest possible start the rule may look), for
 /// problems with setups or holds that serial generation cannot follow.
-fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heuristic> {
+fn dispatched(
+    problem: &Problem,
+    lower_bound: i64,
+    effort: Effort,
+    cancel: &Cancel,
+) -> Option<Heuristic> {
     let rules = PriorityRules::new(problem);
     let sink = problem.network.sink();
     let mut best: Option<Heuristic> = None;
@@ -161,6 +199,9 @@ fn dispatched(problem: &Problem, lower_bound: i64, effort: Effort) -> Option<Heu
     // A tenth of the samples: each dispatch costs more than a serial pass, and these
     // problems (one agent, setups) usually go on to an exact search that needs only a bound.
     for k in 0..effort.samples.div_ceil(10) {
+        if cancel.is_cancelled() {
+            break;
+        }
         let priority = rules.sampled(k, &mut rng);
         let slack = rng.random_range(0..=2);
         if consider(

@@ -2,12 +2,13 @@
 //! row family writes into, solving with the options that make a proof, and reading back what
 //! HiGHS established. Everything else speaks in [`Var`], [`Row`] and [`Solved`].
 
-use std::ffi::{CStr, CString};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 
 use highs::{Col, HighsModelStatus, HighsSolutionStatus, RowProblem, Sense};
 
 use super::{MilpError, MilpSettings};
+use crate::Cancel;
 
 /// A binary column of the model.
 #[derive(Debug, Clone, Copy)]
@@ -148,6 +149,7 @@ pub(super) fn solve(rows: Rows, settings: &MilpSettings) -> Result<Solved, MilpE
     if let Some(path) = &settings.export_lp {
         write_lp(&mut model, path)?;
     }
+    watch(&mut model, &settings.cancel);
     let solved = model
         .try_solve()
         .map_err(|s| MilpError::Highs(format!("HiGHS failed: {s:?}")))?;
@@ -172,6 +174,43 @@ pub(super) fn solve(rows: Rows, settings: &MilpSettings) -> Result<Solved, MilpE
         dual_bound,
         values,
     })
+}
+
+/// Lets HiGHS stop at its next interrupt check (simplex iterations, branch-and-bound nodes)
+/// once `cancel` is tripped; it then ends with `ReachedInterrupt`, like a limit.
+fn watch(model: &mut highs::Model, cancel: &Cancel) {
+    unsafe extern "C" fn poll(
+        _kind: c_int,
+        _message: *const c_char,
+        _data_out: *const highs_sys::HighsCallbackDataOut,
+        data_in: *mut highs_sys::HighsCallbackDataIn,
+        cancel: *mut c_void,
+    ) {
+        // SAFETY: `cancel` is the token `watch` registered, borrowed for the whole solve;
+        // `data_in` is HiGHS's own input block for interrupt callbacks, checked for null.
+        unsafe {
+            if !data_in.is_null() && (*cancel.cast::<Cancel>()).is_cancelled() {
+                (*data_in).user_interrupt = 1;
+            }
+        }
+    }
+    let model = model.as_mut_ptr();
+    // SAFETY: the pointer is a live HiGHS instance; the token outlives `solve`, which is
+    // the only call during which HiGHS runs the callback.
+    unsafe {
+        highs_sys::Highs_setCallback(
+            model,
+            Some(poll),
+            std::ptr::from_ref(cancel).cast_mut().cast(),
+        );
+        for kind in [
+            highs_sys::kHighsCallbackSimplexInterrupt,
+            highs_sys::kHighsCallbackIpmInterrupt,
+            highs_sys::kHighsCallbackMipInterrupt,
+        ] {
+            highs_sys::Highs_startCallback(model, kind);
+        }
+    }
 }
 
 /// The HiGHS version linked into this binary, e.g. `HiGHS 1.11.0`.

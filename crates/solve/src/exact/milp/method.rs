@@ -47,6 +47,7 @@ fn exact(
         threads: options.threads,
         node_limit: options.node_limit,
         export_lp: options.export_lp.clone(),
+        cancel: options.cancel.clone(),
     };
     let sink = problem.network.sink();
     let upper = heuristic.as_ref().map(|s| s[sink]);
@@ -145,8 +146,12 @@ fn not_proven(options: &SolveOptions, nodes: u64) -> String {
     )
 }
 
-/// Which limit stopped HiGHS: the node limit when it was reached, else the time limit.
+/// What stopped HiGHS: the caller's cancel token, the node limit when it was reached, else
+/// the time limit.
 fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
+    if options.cancel.is_cancelled() {
+        return format!("the MILP was cancelled after {nodes} nodes");
+    }
     match options.node_limit {
         Some(limit) if nodes >= limit => {
             format!("the MILP stopped at the node limit of {limit} (--node-limit)")

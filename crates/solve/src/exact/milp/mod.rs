@@ -17,6 +17,7 @@ use std::num::NonZeroU32;
 use std::path::PathBuf;
 
 use crate::problem::Problem;
+use crate::Cancel;
 use highs::Ending;
 use model::{Steps, TimeIndexed};
 
@@ -45,6 +46,8 @@ pub struct MilpSettings {
     pub node_limit: Option<u64>,
     /// Write the model in LP format here before solving.
     pub export_lp: Option<PathBuf>,
+    /// Stops HiGHS at its next interrupt check once tripped (an interrupt ends like a limit).
+    pub cancel: Cancel,
 }
 
 /// Why the MILP could not run (its outcome is then an `error` solution with this reason).

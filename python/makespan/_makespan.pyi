@@ -1,0 +1,174 @@
+# Type stubs of the native module, re-exported by `makespan`: one entry per public name.
+# A function added to the Rust binding gets its signature here in the same change.
+import os
+from typing import Any, Dict, List, Literal, Optional, Sequence, Union
+
+__version__: str
+__all__: List[str]
+
+Agents = Union[int, str, None, Sequence[Union[int, str, None]]]
+Levels = Union[str, Sequence[str]]
+Combine = Union[int, Sequence[int]]
+Status = Literal["optimal", "feasible", "infeasible", "error", "invalid"]
+
+class Error(ValueError):
+    """Base of every makespan error; a ValueError, carrying the CLI's message."""
+
+class ReadError(Error):
+    """A file or text that cannot be read: missing, not JSON, or breaking its benchmark's format."""
+
+class InvalidInstanceError(Error):
+    """An instance that breaks the model's rules (every problem is listed)."""
+
+class UnsupportedError(Error):
+    """An instance that uses a feature the solver does not handle yet."""
+
+class Instance:
+    """One scheduling problem (``makespan-instance/1``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def agents(self) -> Optional[int]: ...
+    @property
+    def time_unit(self) -> str: ...
+    @property
+    def activities(self) -> List[str]: ...
+    @property
+    def hash(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> Instance: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Solution:
+    """The result of solving an instance; ``optimal`` only with a proof."""
+
+    @property
+    def status(self) -> Status: ...
+    @property
+    def makespan(self) -> Optional[int]: ...
+    @property
+    def lower_bound(self) -> Optional[int]: ...
+    @property
+    def gap(self) -> Optional[float]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def instance(self) -> Instance: ...
+    @property
+    def schedule(self) -> List[Dict[str, Any]]: ...
+    def native_answer(self) -> Optional[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> Solution: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Violation:
+    """One broken rule of a plan."""
+
+    @property
+    def rule(self) -> str: ...
+    @property
+    def activities(self) -> List[str]: ...
+    @property
+    def time(self) -> Optional[int]: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def fix(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> Violation: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Report:
+    """The verifier's verdict on a plan."""
+
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def violations(self) -> List[Violation]: ...
+    @property
+    def makespan(self) -> Optional[int]: ...
+    @property
+    def instance(self) -> str: ...
+    @property
+    def agent_idle_time(self) -> Optional[int]: ...
+    @property
+    def peak_agents(self) -> int: ...
+    @property
+    def optimum(self) -> Optional[int]: ...
+    @property
+    def ratio(self) -> Optional[float]: ...
+    @property
+    def lost_time(self) -> Optional[int]: ...
+    @property
+    def benchmark(self) -> Optional[str]: ...
+    @property
+    def metrics(self) -> Optional[Dict[str, Any]]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> Report: ...
+    def __eq__(self, other: object) -> bool: ...
+
+# load.rs
+def load(
+    path: Union[str, os.PathLike[str]],
+    *,
+    agents: Agents = None,
+    combine: Optional[Combine] = None,
+    level: Optional[Levels] = None,
+    constraint: bool = False,
+) -> List[Instance]:
+    """Every instance a file describes (a unified instance or any benchmark's native file)."""
+
+def load_instance(
+    spec: str,
+    data: Union[str, os.PathLike[str], None] = None,
+    *,
+    agents: Agents = None,
+    combine: Optional[Combine] = None,
+    level: Optional[Levels] = None,
+    constraint: bool = False,
+) -> Instance:
+    """One instance: a file, ``PATH#NAME`` or ``BENCH:NAME`` (looked up under ``data``)."""
+
+# solve.rs
+def solve(
+    instance: Instance,
+    *,
+    time_limit: float = 60.0,
+    threads: int = 1,
+    node_limit: Optional[int] = None,
+    heuristic_only: bool = False,
+    method: str = "exact",
+) -> Solution:
+    """Solves one instance without the GIL; Ctrl-C raises KeyboardInterrupt."""
+
+def solve_many(
+    instances: Sequence[Instance],
+    *,
+    jobs: Optional[int] = None,
+    time_limit: float = 60.0,
+    threads: int = 1,
+    node_limit: Optional[int] = None,
+    heuristic_only: bool = False,
+) -> List[Solution]:
+    """Solves every instance in parallel, in the order given."""
+
+# verify.rs
+def verify(
+    plan: Union[str, os.PathLike[str], Dict[str, Any], List[Any]],
+    instance: Optional[Instance] = None,
+    solution: Optional[Solution] = None,
+) -> Report:
+    """Checks a plan (a native answer, raw LLM text, a unified plan, a path) against its instance."""

@@ -1,0 +1,27 @@
+//! The `makespan` Python package's native module: a thin layer over the `makespan` library.
+//! Each area of the API is one module with a `register` function that adds its names;
+//! adding a function is one `#[pyfunction]` in its area's module, one line in its
+//! `register`, and its signature in `makespan/_makespan.pyi`.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod errors;
+mod interrupt;
+mod load;
+mod objects;
+mod solve;
+mod verify;
+
+/// Provably optimal schedules for LLM planning benchmarks, and a strict verifier for any
+/// agent's plan. See `help(makespan)` and the README's "From Python".
+#[pymodule]
+fn _makespan(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    objects::register(m)?;
+    load::register(m)?;
+    solve::register(m)?;
+    verify::register(m)?;
+    Ok(())
+}

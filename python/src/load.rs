@@ -1,0 +1,64 @@
+//! `load` and `load_instance`: the benchmarks' own files (or unified instances) as
+//! `Instance` objects, with the CLI's import options.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+
+use crate::convert::import_options;
+use crate::errors;
+use crate::objects::Instance;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(load_instance, m)?)?;
+    Ok(())
+}
+
+/// Every instance a file describes: a unified instance or any benchmark's native file,
+/// recognised by its content, each validated.
+///
+/// Options as the CLI's: ``agents`` (a count, ``"unlimited"``/``None``, or a list of them;
+/// default: the benchmark's own), ``combine`` (TimeArena tasks per run), ``level``
+/// (Recipe2Plan ``"easy"``/``"medium"``), ``constraint`` (TimeArena's one pot, fryer and
+/// oven).
+///
+/// >>> insts = makespan.load("instances/two-cooks-breakfast.json")
+/// >>> insts[0].name
+/// 'two-cooks-breakfast'
+#[pyfunction]
+#[pyo3(signature = (path, *, agents=None, combine=None, level=None, constraint=false))]
+fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    agents: Option<&Bound<'_, PyAny>>,
+    combine: Option<&Bound<'_, PyAny>>,
+    level: Option<&Bound<'_, PyAny>>,
+    constraint: bool,
+) -> PyResult<Vec<Instance>> {
+    let options = import_options(agents, combine, level, constraint)?;
+    py.detach(|| makespan::load(&path, &options))
+        .map(|instances| instances.into_iter().map(Instance).collect())
+        .map_err(errors::load)
+}
+
+/// One instance: a file, ``PATH#NAME`` (one of the instances a file holds), or
+/// ``BENCH:NAME`` looked up in the benchmark's native file under ``data`` (default:
+/// ``$MAKESPAN_DATA``, else ``../shared/benchmarks``), e.g. ``timearena:cooking1+cooking2``
+/// or ``robotouille:7``. Options as in ``load``.
+#[pyfunction]
+#[pyo3(signature = (spec, data=None, *, agents=None, combine=None, level=None, constraint=false))]
+fn load_instance(
+    py: Python<'_>,
+    spec: &str,
+    data: Option<PathBuf>,
+    agents: Option<&Bound<'_, PyAny>>,
+    combine: Option<&Bound<'_, PyAny>>,
+    level: Option<&Bound<'_, PyAny>>,
+    constraint: bool,
+) -> PyResult<Instance> {
+    let options = import_options(agents, combine, level, constraint)?;
+    py.detach(|| makespan::load_instance(spec, data.as_deref(), &options))
+        .map(Instance)
+        .map_err(errors::load)
+}

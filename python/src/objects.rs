@@ -1,0 +1,457 @@
+//! The Python classes: `Instance`, `Solution`, `Report` and `Violation`, each a frozen
+//! wrapper around the library's value. All of them have a readable `repr`, equality,
+//! `to_dict`/`to_json`/`from_json` in the library's JSON forms, and pickle through that JSON
+//! (so they cross process boundaries, e.g. to Dask workers).
+
+use std::path::Path;
+
+use pyo3::prelude::*;
+use pyo3::PyTypeInfo;
+use serde::{Deserialize, Serialize};
+
+use makespan::instance::{content_hash, parse_instance};
+use makespan::verify::Comparison;
+
+use crate::convert::to_python;
+use crate::errors;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Instance>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<Report>()?;
+    m.add_class::<Violation>()?;
+    Ok(())
+}
+
+/// `json.dumps`-style text of a library value, pretty with `indent`.
+fn json(value: &impl Serialize, indent: Option<usize>) -> PyResult<String> {
+    let text = match indent {
+        None => serde_json::to_string(value),
+        Some(width) => {
+            let indent = " ".repeat(width);
+            let mut out = Vec::new();
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+            value
+                .serialize(&mut ser)
+                .map(|()| String::from_utf8(out).expect("serde_json writes UTF-8"))
+        }
+    };
+    text.map_err(|e| errors::usage(format!("cannot write JSON: {e}")))
+}
+
+/// Where `from_json` text came from, for error messages.
+const FROM_JSON: &str = "<from_json>";
+
+/// `(cls.from_json, (json,))`: what `pickle` calls to rebuild an object.
+fn reduce<'py, T: PyTypeInfo>(
+    py: Python<'py>,
+    text: String,
+) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    Ok((py.get_type::<T>().getattr("from_json")?, (text,)))
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> PyResult<T> {
+    serde_json::from_str(text)
+        .map_err(|e| errors::ReadError::new_err(format!("{FROM_JSON}: not a makespan {what}: {e}")))
+}
+
+/// A string as Python writes it in a `repr`: single quotes, backslashes and quotes escaped.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+fn optional(value: Option<impl std::fmt::Display>) -> String {
+    value.map_or_else(|| "None".into(), |v| v.to_string())
+}
+
+/// One scheduling problem (`makespan-instance/1`): activities, agents, resources and rules.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct Instance(pub makespan::Instance);
+
+#[pymethods]
+impl Instance {
+    /// The instance's name, e.g. ``paracook-burger-seed_42-orders_num_4-2agents``.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The number of agents, or ``None`` for unlimited agents.
+    #[getter]
+    fn agents(&self) -> Option<u32> {
+        self.0.agents
+    }
+
+    /// The time unit: ``"second"``, ``"minute"`` or ``"step"``.
+    #[getter]
+    fn time_unit(&self) -> String {
+        self.0.time_unit.to_string()
+    }
+
+    /// The ids of the activities, in the instance's order.
+    #[getter]
+    fn activities(&self) -> Vec<String> {
+        self.0.activities.iter().map(|a| a.id.clone()).collect()
+    }
+
+    /// ``sha256:…`` of the instance's canonical JSON, as solution files record it.
+    #[getter]
+    fn hash(&self) -> String {
+        content_hash(&self.0)
+    }
+
+    /// The instance as a dict in the ``makespan-instance/1`` form.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The instance as ``makespan-instance/1`` JSON text (pretty with ``indent``).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads ``makespan-instance/1`` JSON text and validates it.
+    ///
+    /// Raises ``ReadError`` for text that is not an instance and ``InvalidInstanceError``
+    /// for one that breaks the model's rules.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Instance> {
+        parse_instance(Path::new(FROM_JSON), text)
+            .map(Instance)
+            .map_err(errors::load)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<Instance>(py, self.to_json(None)?)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Instance({}, agents={}, activities={})",
+            quoted(&self.0.name),
+            optional(self.0.agents),
+            self.0.activities.len()
+        )
+    }
+}
+
+/// The result of solving an instance: ``status`` (``optimal``, ``feasible``, ``infeasible``,
+/// ``error``, or ``invalid`` for a baseline's schedule), ``makespan``, the proven
+/// ``lower_bound`` and ``gap``, and the verified ``schedule``.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct Solution(pub makespan::Solution);
+
+#[pymethods]
+impl Solution {
+    /// ``"optimal"`` only when a lower bound meets the schedule; else ``"feasible"``,
+    /// ``"infeasible"``, ``"error"`` (see ``reason``) or ``"invalid"``.
+    #[getter]
+    fn status(&self) -> String {
+        self.0.status.to_string()
+    }
+
+    /// The schedule's makespan, or ``None`` when there is no schedule.
+    #[getter]
+    fn makespan(&self) -> Option<i64> {
+        self.0.makespan
+    }
+
+    /// The proven lower bound on every schedule's makespan.
+    #[getter]
+    fn lower_bound(&self) -> Option<i64> {
+        self.0.lower_bound
+    }
+
+    /// ``(makespan − lower_bound) / makespan``: 0 when optimal.
+    #[getter]
+    fn gap(&self) -> Option<f64> {
+        self.0.gap
+    }
+
+    /// Why the solution is not optimal, or why there is none.
+    #[getter]
+    fn reason(&self) -> Option<&str> {
+        self.0.reason.as_deref()
+    }
+
+    /// The method that produced the schedule, e.g. ``heuristic:lft`` or ``milp``.
+    #[getter]
+    fn method(&self) -> &str {
+        &self.0.method
+    }
+
+    /// Wall-clock seconds of the solve.
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.0.seconds
+    }
+
+    /// The solved instance.
+    #[getter]
+    fn instance(&self) -> Instance {
+        Instance(self.0.instance.instance.clone())
+    }
+
+    /// Per activity: ``{"activity", "agent", "pieces": [[start, end], …]}``.
+    #[getter]
+    fn schedule<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.schedule)
+    }
+
+    /// The schedule as the benchmark's own answer (ParaCook's per-agent lists, TimeArena's
+    /// decisions, Recipe2Plan's ``Step(…)`` lines, Robotouille's actions), or ``None`` where
+    /// the benchmark has no answer form or there is no schedule.
+    fn native_answer(&self) -> Option<String> {
+        if self.0.schedule.is_empty() {
+            return None;
+        }
+        makespan::formats::export_native(&self.0.instance.instance, &self.0.schedule)
+            .map(|answer| answer.text)
+    }
+
+    /// The solution as a dict in the ``makespan-solution/1`` form.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The solution as ``makespan-solution/1`` JSON text, as ``makespan solve`` writes it.
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads ``makespan-solution/1`` JSON text (a solution file's content).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Solution> {
+        makespan::Solution::parse(Path::new(FROM_JSON), text)
+            .map(Solution)
+            .map_err(errors::load)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<Solution>(py, self.to_json(None)?)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution({}, status={}, makespan={}, lower_bound={})",
+            quoted(&self.0.instance.name),
+            quoted(&self.0.status.to_string()),
+            optional(self.0.makespan),
+            optional(self.0.lower_bound)
+        )
+    }
+}
+
+/// What the verifier says about a plan, with the comparison to a reference solution and
+/// the benchmark's own metrics, in one serialisable value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub report: makespan::Report,
+    pub comparison: Option<Comparison>,
+    pub benchmark: Option<String>,
+    pub metrics: Option<serde_json::Value>,
+}
+
+/// The verifier's verdict on a plan: ``valid``, every ``violation``, the plan's
+/// ``makespan`` and, given a reference solution, ``ratio`` and ``lost_time``.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct Report(pub Verdict);
+
+#[pymethods]
+impl Report {
+    /// Whether the plan breaks no rule.
+    #[getter]
+    fn valid(&self) -> bool {
+        self.0.report.valid
+    }
+
+    /// Every violated rule (never just the first).
+    #[getter]
+    fn violations(&self) -> Vec<Violation> {
+        self.0
+            .report
+            .violations
+            .iter()
+            .cloned()
+            .map(Violation)
+            .collect()
+    }
+
+    /// The plan's makespan (meaningful when ``valid``).
+    #[getter]
+    fn makespan(&self) -> Option<i64> {
+        self.0.report.makespan
+    }
+
+    /// The name of the instance the plan was checked against.
+    #[getter]
+    fn instance(&self) -> &str {
+        &self.0.report.instance
+    }
+
+    /// Agent time not spent working before the makespan (limited agents only).
+    #[getter]
+    fn agent_idle_time(&self) -> Option<i64> {
+        self.0.report.agent_idle_time
+    }
+
+    /// The most agents busy at one instant.
+    #[getter]
+    fn peak_agents(&self) -> u32 {
+        self.0.report.peak_agents
+    }
+
+    /// The reference solution's makespan (the optimum when it was proven optimal).
+    #[getter]
+    fn optimum(&self) -> Option<i64> {
+        self.0.comparison.as_ref().map(|c| c.optimum)
+    }
+
+    /// ``makespan / optimum`` for a valid plan given a reference solution, else ``None``.
+    #[getter]
+    fn ratio(&self) -> Option<f64> {
+        self.0.comparison.as_ref().and_then(|c| c.ratio)
+    }
+
+    /// ``makespan − optimum`` for a valid plan given a reference solution, else ``None``.
+    #[getter]
+    fn lost_time(&self) -> Option<i64> {
+        self.0.comparison.as_ref().and_then(|c| c.lost_time)
+    }
+
+    /// The benchmark whose native answer the plan was (``"paracook"``, …), ``None`` for a
+    /// unified plan or a solution.
+    #[getter]
+    fn benchmark(&self) -> Option<&str> {
+        self.0.benchmark.as_deref()
+    }
+
+    /// The benchmark's own metrics of the answer where it has them (TimeArena's progress
+    /// score, Recipe2Plan's efficiencies, …), as ``makespan verify --json`` prints them.
+    #[getter]
+    fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.metrics)
+    }
+
+    /// ``{"report", "comparison", "benchmark", "metrics"}``.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The report as JSON text (the ``to_dict`` form).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads the ``to_json`` form back.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Report> {
+        parse(text, "report").map(Report)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<Report>(py, self.to_json(None)?)
+    }
+
+    /// The CLI's text: one line per violation, then the summary.
+    fn __str__(&self) -> String {
+        self.0.report.render_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Report({}, valid={}, makespan={}, violations={}, ratio={})",
+            quoted(&self.0.report.instance),
+            if self.0.report.valid { "True" } else { "False" },
+            optional(self.0.report.makespan),
+            self.0.report.violations.len(),
+            optional(self.0.comparison.as_ref().and_then(|c| c.ratio))
+        )
+    }
+}
+
+/// One broken rule: its ``rule`` name, the ``activities`` involved, the ``time``, a
+/// ``message`` and a ``fix``.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct Violation(pub makespan::Violation);
+
+#[pymethods]
+impl Violation {
+    /// The rule's stable snake_case name, e.g. ``precedence_violated``.
+    #[getter]
+    fn rule(&self) -> &'static str {
+        self.0.rule.name()
+    }
+
+    /// The activities involved.
+    #[getter]
+    fn activities(&self) -> Vec<String> {
+        self.0.activities.clone()
+    }
+
+    /// When it happens, if at one time.
+    #[getter]
+    fn time(&self) -> Option<i64> {
+        self.0.time
+    }
+
+    /// What is wrong.
+    #[getter]
+    fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// How to repair it.
+    #[getter]
+    fn fix(&self) -> &str {
+        &self.0.hint
+    }
+
+    /// ``{"rule", "activities", "time", "message", "hint"}``.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The violation as JSON text (the ``to_dict`` form).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads the ``to_json`` form back.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Violation> {
+        parse(text, "violation").map(Violation)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<Violation>(py, self.to_json(None)?)
+    }
+
+    /// The CLI's line for it: ``rule [activities] at time: message Fix: fix``.
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Violation({}, activities=[{}], time={})",
+            quoted(self.0.rule.name()),
+            self.0
+                .activities
+                .iter()
+                .map(|a| quoted(a))
+                .collect::<Vec<_>>()
+                .join(", "),
+            optional(self.0.time)
+        )
+    }
+}

@@ -1,0 +1,126 @@
+//! `solve` and `solve_many`: the exact pipeline (or a benchmark's baseline) without the
+//! GIL, interruptible by Ctrl-C.
+
+use std::num::NonZeroU32;
+
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+
+use makespan::{Method, SolveOptions};
+
+use crate::errors;
+use crate::interrupt;
+use crate::objects::{Instance, Solution};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    Ok(())
+}
+
+/// The options of one solve, checked as the CLI checks its flags.
+fn options(
+    time_limit: f64,
+    threads: u32,
+    node_limit: Option<u64>,
+    heuristic_only: bool,
+) -> PyResult<SolveOptions> {
+    if !(time_limit.is_finite() && time_limit >= 0.0) {
+        return Err(errors::usage(format!(
+            "time_limit: {time_limit} is not a number of seconds ≥ 0"
+        )));
+    }
+    let threads = NonZeroU32::new(threads)
+        .ok_or_else(|| errors::usage("threads: HiGHS needs at least 1 thread"))?;
+    Ok(SolveOptions {
+        time_limit,
+        threads,
+        node_limit,
+        heuristic_only,
+        ..SolveOptions::default()
+    })
+}
+
+fn method(name: &str) -> PyResult<Method> {
+    Method::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = std::iter::once("exact")
+            .chain(makespan::formats::baselines().map(|b| b.name))
+            .collect();
+        errors::usage(format!(
+            "method: \"{name}\" is not one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Solves one instance: ``optimal`` only when a lower bound meets a verified schedule, else
+/// ``feasible`` with ``lower_bound`` and ``gap`` (a limit stopped it) or ``infeasible``.
+///
+/// ``time_limit``: seconds the MILP may spend; ``threads``: HiGHS threads; ``node_limit``:
+/// branch-and-bound nodes; ``heuristic_only``: bounds and heuristics only; ``method``:
+/// ``"exact"`` or a benchmark's baseline (``"timearena-greedy"``). The GIL is released
+/// while solving, and Ctrl-C raises ``KeyboardInterrupt`` within a fraction of a second.
+///
+/// Raises ``InvalidInstanceError`` or ``UnsupportedError`` for an instance the solver
+/// refuses.
+///
+/// >>> sol = makespan.solve(makespan.load("instances/two-cooks-breakfast.json")[0])
+/// >>> sol.status
+/// 'optimal'
+#[pyfunction]
+#[pyo3(signature = (instance, *, time_limit=60.0, threads=1, node_limit=None, heuristic_only=false, method="exact"))]
+fn solve(
+    py: Python<'_>,
+    instance: PyRef<'_, Instance>,
+    time_limit: f64,
+    threads: u32,
+    node_limit: Option<u64>,
+    heuristic_only: bool,
+    method: &str,
+) -> PyResult<Solution> {
+    let options = options(time_limit, threads, node_limit, heuristic_only)?;
+    let method = self::method(method)?;
+    let instance = &instance.0;
+    let solved = interrupt::run(py, &options.cancel, || match method {
+        Method::Exact => makespan::try_solve(instance, &options),
+        baseline => Ok(makespan::solve_with(instance, baseline, &options)),
+    })?;
+    solved.map(Solution).map_err(errors::solve)
+}
+
+/// Solves every instance in parallel, ``jobs`` at a time (default: every core), and returns
+/// the solutions in the order given. One bad instance is one ``error`` solution (its
+/// ``reason`` says why); the others are solved. Options as in ``solve``; Ctrl-C stops
+/// every running solve and raises ``KeyboardInterrupt``.
+#[pyfunction]
+#[pyo3(signature = (instances, *, jobs=None, time_limit=60.0, threads=1, node_limit=None, heuristic_only=false))]
+fn solve_many(
+    py: Python<'_>,
+    instances: Vec<PyRef<'_, Instance>>,
+    jobs: Option<usize>,
+    time_limit: f64,
+    threads: u32,
+    node_limit: Option<u64>,
+    heuristic_only: bool,
+) -> PyResult<Vec<Solution>> {
+    let options = options(time_limit, threads, node_limit, heuristic_only)?;
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if jobs == 0 {
+        return Err(errors::usage("jobs: at least 1 instance at a time"));
+    }
+    let instances: Vec<makespan::Instance> = instances.iter().map(|i| i.0.clone()).collect();
+    let solved = interrupt::run(py, &options.cancel, || {
+        makespan::solve_many(&instances, &options, jobs)
+    })?
+    .map_err(|e| errors::usage(e.to_string()))?;
+    // Only the token stops an instance from starting, and only a signal trips it.
+    solved
+        .into_iter()
+        .map(|s| {
+            s.map(Solution)
+                .ok_or_else(|| PyKeyboardInterrupt::new_err(""))
+        })
+        .collect()
+}

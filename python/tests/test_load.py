@@ -1,0 +1,83 @@
+"""load and load_instance: every benchmark's files, the CLI's options, and their errors."""
+
+import json
+import pathlib
+
+import pytest
+
+import makespan
+from conftest import ROOT
+
+
+def test_load_reads_a_unified_instance(breakfast):
+    assert breakfast.name == "two-cooks-breakfast"
+    assert breakfast.agents == 2
+    assert breakfast.time_unit == "minute"
+    assert "serve" in breakfast.activities
+    assert breakfast.hash.startswith("sha256:")
+
+
+def test_load_builds_one_instance_per_agent_count(paracook):
+    insts = makespan.load(paracook, agents=[2, 3])
+    assert [i.agents for i in insts] == [2, 3]
+    assert makespan.load(str(paracook), agents=1)[0].agents == 1
+    # The benchmark's own choice by default: 1, 2 and 3 cooks.
+    assert len(makespan.load(paracook)) == 3
+
+
+def test_load_takes_the_clis_options(data):
+    runs = makespan.load(data / "timearena" / "tasks.json", combine=1, constraint=True)
+    assert runs and all("constraint" in r.name for r in runs)
+    recipes = makespan.load(data / "recipe2plan" / "cooking.json", level="easy")
+    assert recipes and all(r.name.endswith("-easy") for r in recipes)
+
+
+def test_load_instance_by_benchmark_and_name(data):
+    inst = makespan.load_instance("timearena:cooking1+cooking2", data=data)
+    assert inst.name == "cooking1+cooking2"
+    assert makespan.load_instance("robotouille:7", data=str(data)).name.startswith("robotouille-7")
+
+
+def test_load_instance_picks_one_instance_of_a_file(paracook):
+    names = [i.name for i in makespan.load(paracook, agents=[2, 3])]
+    assert makespan.load_instance(f"{paracook}#{names[1]}", agents=3).name == names[1]
+
+
+def test_a_missing_file_is_a_read_error_naming_it(tmp_path):
+    missing = tmp_path / "nowhere.json"
+    with pytest.raises(makespan.ReadError, match="nowhere.json: cannot read the file"):
+        makespan.load(missing)
+
+
+def test_bad_json_is_a_read_error_with_line_and_column(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "makespan-instance/1",\n  "name": }')
+    with pytest.raises(makespan.ReadError, match=r"bad.json: line 2, column \d+"):
+        makespan.load(bad)
+
+
+def test_an_invalid_instance_lists_its_problems(tmp_path):
+    inst = json.loads((ROOT / "instances" / "two-cooks-breakfast.json").read_text())
+    inst["precedences"].append({"before": "serve", "after": "no-such-step"})
+    path = tmp_path / "invalid.json"
+    path.write_text(json.dumps(inst))
+    with pytest.raises(makespan.InvalidInstanceError, match="no-such-step") as err:
+        makespan.load(path)
+    assert str(path) in str(err.value)
+    # Every makespan error is a ValueError.
+    assert isinstance(err.value, makespan.Error) and isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("agents", [0, -1, "many", [2, "x"]])
+def test_bad_options_are_errors_in_the_clis_words(paracook, agents):
+    with pytest.raises(makespan.Error, match="agents: .* is not a positive agent count"):
+        makespan.load(paracook, agents=agents)
+
+
+def test_a_bad_level_is_an_error(data):
+    with pytest.raises(makespan.Error, match="level"):
+        makespan.load(data / "recipe2plan" / "cooking.json", level="hard")
+
+
+def test_load_accepts_path_objects():
+    assert makespan.load(pathlib.Path(ROOT / "instances" / "two-cooks-breakfast.json"))

@@ -10,6 +10,7 @@ mod asynctool;
 mod benchmarks_end_to_end;
 mod check;
 mod cli;
+mod cp_method;
 mod formats_detect;
 mod formats_import;
 mod fuzz_readers;

@@ -18,6 +18,7 @@ use makespan::{Method, SolveOptions};
 mod compare_cmd;
 mod generate_cmd;
 mod interrupt;
+mod check_proof_cmd;
 mod validate_cmd;
 mod verify_cmd;
 
@@ -53,6 +54,13 @@ enum Command {
     ///
     /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
     Compare(compare_cmd::CompareArgs),
+    /// Re-check the certificate of optimal solutions (written by `solve --certify`) with a
+    /// checker that shares no code with the solver.
+    ///
+    /// Exit code 0: every solution certified; 1: a certificate missing or rejected; 2:
+    /// unreadable input.
+    /// Example: makespan check-proof solutions/two-cooks-breakfast.json
+    CheckProof(check_proof_cmd::CheckProofArgs),
 }
 
 #[derive(clap::Args)]
@@ -107,6 +115,10 @@ struct SolveArgs {
     /// MILP alone on larger ones) and report any disagreement (exit code 3).
     #[arg(long)]
     check: bool,
+    /// Write beside each optimal solution a certificate of its lower bound (a critical
+    /// path or load, or a DRCP proof by Pumpkin); `makespan check-proof` re-checks it.
+    #[arg(long)]
+    certify: bool,
     /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
     #[arg(long)]
     heuristic_only: bool,
@@ -126,6 +138,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
+        Command::CheckProof(args) => check_proof_cmd::run(args),
     };
     match result {
         Ok(code) => code,
@@ -226,6 +239,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         emit_native: args.emit_native,
         export_lp: args.export_lp,
         check: args.check,
+        certify: args.certify,
         solve: SolveOptions {
             time_limit: args.time_limit,
             threads: args.threads,

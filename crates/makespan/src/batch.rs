@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use makespan_formats as formats;
 use makespan_model::instance::{content_hash, problem_hash, Instance};
 use makespan_model::solution::{Solution, Status, Verdict};
-use makespan_solve::check;
+use makespan_solve::{certify, check};
 use makespan_solve::{Cancel, SolveOptions};
 
 use crate::Method;
@@ -34,6 +34,8 @@ pub struct BatchOptions {
     pub export_lp: Option<PathBuf>,
     /// Re-solve each instance by a second method and record the verdict ([`check`]).
     pub check: bool,
+    /// Write a certificate beside each optimal solution ([`certify`]).
+    pub certify: bool,
     /// Limits and effort of each solve.
     pub solve: SolveOptions,
     /// Which method produces the schedules.
@@ -177,8 +179,16 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         if let Some(existing) = read_solution(&path) {
             if existing.instance.hash == content_hash(instance) && existing.status != Status::Error
             {
-                if !options.check || existing.check.is_some() {
+                let certified = !options.certify || existing.certificate.is_some();
+                if (!options.check || existing.check.is_some()) && certified {
                     return Ok(Row::of(&existing, true));
+                }
+                if !options.check || existing.check.is_some() {
+                    // `--certify` on a folder solved before certifies the solutions kept there.
+                    let mut kept = existing;
+                    certify_into(instance, &mut kept, &path, options)?;
+                    write_solution(&path, &kept)?;
+                    return Ok(Row::of(&kept, true));
                 }
                 // `--check` on a folder solved before checks the solutions kept there.
                 let mut checked = existing;
@@ -197,6 +207,9 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     if options.check {
         solution.check = Some(check::cross_check(instance, &solution, &solve_options));
     }
+    if options.certify {
+        certify_into(instance, &mut solution, &path, options)?;
+    }
     write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
@@ -208,6 +221,36 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         }
     }
     Ok(Row::of(&solution, false))
+}
+
+/// Writes the certificate of an optimal solution beside its file and records it; a solution
+/// no proof reaches stays uncertified (`check-proof` says so).
+fn certify_into(
+    instance: &Instance,
+    solution: &mut Solution,
+    path: &Path,
+    options: &BatchOptions,
+) -> Result<(), BatchError> {
+    if solution.status != Status::Optimal {
+        return Ok(());
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    match certify::certify(
+        instance,
+        solution,
+        &options.out,
+        &stem,
+        options.solve.time_limit,
+    ) {
+        Ok(record) => solution.certificate = Some(record),
+        Err(certify::CertifyError::NoProof(_)) => solution.certificate = None,
+        Err(certify::CertifyError::Io { path, source }) => {
+            return Err(BatchError::Io { path, source })
+        }
+    }
+    Ok(())
 }
 
 fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {

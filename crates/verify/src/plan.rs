@@ -522,6 +522,7 @@ mod tests {
             nodes: None,
             schedule: vec![ScheduledActivity::at("a", Some(0), 0, 4)],
             check: None,
+            certificate: None,
         };
         let plan = resolve(&serde_json::to_string(&solution).unwrap()).unwrap();
         assert_eq!(plan.instance, inst);

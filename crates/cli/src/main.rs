@@ -18,6 +18,7 @@ use makespan::{Method, SolveOptions};
 mod compare_cmd;
 mod generate_cmd;
 mod interrupt;
+mod check_proof_cmd;
 mod score_cmd;
 mod terminal;
 mod validate_cmd;
@@ -66,6 +67,13 @@ enum Command {
     /// could not be scored.
     /// Example: makespan score ParaCook/results/abstract/gpt-5.json --data ParaCook/
     Score(score_cmd::ScoreArgs),
+    /// Re-check the certificate of optimal solutions (written by `solve --certify`) with a
+    /// checker that shares no code with the solver.
+    ///
+    /// Exit code 0: every solution certified; 1: a certificate missing or rejected; 2:
+    /// unreadable input.
+    /// Example: makespan check-proof solutions/two-cooks-breakfast.json
+    CheckProof(check_proof_cmd::CheckProofArgs),
 }
 
 #[derive(clap::Args)]
@@ -129,6 +137,10 @@ struct SolveArgs {
     /// MILP alone on larger ones) and report any disagreement (exit code 3).
     #[arg(long)]
     check: bool,
+    /// Write beside each optimal solution a certificate of its lower bound (a critical
+    /// path or load, or a DRCP proof by Pumpkin); `makespan check-proof` re-checks it.
+    #[arg(long)]
+    certify: bool,
     /// Stop after bounds and heuristics (no MILP): fast, but optimality only where the bounds prove it.
     #[arg(long)]
     heuristic_only: bool,
@@ -153,6 +165,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
         Command::Score(args) => score_cmd::run(args),
+        Command::CheckProof(args) => check_proof_cmd::run(args),
     };
     match result {
         Ok(code) => code,
@@ -274,6 +287,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         emit_native: args.emit_native,
         export_lp: args.export_lp,
         check: args.check,
+        certify: args.certify,
         solve: SolveOptions {
             time_limit: args.time_limit,
             threads: args.threads,

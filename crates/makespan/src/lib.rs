@@ -7,7 +7,7 @@
 //!
 //! | crate | what it holds | re-exported as |
 //! |---|---|---|
-//! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`] |
+//! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`], [`certificate`] |
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
 //! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
 //! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] |
@@ -38,7 +38,7 @@
 use std::path::Path;
 
 pub use makespan_formats as formats;
-pub use makespan_model::{input, instance, schedule, solution};
+pub use makespan_model::{certificate, input, instance, schedule, solution};
 pub use makespan_solve as solve;
 pub use makespan_verify as verify;
 

@@ -7,11 +7,14 @@
 //! - [`schedule`]: a schedule, each activity's agent and pieces `[start, end)`.
 //! - [`solution`]: the solution file (`makespan-solution/1`): a schedule plus the evidence for
 //!   its status.
+//! - [`certificate`]: the certificate file (`makespan-certificate/1`): a checkable proof of an
+//!   optimal solution's lower bound.
 //!
 //! This crate knows no benchmark and no solver: it depends on `serde` and nothing of makespan.
 
 #![warn(missing_docs)]
 
+pub mod certificate;
 pub mod input;
 pub mod instance;
 pub mod schedule;

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::certificate::CertificateRecord;
 use crate::instance::{content_hash, Instance, LoadError};
 use crate::schedule::ScheduledActivity;
 
@@ -56,6 +57,8 @@ pub enum BoundSource {
     /// Exhaustive search over time (unit steps of one agent, or one agent's work of any length) found
     /// nothing shorter.
     Search,
+    /// Lazy-clause-generation constraint programming (Pumpkin) found nothing shorter.
+    Cp,
 }
 
 /// The embedded instance and its identity.
@@ -110,6 +113,9 @@ pub struct Solution {
     /// The second method's verdict, when solved with `--check`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<CrossCheck>,
+    /// The certificate of the lower bound, when written by `solve --certify`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<CertificateRecord>,
     /// What was asked for (method and limits), so that a later run into the same folder
     /// knows whether this result answers what it asks; absent in files written before it
     /// was recorded.
@@ -196,6 +202,7 @@ impl Solution {
             nodes: None,
             schedule: Vec::new(),
             check: None,
+            certificate: None,
             solved_with: None,
         }
     }

@@ -8,8 +8,8 @@
 //! it is returned. This is the only crate of makespan that links HiGHS, and only one of its
 //! files touches it.
 //!
-//! The public API is [`solve`], [`SolveOptions`], [`Cancel`] and [`check::cross_check`]
-//! (`solve --check`). The stages themselves are public for benchmarks and tests only, and
+//! The public API is [`solve`], [`SolveOptions`], [`Cancel`], [`check::cross_check`]
+//! (`solve --check`) and [`certify::certify`] (`solve --certify`). The stages themselves are public for benchmarks and tests only, and
 //! hidden from these docs: they change whenever the solver does.
 
 #![warn(missing_docs)]
@@ -18,6 +18,7 @@ mod assign;
 #[doc(hidden)]
 pub mod bounds;
 mod cancel;
+pub mod certify;
 pub mod check;
 #[doc(hidden)]
 pub mod exact;

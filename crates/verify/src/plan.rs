@@ -563,6 +563,7 @@ mod tests {
             schedule: vec![ScheduledActivity::at("a", Some(0), 0, 4)],
             check: None,
             solved_with: None,
+            certificate: None,
         };
         let plan = resolve(&serde_json::to_string(&solution).unwrap()).unwrap();
         assert_eq!(plan.instance, inst);

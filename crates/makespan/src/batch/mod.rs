@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use makespan_formats as formats;
 use makespan_model::instance::Instance;
 use makespan_model::solution::{Solution, SolvedWith, Status, Verdict};
-use makespan_solve::check;
+use makespan_solve::{certify, check};
 use makespan_solve::{Cancel, SolveOptions};
 
 use crate::Method;
@@ -40,6 +40,8 @@ pub struct BatchOptions {
     pub export_lp: Option<PathBuf>,
     /// Re-solve each instance by a second method and record the verdict ([`check`]).
     pub check: bool,
+    /// Write a certificate beside each optimal solution ([`certify`]).
+    pub certify: bool,
     /// Limits and effort of each solve.
     pub solve: SolveOptions,
     /// Which method produces the schedules.
@@ -209,14 +211,22 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     if !options.force {
         match resume::decide(read_solution(&path), instance, &asked) {
             Resume::Keep(existing) => {
-                if !options.check || existing.check.is_some() {
-                    return Ok(Row::of(&existing, true));
+                let mut kept = *existing;
+                let mut changed = false;
+                // `--check` or `--certify` on a folder solved before checks or certifies the
+                // solutions kept there.
+                if options.check && kept.check.is_none() {
+                    kept.check = Some(check::cross_check(instance, &kept, &options.solve));
+                    changed = true;
                 }
-                // `--check` on a folder solved before checks the solutions kept there.
-                let mut checked = *existing;
-                checked.check = Some(check::cross_check(instance, &checked, &options.solve));
-                write_solution(&path, &checked)?;
-                return Ok(Row::of(&checked, true));
+                if options.certify && kept.certificate.is_none() {
+                    certify_into(instance, &mut kept, &path, options)?;
+                    changed = true;
+                }
+                if changed {
+                    write_solution(&path, &kept)?;
+                }
+                return Ok(Row::of(&kept, true));
             }
             Resume::Solve(why) => resolved = why,
         }
@@ -231,6 +241,9 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         solution.check = Some(check::cross_check(instance, &solution, &solve_options));
     }
     solution.solved_with = Some(asked);
+    if options.certify {
+        certify_into(instance, &mut solution, &path, options)?;
+    }
     write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
@@ -258,6 +271,36 @@ fn solved_with(options: &BatchOptions) -> SolvedWith {
         time_limit: options.solve.time_limit,
         node_limit: options.solve.node_limit,
     }
+}
+
+/// Writes the certificate of an optimal solution beside its file and records it; a solution
+/// no proof reaches stays uncertified (`check-proof` says so).
+fn certify_into(
+    instance: &Instance,
+    solution: &mut Solution,
+    path: &Path,
+    options: &BatchOptions,
+) -> Result<(), BatchError> {
+    if solution.status != Status::Optimal {
+        return Ok(());
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    match certify::certify(
+        instance,
+        solution,
+        &options.out,
+        &stem,
+        options.solve.time_limit,
+    ) {
+        Ok(record) => solution.certificate = Some(record),
+        Err(certify::CertifyError::NoProof(_)) => solution.certificate = None,
+        Err(certify::CertifyError::Io { path, source }) => {
+            return Err(BatchError::Io { path, source })
+        }
+    }
+    Ok(())
 }
 
 fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {

@@ -9,6 +9,7 @@
 //! limit or a state budget) where they do not fit; the MILP handles everything else.
 
 pub mod agent_search;
+pub mod cp;
 pub mod milp;
 mod searches;
 pub mod unit_search;
@@ -37,9 +38,10 @@ pub(crate) trait ExactMethod: Sync {
 }
 
 /// The exact methods, in the order they are tried.
-pub(crate) const METHODS: [&dyn ExactMethod; 3] = [
+pub(crate) const METHODS: [&dyn ExactMethod; 4] = [
     &searches::UnitSearch,
     &searches::AgentSearch,
+    &cp::method::Cp,
     &milp::method::Milp,
 ];
 

@@ -1,0 +1,114 @@
+//! The certificate checker of makespan: `makespan check-proof` re-checks the proof that an
+//! optimal solution's makespan is a lower bound ([`makespan_model::certificate`]) with code
+//! that shares nothing with the solver. It reads the instance's own rules, not the solver's
+//! compiled problem:
+//!
+//! - a critical path: every step is a release, a precedence lag or an activity's end of the
+//!   instance, and the steps sum to the bound;
+//! - a load: every work entry is at most what the activity does on that resource, and the
+//!   work over the capacity, rounded up, reaches the bound;
+//! - a DRCP proof: every variable and row of the FlatZinc model is implied by the instance
+//!   (so the model is a relaxation: a shorter schedule would be a solution of it), and
+//!   `pumpkin-checker` checks that the model has no solution shorter than the bound.
+
+#![warn(missing_docs)]
+
+mod bound;
+mod drcp;
+mod rules;
+
+use std::path::{Path, PathBuf};
+
+use makespan_model::certificate::{Certificate, ProofKind, CERTIFICATE_FORMAT};
+use makespan_model::instance::content_hash;
+use makespan_model::solution::{Solution, Status};
+
+/// Why a certificate does not certify its solution.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The solution carries no certificate, or is not optimal.
+    #[error("{0}")]
+    Nothing(String),
+    /// A file could not be read.
+    #[error("{}: {message}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The certificate does not prove the bound; the message names the step that fails.
+    #[error("rejected: {0}")]
+    Rejected(String),
+}
+
+/// What a certificate proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Certified {
+    /// The kind of proof.
+    pub kind: ProofKind,
+    /// The lower bound proven, which equals the solution's makespan.
+    pub bound: i64,
+}
+
+/// Checks the certificate of `solution`, whose file lies in `dir` (the solution file's
+/// folder): its bound must equal the makespan, and its proof must hold for the instance
+/// embedded in the solution.
+pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
+    let Some(record) = &solution.certificate else {
+        return Err(CheckError::Nothing(
+            "the solution has no certificate (solve with --certify)".into(),
+        ));
+    };
+    let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
+        return Err(CheckError::Nothing(format!(
+            "the solution is {}, and only optimal solutions are certified",
+            solution.status
+        )));
+    };
+    let path = dir.join(&record.file);
+    let text = std::fs::read_to_string(&path).map_err(|e| read_error(&path, e))?;
+    let certificate: Certificate =
+        serde_json::from_str(&text).map_err(|e| read_error(&path, e))?;
+    let instance = &solution.instance.instance;
+    let reject = |why: String| Err(CheckError::Rejected(why));
+    if certificate.format != CERTIFICATE_FORMAT {
+        return reject(format!(
+            "format \"{}\", expected \"{CERTIFICATE_FORMAT}\"",
+            certificate.format
+        ));
+    }
+    if certificate.instance_hash != content_hash(instance) {
+        return reject("the certificate is about another instance (content hash differs)".into());
+    }
+    if certificate.bound != makespan {
+        return reject(format!(
+            "the certificate proves a bound of {}, the solution's makespan is {makespan}",
+            certificate.bound
+        ));
+    }
+    let kind = bound::kind(&certificate.proof);
+    if kind != record.kind {
+        return reject("the solution file records another kind of proof".into());
+    }
+    match kind {
+        ProofKind::Bound => bound::check(instance, &certificate.proof, makespan),
+        ProofKind::Drcp => drcp::check(instance, &certificate.proof, makespan, &dir_of(&path)),
+    }
+    .map_err(CheckError::Rejected)?;
+    Ok(Certified {
+        kind,
+        bound: makespan,
+    })
+}
+
+fn dir_of(path: &Path) -> PathBuf {
+    path.parent().map_or_else(PathBuf::new, Path::to_path_buf)
+}
+
+fn read_error(path: &Path, e: impl std::fmt::Display) -> CheckError {
+    CheckError::Read {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}

@@ -1,0 +1,102 @@
+//! `makespan check-proof`: re-check the certificates of optimal solutions with
+//! `makespan-certify-check` (no solver code), and the schedules with the verifier.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use makespan::certificate::ProofKind;
+use makespan::solution::Solution;
+use makespan_certify_check::{check, CheckError};
+
+#[derive(clap::Args)]
+pub struct CheckProofArgs {
+    /// Solution files, or folders of them (searched recursively).
+    #[arg(required = true)]
+    solutions: Vec<PathBuf>,
+    /// Print only failures and the summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for input in &args.solutions {
+        collect(input, &mut files)?;
+    }
+    if files.is_empty() {
+        bail!("no solution files (*.json) found in {:?}", args.solutions);
+    }
+    let (mut certified, mut failed) = (0, 0);
+    let clock = Instant::now();
+    for file in &files {
+        let solution = Solution::read(file)?;
+        let started = Instant::now();
+        let report = makespan::verify(&solution.instance.instance, &solution.schedule);
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let verdict = if report.valid {
+            check(&solution, dir)
+        } else {
+            Err(CheckError::Rejected(format!(
+                "the schedule breaks {} rule(s) of the instance",
+                report.violations.len()
+            )))
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match verdict {
+            Ok(c) => {
+                certified += 1;
+                if !args.quiet {
+                    println!(
+                        "{}: certified (makespan {} proven optimal by a {} proof, {ms:.1} ms)",
+                        file.display(),
+                        c.bound,
+                        match c.kind {
+                            ProofKind::Bound => "bound",
+                            ProofKind::Drcp => "DRCP",
+                        }
+                    );
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("{}: not certified: {e}", file.display());
+            }
+        }
+    }
+    println!(
+        "{} solutions: {certified} certified, {failed} not, {:.2} s",
+        files.len(),
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Solution files under `path`: the file itself, or every `*.json` below a folder except
+/// certificates.
+fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    if path.is_file() {
+        files.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for entry in entries {
+        let name = entry.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        if entry.is_dir() {
+            collect(&entry, files)?;
+        } else if name.ends_with(".json") && !name.ends_with(".cert.json") && !name.starts_with('.') {
+            files.push(entry);
+        }
+    }
+    Ok(())
+}

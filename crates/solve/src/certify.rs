@@ -1,0 +1,221 @@
+//! `solve --certify`: the certificate of an optimal solution's lower bound
+//! ([`makespan_model::certificate`]). The cheapest proof that reaches the makespan wins:
+//! a critical path, then a resource's load (arithmetic anyone can redo), then a DRCP proof
+//! logged by Pumpkin on the constraint model with the horizon one below the makespan.
+//! `makespan check-proof` re-checks each with its own code (crate `makespan-certify-check`).
+
+use std::path::{Path, PathBuf};
+
+use makespan_model::certificate::{
+    Certificate, CertificateRecord, Proof, ProofKind, Step, Work, CERTIFICATE_FORMAT,
+};
+use makespan_model::instance::{content_hash, Instance};
+use makespan_model::solution::{Solution, Status};
+
+use crate::exact::cp::{self, model::CpModel, CpOutcome};
+use crate::problem::Problem;
+
+/// Why no certificate was written.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    /// The solution is not optimal, or no proof of this kind reaches its makespan.
+    #[error("not certified: {0}")]
+    NoProof(String),
+    /// A certificate file could not be written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+}
+
+/// Writes the certificate of `solution` (of `instance`) as `dir/<stem>.cert.json` (plus the
+/// FlatZinc model and DRCP proof for a search proof, found within `seconds`), and returns
+/// the record for the solution file.
+pub fn certify(
+    instance: &Instance,
+    solution: &Solution,
+    dir: &Path,
+    stem: &str,
+    seconds: f64,
+) -> Result<CertificateRecord, CertifyError> {
+    let no = |why: &str| Err(CertifyError::NoProof(why.into()));
+    let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
+        return no("only optimal solutions carry a certificate");
+    };
+    let problem = Problem::compile_scaled(instance)
+        .map_err(|refusal| CertifyError::NoProof(refusal.to_string()))?;
+    let (proof, kind) = if let Some(steps) = critical_path(&problem, makespan) {
+        (Proof::CriticalPath { steps }, ProofKind::Bound)
+    } else if let Some(load) = load(instance, makespan) {
+        (load, ProofKind::Bound)
+    } else {
+        (drcp(&problem, makespan, dir, stem, seconds)?, ProofKind::Drcp)
+    };
+    let certificate = Certificate {
+        format: CERTIFICATE_FORMAT.into(),
+        instance_hash: content_hash(instance),
+        bound: makespan,
+        proof,
+    };
+    let file = format!("{stem}.cert.json");
+    let text = serde_json::to_string_pretty(&certificate).expect("certificates serialise");
+    write_atomically(&dir.join(&file), |path| std::fs::write(path, &text))?;
+    Ok(CertificateRecord { kind, file })
+}
+
+/// The longest chain of timing rules, when it reaches `makespan` and every step is a
+/// release, a precedence lag or an activity's end (no hold, no preemption chunk).
+fn critical_path(problem: &Problem, makespan: i64) -> Option<Vec<Step>> {
+    let g = problem.expanded.scale;
+    if problem.critical_path() * g < makespan
+        || problem.expanded.parts.iter().any(|p| p.len() != 1)
+        || !problem.holds.is_empty()
+    {
+        return None;
+    }
+    let (origin, sink) = (problem.network.origin(), problem.network.sink());
+    let name = |j: usize| problem.names[j].clone();
+    let mut steps = Vec::new();
+    let mut node = sink;
+    let mut visited = vec![false; problem.network.nodes()];
+    while node != origin {
+        visited[node] = true;
+        // A tight arc into `node` from a node not yet on the chain (zero cycles aside).
+        let arc = problem.network.arcs().iter().find(|a| {
+            a.to == node
+                && !visited[a.from]
+                && a.from != sink
+                && problem.earliest[a.from] != i64::MIN
+                && problem.earliest[a.from] + a.weight == problem.earliest[node]
+        })?;
+        steps.push(match (arc.from == origin, node == sink) {
+            (true, false) => Step::Release {
+                activity: name(node),
+                at: arc.weight * g,
+            },
+            (false, true) => Step::End {
+                activity: name(arc.from),
+                duration: arc.weight * g,
+            },
+            (false, false) => Step::Lag {
+                before: name(arc.from),
+                after: name(node),
+                weight: arc.weight * g,
+            },
+            (true, true) => return None,
+        });
+        node = arc.from;
+    }
+    steps.reverse();
+    Some(steps)
+}
+
+/// A resource (or the agents) whose work over its capacity reaches `makespan`.
+fn load(instance: &Instance, makespan: i64) -> Option<Proof> {
+    let agents = instance.agents.map(|m| {
+        let work = instance
+            .activities
+            .iter()
+            .filter_map(|a| {
+                let (from, to) = a.agent.busy_span(a.duration)?;
+                Some(Work {
+                    activity: a.id.clone(),
+                    work: to - from,
+                })
+            })
+            .collect();
+        (None, i64::from(m), work)
+    });
+    let resources = instance.resources.iter().map(|r| {
+        let work = instance
+            .activities
+            .iter()
+            .flat_map(|a| {
+                a.uses
+                    .iter()
+                    .filter(|u| u.resource == r.id && u.amount > 0 && a.duration > 0)
+                    .map(|u| Work {
+                        activity: a.id.clone(),
+                        work: i64::from(u.amount) * a.duration,
+                    })
+            })
+            .collect();
+        (Some(r.id.clone()), i64::from(r.capacity), work)
+    });
+    agents
+        .into_iter()
+        .chain(resources)
+        .find(|(_, capacity, work): &(_, i64, Vec<Work>)| {
+            let total: i64 = work.iter().map(|w| w.work).sum();
+            *capacity > 0 && (total + capacity - 1) / capacity >= makespan
+        })
+        .map(|(resource, capacity, work)| Proof::Load {
+            resource,
+            capacity,
+            work,
+        })
+}
+
+/// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
+fn drcp(
+    problem: &Problem,
+    makespan: i64,
+    dir: &Path,
+    stem: &str,
+    seconds: f64,
+) -> Result<Proof, CertifyError> {
+    let no = |why: &str| Err(CertifyError::NoProof(why.into()));
+    let g = problem.expanded.scale;
+    if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
+        return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
+    }
+    let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
+        return no("the constraint model cannot be built on the horizon below the makespan");
+    };
+    let (fzn, drcp) = (format!("{stem}.fzn"), format!("{stem}.drcp.gz"));
+    write_atomically(&dir.join(&fzn), |path| {
+        std::fs::write(path, model.flatzinc())
+    })?;
+    let mut outcome = None;
+    write_atomically(&dir.join(&drcp), |path| {
+        let result = cp::minimise(&model, seconds, Some(path))
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        outcome = Some(result);
+        Ok(())
+    })?;
+    if outcome == Some(CpOutcome::NoneByHorizon) {
+        return Ok(Proof::Drcp {
+            scale: g,
+            model: fzn,
+            proof: drcp,
+        });
+    }
+    for file in [&fzn, &drcp] {
+        let _ = std::fs::remove_file(dir.join(file));
+    }
+    match outcome {
+        Some(CpOutcome::Stopped { .. }) => {
+            no("Pumpkin did not finish the proof within the time limit")
+        }
+        _ => no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal"),
+    }
+}
+
+/// Writes `path` through a temporary file in its folder, renamed into place.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), CertifyError> {
+    let io = |source| CertifyError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    // The temporary name keeps the extension: Pumpkin gzips a proof whose name ends in `.gz`.
+    let temp = path.with_file_name(format!(".tmp-{}", name.unwrap_or_default()));
+    write(&temp).map_err(io)?;
+    std::fs::rename(&temp, path).map_err(io)
+}

@@ -1,0 +1,93 @@
+//! The constraint model behind [`ExactMethod`]: minimise on the horizon `upper − 1` (is
+//! there a schedule shorter than the heuristics'?).
+
+use makespan_model::solution::{BoundSource, Status};
+
+use super::{applies, solve, CpOutcome};
+use crate::bounds::LowerBound;
+use crate::exact::{safe_horizon, ExactMethod, Outcome};
+use crate::heuristics::Heuristic;
+use crate::problem::Problem;
+use crate::SolveOptions;
+
+/// Pumpkin on the constraint model.
+pub(crate) struct Cp;
+
+impl ExactMethod for Cp {
+    fn applies(&self, problem: &Problem) -> bool {
+        applies(problem)
+    }
+
+    fn solve(
+        &self,
+        problem: &Problem,
+        lower: LowerBound,
+        heuristic: Option<&Heuristic>,
+        options: &SolveOptions,
+    ) -> Option<Outcome> {
+        let upper = heuristic.map(|h| h.makespan(problem));
+        let horizon = upper.map_or_else(|| safe_horizon(problem), |u| u - 1);
+        let proven = |value| {
+            Some(lower.max(LowerBound {
+                value,
+                source: BoundSource::Cp,
+            }))
+        };
+        let outcome = |status, starts: Vec<i64>, bound, method: &str| Outcome {
+            status,
+            starts: Some(starts),
+            bound,
+            reason: None,
+            method: method.into(),
+            milp_ran: false,
+            nodes: None,
+        };
+        // Times beyond 32 bits: the MILP's turn.
+        Some(match solve(problem, horizon, options.time_limit)? {
+            CpOutcome::Optimal {
+                mut starts,
+                makespan,
+            } => {
+                starts.extend([0, makespan]);
+                outcome(Status::Optimal, starts, proven(makespan), "cp")
+            }
+            CpOutcome::NoneByHorizon => match heuristic {
+                Some(h) => outcome(
+                    Status::Optimal,
+                    h.starts.clone(),
+                    proven(horizon + 1),
+                    "heuristic+cp",
+                ),
+                None => Outcome::refused(
+                    Status::Infeasible,
+                    format!("Pumpkin proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet"),
+                ),
+            },
+            CpOutcome::Stopped { best } => {
+                let (starts, method) = match (best, heuristic) {
+                    (Some((mut starts, makespan)), _) => {
+                        starts.extend([0, makespan]);
+                        (starts, "cp")
+                    }
+                    (None, Some(h)) => (h.starts.clone(), "heuristic"),
+                    (None, None) => {
+                        return Some(Outcome::refused(
+                            Status::Error,
+                            format!(
+                                "no schedule found: Pumpkin stopped at the time limit of {} s (--time-limit)",
+                                options.time_limit
+                            ),
+                        ))
+                    }
+                };
+                Outcome {
+                    reason: Some(format!(
+                        "not proven optimal: Pumpkin stopped at the time limit of {} s (--time-limit); lower_bound and gap say how far from optimal it can be",
+                        options.time_limit
+                    )),
+                    ..outcome(Status::Feasible, starts, Some(lower), method)
+                }
+            }
+        })
+    }
+}

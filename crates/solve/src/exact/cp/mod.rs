@@ -1,0 +1,184 @@
+//! A lazy-clause-generation exact method: the problem as a constraint model (start
+//! variables, lags as linear rows, agents and resources as cumulatives) solved by Pumpkin,
+//! which explains every propagation as a clause and learns from conflicts, and which can
+//! log a DRCP proof that `pumpkin-checker` re-checks.
+//!
+//! It takes what a start-time model with cumulatives expresses exactly: lags and maximum
+//! lags, releases and deadlines, agents (as a cumulative of capacity m, busy for the whole
+//! activity or its first `busy_for` units) and resources, and preemption chunks without a
+//! maximum lag into them. Setups, holds, start-instant needs and states are left to the
+//! other methods ([`applies`]).
+
+pub(crate) mod method;
+pub mod model;
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::Duration;
+
+use pumpkin_solver::conflict_resolvers::resolvers::ResolutionResolver;
+use pumpkin_solver::core::optimisation::linear_sat_unsat::LinearSatUnsat;
+use pumpkin_solver::core::optimisation::OptimisationDirection;
+use pumpkin_solver::core::options::SolverOptions;
+use pumpkin_solver::core::proof::ProofLog;
+use pumpkin_solver::core::results::{
+    OptimisationResult, ProblemSolution, Solution, SolutionReference,
+};
+use pumpkin_solver::core::DefaultBrancher;
+use pumpkin_solver::core::termination::TimeBudget;
+use pumpkin_solver::core::variables::{DomainId, TransformableVariable};
+use pumpkin_solver::propagators::disjunctive::ArgDisjunctiveTask;
+use pumpkin_solver::Solver;
+
+use crate::problem::Problem;
+use model::{CpModel, Row, Unbuildable, Var};
+
+/// Whether the constraint model expresses every rule of `problem`.
+pub fn applies(problem: &Problem) -> bool {
+    problem.setups.is_none()
+        && problem.holds.is_empty()
+        && problem.instants.is_empty()
+        && problem.states.is_empty()
+        && problem.expanded.piece_lags.is_empty()
+        && problem.demands.iter().flatten().all(|d| d.from == 0)
+}
+
+/// What the search established about schedules that end by the horizon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CpOutcome {
+    /// The shortest schedule (starts of the activities) and its makespan.
+    Optimal { starts: Vec<i64>, makespan: i64 },
+    /// No schedule ends by the horizon.
+    NoneByHorizon,
+    /// Stopped by the time limit: the best schedule found, if any (starts and makespan).
+    Stopped { best: Option<(Vec<i64>, i64)> },
+}
+
+/// Why a proof could not be logged.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the proof to {path}: {source}")]
+pub struct ProofFileError {
+    path: String,
+    source: std::io::Error,
+}
+
+/// Minimises the makespan over schedules that end by `horizon`, within `seconds`; with
+/// `proof`, logs Pumpkin's DRCP proof there (the model is [`CpModel::flatzinc`]).
+pub fn minimise(
+    model: &CpModel,
+    seconds: f64,
+    proof: Option<&Path>,
+) -> Result<CpOutcome, ProofFileError> {
+    let proof_log = match proof {
+        Some(path) => ProofLog::cp(path, true).map_err(|source| ProofFileError {
+            path: path.display().to_string(),
+            source,
+        })?,
+        None => ProofLog::default(),
+    };
+    let mut solver = Solver::with_options(SolverOptions {
+        proof_log,
+        ..SolverOptions::default()
+    });
+    let starts: Vec<DomainId> = model
+        .windows
+        .iter()
+        .enumerate()
+        .map(|(j, &(lo, hi))| solver.new_named_bounded_integer(lo, hi, Var::Start(j).name()))
+        .collect();
+    let makespan = solver.new_named_bounded_integer(0, model.horizon, Var::Makespan.name());
+    let var = |v: Var| match v {
+        Var::Start(j) => starts[j],
+        Var::Makespan => makespan,
+    };
+    // The proof names rows by tag, and the FlatZinc by position: tags first, in row order.
+    let tags: Vec<_> = model.rows.iter().map(|_| solver.new_constraint_tag()).collect();
+    for (row, tag) in model.rows.iter().zip(tags) {
+        let _ = match row {
+            Row::Le { terms, rhs } => solver
+                .add_constraint(pumpkin_solver::less_than_or_equals(
+                    terms
+                        .iter()
+                        .map(|&(w, v)| var(v).scaled(w))
+                        .collect::<Vec<_>>(),
+                    *rhs,
+                    tag,
+                ))
+                .post(),
+            Row::Cumulative { tasks, capacity } => solver
+                .add_constraint(pumpkin_solver::cumulative(
+                    tasks.iter().map(|t| starts[t.0]).collect::<Vec<_>>(),
+                    tasks.iter().map(|t| t.1).collect::<Vec<_>>(),
+                    tasks.iter().map(|t| t.2).collect::<Vec<_>>(),
+                    *capacity,
+                    tag,
+                ))
+                .post(),
+        };
+    }
+    if proof.is_none() {
+        // Tasks that take more than half a resource can never overlap: edge finding on
+        // them prunes far more than time-tabling (a job shop's machines, one agent). It is
+        // redundant, and `pumpkin-checker` does not know it, so proofs go without.
+        for row in &model.rows {
+            let Row::Cumulative { tasks, capacity } = row else {
+                continue;
+            };
+            let big: Vec<_> = tasks.iter().filter(|t| 2 * t.2 > *capacity).collect();
+            if big.len() >= 2 {
+                let tag = solver.new_constraint_tag();
+                let _ = solver
+                    .add_constraint(pumpkin_solver::disjunctive_strict(
+                        big.iter().map(|t| ArgDisjunctiveTask {
+                            start_time: starts[t.0],
+                            processing_time: t.1,
+                        }),
+                        tag,
+                    ))
+                    .post();
+            }
+        }
+    }
+    let mut brancher = solver.default_brancher();
+    let mut resolver = ResolutionResolver::default();
+    let mut termination = TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0)));
+    let callback = |_: &Solver,
+                    _: SolutionReference,
+                    _: &DefaultBrancher,
+                    _: &ResolutionResolver| ControlFlow::<()>::Continue(());
+    let result = solver.optimise(
+        &mut brancher,
+        &mut termination,
+        &mut resolver,
+        LinearSatUnsat::new(OptimisationDirection::Minimise, makespan, callback),
+    );
+    let read = |solution: &Solution| {
+        let values = starts
+            .iter()
+            .map(|&s| i64::from(solution.get_integer_value(s)))
+            .collect();
+        (values, i64::from(solution.get_integer_value(makespan)))
+    };
+    Ok(match result {
+        OptimisationResult::Optimal(solution) => {
+            let (starts, makespan) = read(&solution);
+            CpOutcome::Optimal { starts, makespan }
+        }
+        OptimisationResult::Unsatisfiable => CpOutcome::NoneByHorizon,
+        OptimisationResult::Satisfiable(solution) | OptimisationResult::Stopped(solution, _) => {
+            CpOutcome::Stopped {
+                best: Some(read(&solution)),
+            }
+        }
+        OptimisationResult::Unknown => CpOutcome::Stopped { best: None },
+    })
+}
+
+/// [`minimise`] on `problem` without a proof; `None` when times exceed 32 bits.
+pub fn solve(problem: &Problem, horizon: i64, seconds: f64) -> Option<CpOutcome> {
+    match CpModel::build(problem, horizon) {
+        Ok(model) => minimise(&model, seconds, None).ok(),
+        Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
+        Err(Unbuildable::TooLarge) => None,
+    }
+}

@@ -1,0 +1,161 @@
+//! The constraint model of a problem on a horizon, as one list of rows that is both posted
+//! to Pumpkin and written as FlatZinc: the proof Pumpkin logs names the rows by their place
+//! in this list, so the FlatZinc a checker reads must list them in the same order.
+
+use std::fmt::Write as _;
+
+use crate::problem::Problem;
+
+/// A variable of the model: an activity's start, or the makespan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Var {
+    Start(usize),
+    Makespan,
+}
+
+impl Var {
+    /// The FlatZinc name (also the name in the proof).
+    pub fn name(self) -> String {
+        match self {
+            Var::Start(j) => format!("s{j}"),
+            Var::Makespan => "makespan".into(),
+        }
+    }
+}
+
+/// One constraint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Row {
+    /// `Σ weight · var ≤ rhs`.
+    Le { terms: Vec<(i32, Var)>, rhs: i32 },
+    /// At most `capacity` units at any time; each task is `(activity, duration, amount)`.
+    Cumulative {
+        tasks: Vec<(usize, i32, i32)>,
+        capacity: i32,
+    },
+}
+
+/// Start windows, the makespan's domain and the rows.
+#[derive(Debug, Clone)]
+pub struct CpModel {
+    /// `[earliest, latest]` start of every activity.
+    pub windows: Vec<(i32, i32)>,
+    /// The makespan's domain is `[0, horizon]`.
+    pub horizon: i32,
+    pub rows: Vec<Row>,
+}
+
+/// Why no model was built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unbuildable {
+    /// Some activity cannot start inside its window: nothing ends by the horizon.
+    EmptyWindow,
+    /// A time exceeds [`MAX_TIME`].
+    TooLarge,
+}
+
+/// Times up to this fit Pumpkin's 32-bit domains with room for sums of two.
+pub const MAX_TIME: i64 = 1 << 29;
+
+impl CpModel {
+    /// The model of "a schedule of `problem` that ends by `horizon`".
+    pub fn build(problem: &Problem, horizon: i64) -> Result<CpModel, Unbuildable> {
+        let n = problem.len();
+        let (origin, sink) = (problem.network.origin(), problem.network.sink());
+        if horizon < 0 {
+            return Err(Unbuildable::EmptyWindow);
+        }
+        if horizon > MAX_TIME {
+            return Err(Unbuildable::TooLarge);
+        }
+        let small = |t: i64| {
+            if t.abs() <= MAX_TIME {
+                Ok(t as i32)
+            } else {
+                Err(Unbuildable::TooLarge)
+            }
+        };
+        let mut windows: Vec<(i64, i64)> = (0..n)
+            .map(|j| (0, horizon - problem.durations[j]))
+            .collect();
+        let mut rows = Vec::new();
+        let var = |i: usize| if i == sink { Var::Makespan } else { Var::Start(i) };
+        for a in problem.network.arcs() {
+            // S_to ≥ S_from + weight.
+            match (a.from == origin, a.to == origin) {
+                (true, false) if a.to < n => windows[a.to].0 = windows[a.to].0.max(a.weight),
+                (false, true) if a.from < n => {
+                    windows[a.from].1 = windows[a.from].1.min(-a.weight)
+                }
+                (false, false) if a.from != sink => {
+                    let weight = small(a.weight)?;
+                    // The arcs to the sink that only say "the makespan covers the end" are
+                    // the ones the makespan needs; every other arc is a lag.
+                    rows.push(Row::Le {
+                        terms: vec![(1, var(a.from)), (-1, var(a.to))],
+                        rhs: -weight,
+                    });
+                }
+                // Arcs between origin and sink, or out of the sink, do not occur.
+                _ => {}
+            }
+        }
+        if windows.iter().any(|&(lo, hi)| lo > hi) {
+            return Err(Unbuildable::EmptyWindow);
+        }
+        for (r, &capacity) in problem.capacities.iter().enumerate() {
+            let tasks: Vec<(usize, i32, i32)> = problem.demands[..n]
+                .iter()
+                .enumerate()
+                .flat_map(|(j, ds)| ds.iter().map(move |d| (j, d)))
+                .filter(|(_, d)| d.resource == r && d.amount > 0 && d.to > d.from)
+                .map(|(j, d)| Ok((j, small(d.to)?, small(d.amount)?)))
+                .collect::<Result<_, _>>()?;
+            // A resource that all its users together cannot overload needs no row.
+            if tasks.iter().map(|t| i64::from(t.2)).sum::<i64>() > capacity {
+                rows.push(Row::Cumulative {
+                    tasks,
+                    capacity: small(capacity)?,
+                });
+            }
+        }
+        Ok(CpModel {
+            windows: windows
+                .into_iter()
+                .map(|(lo, hi)| Ok((small(lo)?, small(hi)?)))
+                .collect::<Result<_, _>>()?,
+            horizon: horizon as i32,
+            rows,
+        })
+    }
+
+    /// The model as FlatZinc, in the dialect `pumpkin-checker` reads (`int_lin_le`,
+    /// `pumpkin_cumulative`), rows in order.
+    pub fn flatzinc(&self) -> String {
+        let mut out = String::new();
+        for (j, (lo, hi)) in self.windows.iter().enumerate() {
+            let _ = writeln!(out, "var {lo}..{hi}: {};", Var::Start(j).name());
+        }
+        let _ = writeln!(out, "var 0..{}: {};", self.horizon, Var::Makespan.name());
+        let list = |items: Vec<String>| format!("[{}]", items.join(","));
+        for row in &self.rows {
+            let _ = match row {
+                Row::Le { terms, rhs } => writeln!(
+                    out,
+                    "constraint int_lin_le({},{},{rhs});",
+                    list(terms.iter().map(|t| t.0.to_string()).collect()),
+                    list(terms.iter().map(|t| t.1.name()).collect()),
+                ),
+                Row::Cumulative { tasks, capacity } => writeln!(
+                    out,
+                    "constraint pumpkin_cumulative({},{},{},{capacity});",
+                    list(tasks.iter().map(|t| Var::Start(t.0).name()).collect()),
+                    list(tasks.iter().map(|t| t.1.to_string()).collect()),
+                    list(tasks.iter().map(|t| t.2.to_string()).collect()),
+                ),
+            };
+        }
+        let _ = writeln!(out, "solve minimize {};", Var::Makespan.name());
+        out
+    }
+}

@@ -1,0 +1,225 @@
+//! The lazy-clause-generation method (Pumpkin) on random small instances of every feature
+//! it accepts: it agrees with the MILP and with the exhaustive cross-check, its schedules
+//! verify, every certificate `solve --certify` writes is accepted by the independent checker,
+//! and a certificate with one number changed is rejected.
+
+use std::num::NonZeroU32;
+use std::path::Path;
+
+use makespan::certificate::{Certificate, Proof, ProofKind, Step};
+use makespan::instance::Instance;
+use makespan::solution::{Solution, Status, Verdict};
+use makespan::solve::certify::certify;
+use makespan::solve::check::cross_check;
+use makespan::solve::exact::cp::{self, CpOutcome};
+use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
+use makespan::solve::problem::Problem;
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::verify;
+use makespan_certify_check::check;
+use proptest::prelude::*;
+
+use crate::common::strategies::{agent_instances, rcpsp_instances};
+
+fn settings() -> MilpSettings {
+    MilpSettings {
+        time_limit: 30.0,
+        threads: NonZeroU32::MIN,
+        node_limit: None,
+        export_lp: None,
+        cancel: makespan::Cancel::new(),
+    }
+}
+
+/// RCPSP instances with windows and maximum lags: releases, deadlines and a max lag on
+/// some precedences, so some are infeasible.
+fn window_instances() -> impl Strategy<Value = Instance> {
+    (
+        rcpsp_instances(),
+        proptest::collection::vec((0i64..=3, proptest::option::of(4i64..=14)), 6),
+        proptest::collection::vec(proptest::option::of(0i64..=4), 15),
+    )
+        .prop_map(|(mut instance, windows, max_lags)| {
+            for (a, (release, deadline)) in instance.activities.iter_mut().zip(windows) {
+                a.release = (release > 0).then_some(release);
+                a.deadline = deadline.filter(|&d| d >= release + a.duration);
+            }
+            for (p, max) in instance.precedences.iter_mut().zip(max_lags) {
+                p.max_lag = max.map(|m| m + p.min_lag);
+            }
+            instance
+        })
+}
+
+/// The optimum by the constraint model alone (`None`: infeasible).
+fn cp_optimum(problem: &Problem) -> Option<i64> {
+    let horizon = problem.durations.iter().sum::<i64>() + 40;
+    match cp::solve(problem, horizon, 30.0).expect("small times fit") {
+        CpOutcome::Optimal { makespan, .. } => Some(makespan),
+        CpOutcome::NoneByHorizon => None,
+        CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),
+    }
+}
+
+/// The optimum by the MILP alone (`None`: infeasible).
+fn milp_optimum(problem: &Problem) -> Option<i64> {
+    let horizon = problem.durations.iter().sum::<i64>() + 40;
+    match milp::solve(problem, horizon, 0, &settings()).unwrap() {
+        MilpOutcome::Solved {
+            makespan, proven, ..
+        } => {
+            assert!(proven);
+            Some(makespan)
+        }
+        MilpOutcome::Infeasible { .. } => None,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// Solves with the pipeline, certifies into `dir`, and checks the certificate.
+fn certified(instance: &Instance, dir: &Path) -> Option<Solution> {
+    let mut solution = solve(instance, &SolveOptions::default());
+    if solution.status != Status::Optimal {
+        return None;
+    }
+    solution.certificate = Some(certify(instance, &solution, dir, "s", 30.0).unwrap());
+    let checked = check(&solution, dir);
+    assert!(checked.is_ok(), "{checked:?}");
+    Some(solution)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cp_agrees_with_the_milp_on_agents_and_a_tool(instance in agent_instances()) {
+        let problem = Problem::compile(&instance).unwrap();
+        prop_assert!(cp::applies(&problem));
+        prop_assert_eq!(cp_optimum(&problem), milp_optimum(&problem));
+    }
+
+    #[test]
+    fn cp_agrees_with_the_milp_on_resources(instance in rcpsp_instances()) {
+        let problem = Problem::compile(&instance).unwrap();
+        prop_assert_eq!(cp_optimum(&problem), milp_optimum(&problem));
+    }
+
+    #[test]
+    fn cp_agrees_with_the_milp_on_windows_and_max_lags(instance in window_instances()) {
+        // A positive cycle is refused before any method runs.
+        if let Ok(problem) = Problem::compile(&instance) {
+            prop_assert_eq!(cp_optimum(&problem), milp_optimum(&problem));
+        }
+    }
+
+    #[test]
+    fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in window_instances()) {
+        let solution = solve(&instance, &SolveOptions::default());
+        if solution.status == Status::Optimal {
+            prop_assert!(verify(&instance, &solution.schedule).valid);
+            let second = cross_check(&instance, &solution, &SolveOptions::default());
+            prop_assert_ne!(second.verdict, Verdict::Disagree, "{:?}", second);
+        }
+    }
+
+    #[test]
+    fn every_certificate_checks(instance in window_instances()) {
+        let dir = tempfile::tempdir().unwrap();
+        certified(&instance, dir.path());
+    }
+}
+
+/// A certificate with one number changed is rejected, whatever its kind.
+fn tampered_is_rejected(instance: &Instance, kind: ProofKind) {
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(instance, dir.path()).expect("an optimal solution");
+    let record = solution.certificate.clone().unwrap();
+    assert_eq!(record.kind, kind);
+    let path = dir.path().join(&record.file);
+    let original: Certificate =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut tampered = original.clone();
+    match &mut tampered.proof {
+        Proof::CriticalPath { steps } => match steps.last_mut().unwrap() {
+            Step::End { duration, .. } => *duration += 1,
+            other => panic!("a path ends with an end, not {other:?}"),
+        },
+        Proof::Load { work, .. } => work[0].work += 1,
+        Proof::Drcp { scale, .. } => *scale += 1,
+    }
+    std::fs::write(&path, serde_json::to_string(&tampered).unwrap()).unwrap();
+    let verdict = check(&solution, dir.path());
+    assert!(verdict.is_err(), "accepted a tampered certificate");
+    // The claimed bound itself is a number too.
+    let raised = Certificate {
+        bound: original.bound + 1,
+        ..original.clone()
+    };
+    std::fs::write(&path, serde_json::to_string(&raised).unwrap()).unwrap();
+    assert!(check(&solution, dir.path()).is_err());
+}
+
+fn three_jobs_on_two_agents() -> Instance {
+    // Load ⌈10/2⌉ = 5 and critical path 4 fall short of the optimum 6: a search proof.
+    serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "three", "agents": 2,
+            "activities": [{"id": "a", "duration": 3}, {"id": "b", "duration": 3},
+                           {"id": "c", "duration": 3}, {"id": "d", "duration": 1}],
+            "precedences": [{"before": "a", "after": "d"}]}"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_tampered_critical_path_is_rejected() {
+    let instance: Instance = serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "chain", "agents": 2,
+            "activities": [{"id": "a", "duration": 3}, {"id": "b", "duration": 4}],
+            "precedences": [{"before": "a", "after": "b", "min_lag": 1}]}"#,
+    )
+    .unwrap();
+    tampered_is_rejected(&instance, ProofKind::Bound);
+}
+
+#[test]
+fn a_tampered_load_is_rejected() {
+    let instance: Instance = serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "load", "agents": 1,
+            "activities": [{"id": "a", "duration": 3}, {"id": "b", "duration": 4}]}"#,
+    )
+    .unwrap();
+    tampered_is_rejected(&instance, ProofKind::Bound);
+}
+
+#[test]
+fn a_tampered_drcp_certificate_is_rejected() {
+    tampered_is_rejected(&three_jobs_on_two_agents(), ProofKind::Drcp);
+}
+
+#[test]
+fn a_drcp_proof_with_a_changed_line_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(&three_jobs_on_two_agents(), dir.path()).unwrap();
+    // The model is part of the proof: a weakened row (one number changed) is rejected.
+    let model = dir.path().join("s.fzn");
+    let text = std::fs::read_to_string(&model).unwrap();
+    let changed = text.replacen("],-3);", "],-4);", 1);
+    assert_ne!(text, changed, "the model has a lag row of 3:\n{text}");
+    std::fs::write(&model, changed).unwrap();
+    assert!(check(&solution, dir.path()).is_err());
+}
+
+/// The docs' example: `solve --certify` on the bundled instances, then `check-proof` on
+/// the folder certifies every optimum (bound-only and DRCP proofs alike).
+#[test]
+fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let solved = crate::common::makespan(&["solve", "instances", "--out", out, "--certify", "-q"]);
+    assert!(solved.status.success(), "{}", crate::common::text(&solved));
+    let checked = crate::common::makespan(&["check-proof", out]);
+    let text = crate::common::text(&checked);
+    assert!(checked.status.success(), "{text}");
+    assert!(text.contains("by a DRCP proof") && text.contains("by a bound proof"), "{text}");
+    assert!(!text.contains("not certified"), "{text}");
+}

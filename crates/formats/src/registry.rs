@@ -172,6 +172,10 @@ pub struct Answer<'a> {
 /// A native answer, checked: the verifier's report plus what the benchmark itself measures.
 #[derive(Debug, Clone)]
 pub struct NativeCheck {
+    /// The answer as a schedule of the instance (as written, each activity where the answer
+    /// puts it), for explanations and pictures; activities the answer never reaches are
+    /// absent.
+    pub schedule: Vec<ScheduledActivity>,
     /// Every violated rule of the instance, and the schedule's metrics.
     pub report: Report,
     /// The benchmark's own lines, printed after the report (may be empty).
@@ -197,9 +201,10 @@ pub enum NativeJson {
 }
 
 impl NativeCheck {
-    /// A check whose only result is the verifier's report.
-    pub fn plain(report: Report) -> Self {
+    /// A check whose only result is the verifier's report on the schedule.
+    pub fn plain(schedule: Vec<ScheduledActivity>, report: Report) -> Self {
         NativeCheck {
+            schedule,
             report,
             text: String::new(),
             json: NativeJson::None,

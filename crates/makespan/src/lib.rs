@@ -151,7 +151,7 @@ pub fn verify_plan(
         return Ok(CheckedPlan {
             instance: resolved.instance,
             benchmark: None,
-            check: formats::NativeCheck::plain(report),
+            check: formats::NativeCheck::plain(resolved.schedule, report),
         });
     }
     let answer = formats::Answer {

@@ -294,7 +294,8 @@ impl crate::registry::Benchmark for ParaCook {
         }
         Some(
             lists::read_agent_lists(answer.path, answer.text).map(|lists| {
-                crate::registry::NativeCheck::plain(lists::verify_agent_lists(instance, &lists))
+                let (schedule, report) = lists::check_agent_lists(instance, &lists);
+                crate::registry::NativeCheck::plain(schedule, report)
             }),
         )
     }

@@ -145,6 +145,9 @@ pub struct StepReport {
     pub report: Report,
     /// The benchmark's metrics of the plan.
     pub metrics: StepMetrics,
+    /// The actions as a schedule of the instance.
+    #[serde(skip)]
+    pub schedule: Vec<ScheduledActivity>,
 }
 
 /// Verifies a parsed answer against a Recipe2Plan instance; `heuristic` and `optimum` are
@@ -372,7 +375,11 @@ pub fn verify_steps(
         progress,
         success: all_done && report.valid,
     };
-    StepReport { report, metrics }
+    StepReport {
+        report,
+        metrics,
+        schedule,
+    }
 }
 
 /// η of executed actions `(start, duration, activity)`.

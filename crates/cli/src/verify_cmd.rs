@@ -45,6 +45,10 @@ pub struct VerifyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also explain where the time went (critical chain, unforced waits, lost time against
+    /// --solution, agents), as `makespan explain` does.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -97,11 +101,21 @@ fn run_one(
 )> {
     let text = std::fs::read_to_string(plan_path)
         .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
+    let checked_plan = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
+    let explanation = if args.explain {
+        let solution = match &args.solution {
+            Some(path) => Some(reference_solution(path, &checked_plan.instance)?),
+            None => None,
+        };
+        Some(makespan::explain_plan(&checked_plan, solution.as_ref())?)
+    } else {
+        None
+    };
     let makespan::CheckedPlan {
         instance,
         benchmark: checked_by,
         check: checked,
-    } = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
+    } = checked_plan;
     let report = &checked.report;
     let reference = match (&args.solution, checked.compared) {
         (Some(path), false) => Some(reference(path, &instance)?),
@@ -120,6 +134,10 @@ fn run_one(
                 value
             }
         };
+        let mut value = value;
+        if let Some(e) = &explanation {
+            value["explanation"] = serde_json::to_value(e)?;
+        }
         if args.plans.len() > 1 {
             println!("{value}");
         } else {
@@ -131,15 +149,27 @@ fn run_one(
         if let (Some(c), Some((_, status))) = (&comparison, &reference) {
             print_comparison(report, c, *status);
         }
+        if let Some(e) = &explanation {
+            print!("{}", e.render_text());
+        }
     }
     Ok((report.valid, checked_by, checked.run))
 }
 
+fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
+    load_instance_from(spec, args.data.as_deref(), args.agents.as_ref(), args.level.as_ref())
+}
+
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
 /// instance.
-fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
-    let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
-    let agents = match &args.agents {
+pub(crate) fn load_instance_from(
+    spec: &str,
+    data: Option<&Path>,
+    agents: Option<&String>,
+    level: Option<&String>,
+) -> Result<Instance> {
+    let levels = crate::parse_levels(&level.iter().map(|l| l.to_string()).collect::<Vec<_>>())?;
+    let agents = match agents {
         Some(a) => vec![crate::parse_agents(std::slice::from_ref(a))?[0]],
         None => Vec::new(),
     };
@@ -148,15 +178,24 @@ fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
         levels,
         ..ImportOptions::default()
     };
-    Ok(makespan::load_instance(
-        spec,
-        args.data.as_deref(),
-        &options,
-    )?)
+    Ok(makespan::load_instance(spec, data, &options)?)
 }
 
 /// The reference makespan and its status from a solution file of the same instance.
 fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
+    let solution = reference_solution(path, instance)?;
+    match solution.makespan {
+        Some(m) => Ok((m, solution.status)),
+        None => bail!(
+            "{}: the solution has no makespan (status {})",
+            path.display(),
+            solution.status
+        ),
+    }
+}
+
+/// A solution file of the same instance (same problem hash), or why it is not one.
+pub(crate) fn reference_solution(path: &Path, instance: &Instance) -> Result<Solution> {
     let solution = Solution::read(path)?;
     if problem_hash(&solution.instance.instance) != problem_hash(instance) {
         bail!(
@@ -168,14 +207,7 @@ fn reference(path: &Path, instance: &Instance) -> Result<(i64, Status)> {
             content_hash(instance)
         );
     }
-    match solution.makespan {
-        Some(m) => Ok((m, solution.status)),
-        None => bail!(
-            "{}: the solution has no makespan (status {})",
-            path.display(),
-            solution.status
-        ),
-    }
+    Ok(solution)
 }
 
 fn print_comparison(report: &Report, c: &Comparison, status: Status) {

@@ -9,6 +9,7 @@ mod agent_search;
 mod asynctool;
 mod benchmarks_end_to_end;
 mod check;
+mod explain_properties;
 mod cli;
 mod formats_detect;
 mod formats_import;

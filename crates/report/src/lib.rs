@@ -38,9 +38,12 @@
 //! **Critical chain.** Start at the activity that ends last (latest start among ties). Its
 //! reason names the activity behind it (the predecessor, the agent's or the resource's
 //! holder, the previous activity at a station, the setter of a state); step back to that
-//! activity, preferring one that starts no later than the earliest start (time runs forward),
-//! then the same from there, never visiting an activity twice, until a reason names no
-//! activity (time 0, a release). Each [`ChainStep`] covers `[from, to)`: the link `[from,
+//! activity, then the same from there, until a reason names no activity (time 0, a release).
+//! Where several rules bind at once, the step takes a link forward in time (the activity
+//! behind it starts no later than the earliest start) whose chain back to 0 has the least
+//! unforced wait, ties going to the instance's own rules; only if none exists a link back in
+//! time (a max lag, a negative lag). No activity is visited twice; an activity whose every
+//! link leads to one already visited ends the chain, its link then counted from 0. Each [`ChainStep`] covers `[from, to)`: the link `[from,
 //! ready)` (lag, setup, release; negative for a negative lag), the unforced wait `[ready,
 //! start)`, the activity `[start, to)` where `to` is where the next step links to it (its end,
 //! the end of its busy part, its start plus a start-to-start lag) clamped to `[start, end]`.

@@ -48,11 +48,54 @@ impl ChainStep {
     }
 }
 
+/// The least total unforced wait on a chain from activity `i` back to time 0 over forward
+/// links (the blocker starts no later than `i`'s earliest start), with the choice of link
+/// that achieves it (index into `i`'s binding reasons); `None` where no forward chain
+/// reaches 0 (only backward links, or a cycle of zero-length links).
+struct Best {
+    memo: Vec<Option<Option<(i64, usize)>>>,
+    open: Vec<bool>,
+}
+
+impl Best {
+    fn of(&mut self, plan: &Plan, earliest: &[Earliest], i: usize) -> Option<(i64, usize)> {
+        if let Some(known) = self.memo[i] {
+            return known;
+        }
+        if self.open[i] {
+            return None;
+        }
+        self.open[i] = true;
+        let e = &earliest[i];
+        let wait = plan.all[i].start() - e.earliest;
+        let mut best: Option<(i64, usize)> = None;
+        for (k, (_, by)) in e.binding.iter().enumerate() {
+            let rest = match by {
+                None => Some(0),
+                Some(b) if plan.all[*b].start() <= e.earliest => self.of(plan, earliest, *b).map(|x| x.0),
+                Some(_) => None,
+            };
+            if let Some(rest) = rest {
+                if best.is_none_or(|(w, _)| wait + rest < w) {
+                    best = Some((wait + rest, k));
+                }
+            }
+        }
+        self.open[i] = false;
+        self.memo[i] = Some(best);
+        best
+    }
+}
+
 pub(super) fn critical_chain(plan: &Plan, earliest: &[Earliest]) -> Vec<ChainStep> {
     let Some(last) = (0..plan.all.len())
         .max_by_key(|&i| (plan.all[i].end(), plan.all[i].start(), std::cmp::Reverse(i)))
     else {
         return Vec::new();
+    };
+    let mut best = Best {
+        memo: vec![None; plan.all.len()],
+        open: vec![false; plan.all.len()],
     };
     let mut steps = Vec::new();
     let mut visited = HashSet::new();
@@ -66,10 +109,14 @@ pub(super) fn critical_chain(plan: &Plan, earliest: &[Earliest]) -> Vec<ChainSte
             Some(b) => !visited.contains(b) && (!forward || plan.all[*b].start() <= ready),
             None => true,
         };
-        let chosen = e
-            .binding
-            .iter()
-            .find(|(_, by)| usable(by, true))
+        // The forward link on the chain with the least unforced wait back to 0, else the
+        // first usable link in the order of the rules.
+        let least = best
+            .of(plan, earliest, current)
+            .map(|(_, k)| &e.binding[k])
+            .filter(|(_, by)| usable(by, true));
+        let chosen = least
+            .or_else(|| e.binding.iter().find(|(_, by)| usable(by, true)))
             .or_else(|| e.binding.iter().find(|(_, by)| usable(by, false)));
         let (reason, by) = match chosen {
             Some((r, by)) => (r.clone(), *by),

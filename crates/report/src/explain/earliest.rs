@@ -109,10 +109,10 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
         }
         if let (true, Some(max_lag)) = (p.before == a.id() && p.after != a.id(), p.max_lag) {
             let Some(c) = plan.position(&p.after) else { continue };
-            let first = plan.all[c].start();
+            let last = last_piece_start(plan, c);
             let latest_anchor = anchor(a, p.relation).saturating_add(max_lag);
             out.push(Limit {
-                delta: (latest_anchor - first).saturating_add(1).max(1),
+                delta: (latest_anchor - last).saturating_add(1).max(1),
                 reason: Reason::MaxLag {
                     after: p.after.clone(),
                     max_lag,
@@ -121,6 +121,24 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
             });
         }
     }
+}
+
+/// The latest instant a max lag binds in `c`: its last piece's start, or a `start` activity
+/// of the same agent beginning strictly inside a piece of a preemptible `c` (the agent
+/// pauses `c` for it, which the verifier counts as a piece start).
+fn last_piece_start(plan: &Plan, c: usize) -> i64 {
+    let after = &plan.all[c];
+    let mut last = after.pieces.iter().map(Piece::start).max().unwrap_or(after.start());
+    if after.activity.preemptible && after.agent.is_some() {
+        for o in plan.all.iter().filter(|o| o.agent == after.agent) {
+            if let Some(t) = o.instant() {
+                if after.pieces.iter().any(|q| q.start() < t && t < q.end()) {
+                    last = last.max(t);
+                }
+            }
+        }
+    }
+    last
 }
 
 fn anchor(b: &Placed, relation: Relation) -> i64 {
@@ -148,7 +166,7 @@ fn agents(plan: &Plan, i: usize, pooled: bool, out: &mut Vec<Limit>) {
                 for q in o.busy().into_iter().filter(|q| q.start() < p.start()) {
                     out.push(agent_limit(p.start() - q.end() + 1, g, o, j));
                 }
-                if let Some(t) = o.instant().filter(|&t| t < p.start()) {
+                if let Some(t) = o.instant().filter(|&t| t <= p.start()) {
                     if !a.activity.preemptible && p.end() - p.start() > 1 {
                         out.push(agent_limit(p.start() - t + 1, g, o, j));
                     }

@@ -12,6 +12,7 @@ mod check;
 mod explain_properties;
 mod cli;
 mod formats_detect;
+mod gantt;
 mod formats_import;
 mod fuzz_readers;
 #[cfg(unix)]

@@ -15,7 +15,7 @@ use super::layout::{Bar, Lane, Section};
 /// Pixel geometry.
 const LEFT: f64 = 170.0;
 const RIGHT: f64 = 24.0;
-const TOP: f64 = 56.0;
+const TOP: f64 = 66.0;
 const LANE: f64 = 26.0;
 const BAR: f64 = 18.0;
 const HEADER: f64 = 24.0;
@@ -73,7 +73,8 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
                     .add(Rectangle::new().set("width", 2).set("height", 6).set("fill", "#9aa3ad")),
             ),
         )
-        .add(text(8.0, 20.0, title).set("font-size", 14).set("font-weight", "bold"));
+        .add(text(8.0, 20.0, title).set("font-size", 14).set("font-weight", "bold"))
+        .add(key(width));
     // Time axis: ticks at 1, 2 or 5 × 10^k, at most about 12.
     let step = tick_step(horizon);
     let mut axis = Group::new().set("class", "axis");
@@ -269,6 +270,37 @@ fn rect(x: f64, y: f64, width: f64, fill: &str) -> Rectangle {
         .set("width", n(width))
         .set("height", n(BAR))
         .set("fill", fill)
+        .set("stroke", "#ffffff")
+        .set("stroke-width", 0.5)
+}
+
+/// The key to the colours, in one row right of the title.
+fn key(width: f64) -> Group {
+    let entries = [
+        (BUSY, "agent busy"),
+        (UNATTENDED, "runs unattended"),
+        (CHAIN, "critical chain"),
+        ("url(#hatch)", "unforced wait"),
+        (VIOLATION, "violation"),
+    ];
+    let mut g = Group::new().set("class", "key");
+    let mut x = LEFT.min(width - RIGHT - 112.0 * entries.len() as f64);
+    for (fill, what) in entries {
+        g = g
+            .add(
+                Rectangle::new()
+                    .set("x", n(x))
+                    .set("y", 28)
+                    .set("width", 14)
+                    .set("height", 10)
+                    .set("fill", fill)
+                    .set("stroke", "#9aa3ad")
+                    .set("stroke-width", 0.5),
+            )
+            .add(text(x + 18.0, 37.0, what));
+        x += 112.0;
+    }
+    g
 }
 
 fn text(x: f64, y: f64, content: &str) -> Text {

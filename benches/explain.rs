@@ -14,7 +14,9 @@ use makespan::{verify, SolveOptions};
 fn kitchen(n: usize) -> Instance {
     let mut state: u64 = 42;
     let mut next = move |m: u64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (state >> 33) % m
     };
     let mut activities = Vec::new();
@@ -23,15 +25,25 @@ fn kitchen(n: usize) -> Instance {
         let mut a = Activity::new(format!("a{i}"), 1 + next(9) as i64);
         a.label = Some(format!("step {i}"));
         if i % 10 == 0 {
-            a.uses.push(ResourceUse { resource: "oven".into(), amount: 1 });
+            a.uses.push(ResourceUse {
+                resource: "oven".into(),
+                amount: 1,
+            });
         } else if i % 5 == 0 {
-            a.uses.push(ResourceUse { resource: "pot".into(), amount: 1 });
+            a.uses.push(ResourceUse {
+                resource: "pot".into(),
+                amount: 1,
+            });
         }
         activities.push(a);
         for _ in 0..(1 + next(2)) {
             if i > 0 {
                 let before = next(i as u64) as usize;
-                precedences.push(Precedence::finish_to_start(format!("a{before}"), format!("a{i}"), next(4) as i64));
+                precedences.push(Precedence::finish_to_start(
+                    format!("a{before}"),
+                    format!("a{i}"),
+                    next(4) as i64,
+                ));
             }
         }
     }
@@ -39,8 +51,16 @@ fn kitchen(n: usize) -> Instance {
     precedences.dedup_by(|x, y| x.before == y.before && x.after == y.after);
     Instance {
         resources: vec![
-            Resource { id: "oven".into(), capacity: 1, states: vec![] },
-            Resource { id: "pot".into(), capacity: 2, states: vec![] },
+            Resource {
+                id: "oven".into(),
+                capacity: 1,
+                states: vec![],
+            },
+            Resource {
+                id: "pot".into(),
+                capacity: 2,
+                states: vec![],
+            },
         ],
         activities,
         precedences,
@@ -50,7 +70,10 @@ fn kitchen(n: usize) -> Instance {
 
 fn explain_and_draw(c: &mut Criterion) {
     let instance = kitchen(200);
-    let options = SolveOptions { heuristic_only: true, ..SolveOptions::default() };
+    let options = SolveOptions {
+        heuristic_only: true,
+        ..SolveOptions::default()
+    };
     let solution = makespan::solve(&instance, &options);
     let reference: Vec<ScheduledActivity> = solution.schedule.clone();
     // The plan: the heuristic's schedule with every seventh activity started 3 later where
@@ -68,7 +91,11 @@ fn explain_and_draw(c: &mut Criterion) {
     }
     let report = verify(&instance, &plan);
     assert!(report.valid, "{}", report.render_text());
-    let reference = Reference { schedule: &reference, makespan: makespan_of(&reference), optimal: false };
+    let reference = Reference {
+        schedule: &reference,
+        makespan: makespan_of(&reference),
+        optimal: false,
+    };
     c.bench_function("explain/200 activities", |b| {
         b.iter(|| explain(&instance, &plan, &report.violations, Some(reference)).unwrap())
     });
@@ -79,12 +106,19 @@ fn explain_and_draw(c: &mut Criterion) {
         explanation: &explanation,
         reference: Some(reference.schedule),
     };
-    c.bench_function("gantt svg/200 activities", |b| b.iter(|| gantt::svg(&chart)));
-    c.bench_function("gantt html/200 activities", |b| b.iter(|| gantt::html(&chart)));
+    c.bench_function("gantt svg/200 activities", |b| {
+        b.iter(|| gantt::svg(&chart))
+    });
+    c.bench_function("gantt html/200 activities", |b| {
+        b.iter(|| gantt::html(&chart))
+    });
     c.bench_function("explain + gantt html/200 activities", |b| {
         b.iter(|| {
             let e = explain(&instance, &plan, &report.violations, Some(reference)).unwrap();
-            gantt::html(&Chart { explanation: &e, ..chart })
+            gantt::html(&Chart {
+                explanation: &e,
+                ..chart
+            })
         })
     });
 }

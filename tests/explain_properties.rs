@@ -46,8 +46,11 @@ fn shifted(schedule: &[ScheduledActivity], k: usize, by: i64) -> Vec<ScheduledAc
 }
 
 fn cases() -> impl Strategy<Value = Option<Case>> {
-    (instances(), prop::collection::vec((any::<prop::sample::Index>(), 1i64..=4), 0..=3)).prop_map(
-        |(instance, moves)| {
+    (
+        instances(),
+        prop::collection::vec((any::<prop::sample::Index>(), 1i64..=4), 0..=3),
+    )
+        .prop_map(|(instance, moves)| {
             let solution = makespan::solve(&instance, &SolveOptions::default());
             if solution.status != Status::Optimal || solution.schedule.is_empty() {
                 return None;
@@ -66,8 +69,7 @@ fn cases() -> impl Strategy<Value = Option<Case>> {
                 optimum,
                 plan,
             })
-        },
-    )
+        })
 }
 
 fn explained(case: &Case, schedule: &[ScheduledActivity], reference: bool) -> Explanation {
@@ -77,7 +79,8 @@ fn explained(case: &Case, schedule: &[ScheduledActivity], reference: bool) -> Ex
         makespan: makespan_of(&case.optimum),
         optimal: true,
     });
-    explain(&case.instance, schedule, &report.violations, reference).expect("the optimum places every activity")
+    explain(&case.instance, schedule, &report.violations, reference)
+        .expect("the optimum places every activity")
 }
 
 fn assert_contiguous(e: &Explanation) {

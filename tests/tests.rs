@@ -9,12 +9,12 @@ mod agent_search;
 mod asynctool;
 mod benchmarks_end_to_end;
 mod check;
-mod explain_properties;
 mod cli;
+mod explain_properties;
 mod formats_detect;
-mod gantt;
 mod formats_import;
 mod fuzz_readers;
+mod gantt;
 #[cfg(unix)]
 mod interrupt;
 mod limits;

@@ -60,7 +60,10 @@ pub struct GanttArgs {
 }
 
 /// Checks the plan, reads the reference and explains the plan.
-fn explained(input: &PlanInput, reference: Option<&Path>) -> Result<(CheckedPlan, Option<Solution>, Explanation)> {
+fn explained(
+    input: &PlanInput,
+    reference: Option<&Path>,
+) -> Result<(CheckedPlan, Option<Solution>, Explanation)> {
     let instance = match &input.instance {
         Some(spec) => Some(load_instance_from(
             spec,

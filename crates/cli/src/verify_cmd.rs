@@ -157,7 +157,12 @@ fn run_one(
 }
 
 fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
-    load_instance_from(spec, args.data.as_deref(), args.agents.as_ref(), args.level.as_ref())
+    load_instance_from(
+        spec,
+        args.data.as_deref(),
+        args.agents.as_ref(),
+        args.level.as_ref(),
+    )
 }
 
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one

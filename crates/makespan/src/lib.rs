@@ -183,7 +183,9 @@ pub fn explain_plan(
 ) -> Result<report::Explanation, report::ExplainError> {
     let reference = reference.map(|s| report::Reference {
         schedule: &s.schedule,
-        makespan: s.makespan.unwrap_or_else(|| schedule::makespan(&s.schedule)),
+        makespan: s
+            .makespan
+            .unwrap_or_else(|| schedule::makespan(&s.schedule)),
         optimal: s.status == Status::Optimal,
     });
     report::explain(

@@ -29,7 +29,11 @@ impl Placed<'_> {
     }
 
     pub fn end(&self) -> i64 {
-        self.pieces.iter().map(Piece::end).max().unwrap_or(self.start())
+        self.pieces
+            .iter()
+            .map(Piece::end)
+            .max()
+            .unwrap_or(self.start())
     }
 
     /// The intervals the agent is busy: every piece for `whole`, the first `k` units of
@@ -146,6 +150,10 @@ impl<'a> Plan<'a> {
     /// Whether agents are checked as one pool: limited agents and some activity that needs
     /// one without naming it (the verifier's rule).
     pub fn pooled(&self) -> bool {
-        self.instance.agents.is_some() && self.all.iter().any(|p| p.needs_agent() && p.agent.is_none())
+        self.instance.agents.is_some()
+            && self
+                .all
+                .iter()
+                .any(|p| p.needs_agent() && p.agent.is_none())
     }
 }

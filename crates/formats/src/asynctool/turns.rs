@@ -54,7 +54,12 @@ pub fn turn_schedule(instance: &Instance, turns: &[Vec<String>]) -> Vec<Schedule
         for id in calls {
             let known = instance.activities.iter().find(|a| &a.id == id);
             if let Some(a) = known.filter(|_| !schedule.iter().any(|s| &s.activity == id)) {
-                schedule.push(ScheduledActivity::at(id.clone(), Some(0), k as i64, a.duration));
+                schedule.push(ScheduledActivity::at(
+                    id.clone(),
+                    Some(0),
+                    k as i64,
+                    a.duration,
+                ));
             }
         }
     }

@@ -147,7 +147,12 @@ fn step_schedule(instance: &Instance, done: &[(String, i64)]) -> Vec<ScheduledAc
     done.iter()
         .filter_map(|(id, step)| {
             let a = instance.activities.iter().find(|a| &a.id == id)?;
-            Some(ScheduledActivity::at(id.clone(), agent, step - 1, a.duration))
+            Some(ScheduledActivity::at(
+                id.clone(),
+                agent,
+                step - 1,
+                a.duration,
+            ))
         })
         .collect()
 }

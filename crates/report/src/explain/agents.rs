@@ -37,7 +37,11 @@ pub(super) fn agent_times(plan: &Plan) -> Vec<AgentTime> {
     let busy: Vec<(Option<u32>, i64, i64)> = plan
         .all
         .iter()
-        .flat_map(|p| p.busy().into_iter().map(move |b| (p.agent, b.start(), b.end())))
+        .flat_map(|p| {
+            p.busy()
+                .into_iter()
+                .map(move |b| (p.agent, b.start(), b.end()))
+        })
         .collect();
     // (ready from, started at) of every activity that needs an agent.
     let work: Vec<(i64, i64)> = plan
@@ -55,7 +59,12 @@ pub(super) fn agent_times(plan: &Plan) -> Vec<AgentTime> {
     let rows: Vec<Option<u32>> = if pooled {
         vec![None]
     } else {
-        let top = busy.iter().filter_map(|b| b.0).map(|g| g + 1).max().unwrap_or(0);
+        let top = busy
+            .iter()
+            .filter_map(|b| b.0)
+            .map(|g| g + 1)
+            .max()
+            .unwrap_or(0);
         (0..m.max(top)).map(Some).collect()
     };
     let mut out: Vec<AgentTime> = rows
@@ -92,7 +101,12 @@ pub(super) fn agent_times(plan: &Plan) -> Vec<AgentTime> {
 fn ready_at(plan: &Plan, id: &str) -> Option<i64> {
     let a = plan.get(id)?;
     let mut t = a.activity.release.unwrap_or(0).max(0);
-    for p in plan.instance.precedences.iter().filter(|p| p.after == id && p.before != id) {
+    for p in plan
+        .instance
+        .precedences
+        .iter()
+        .filter(|p| p.after == id && p.before != id)
+    {
         let b = plan.get(&p.before)?;
         let anchor = match p.relation {
             Relation::FinishToStart => b.end(),

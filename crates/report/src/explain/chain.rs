@@ -72,7 +72,9 @@ impl Best {
         for (k, (_, by)) in e.binding.iter().enumerate() {
             let rest = match by {
                 None => Some(0),
-                Some(b) if plan.all[*b].start() <= e.earliest => self.of(plan, earliest, *b).map(|x| x.0),
+                Some(b) if plan.all[*b].start() <= e.earliest => {
+                    self.of(plan, earliest, *b).map(|x| x.0)
+                }
                 Some(_) => None,
             };
             if let Some(rest) = rest {
@@ -120,7 +122,10 @@ pub(super) fn critical_chain(plan: &Plan, earliest: &[Earliest]) -> Vec<ChainSte
             .or_else(|| e.binding.iter().find(|(_, by)| usable(by, false)));
         let (reason, by) = match chosen {
             Some((r, by)) => (r.clone(), *by),
-            None => (e.binding.first().map_or(Reason::Start, |b| b.0.clone()), None),
+            None => (
+                e.binding.first().map_or(Reason::Start, |b| b.0.clone()),
+                None,
+            ),
         };
         let from = match by {
             Some(b) => ready.clamp(plan.all[b].start(), plan.all[b].end()),

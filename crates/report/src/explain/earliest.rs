@@ -94,7 +94,9 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     for p in &plan.instance.precedences {
         if p.after == a.id() && p.before != a.id() {
-            let Some(b) = plan.position(&p.before) else { continue };
+            let Some(b) = plan.position(&p.before) else {
+                continue;
+            };
             let anchor = anchor(&plan.all[b], p.relation);
             let earliest = anchor.saturating_add(p.min_lag);
             out.push(Limit {
@@ -108,7 +110,9 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
             });
         }
         if let (true, Some(max_lag)) = (p.before == a.id() && p.after != a.id(), p.max_lag) {
-            let Some(c) = plan.position(&p.after) else { continue };
+            let Some(c) = plan.position(&p.after) else {
+                continue;
+            };
             let last = last_piece_start(plan, c);
             let latest_anchor = anchor(a, p.relation).saturating_add(max_lag);
             out.push(Limit {
@@ -128,7 +132,12 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
 /// pauses `c` for it, which the verifier counts as a piece start).
 fn last_piece_start(plan: &Plan, c: usize) -> i64 {
     let after = &plan.all[c];
-    let mut last = after.pieces.iter().map(Piece::start).max().unwrap_or(after.start());
+    let mut last = after
+        .pieces
+        .iter()
+        .map(Piece::start)
+        .max()
+        .unwrap_or(after.start());
     if after.activity.preemptible && after.agent.is_some() {
         for o in plan.all.iter().filter(|o| o.agent == after.agent) {
             if let Some(t) = o.instant() {
@@ -244,7 +253,10 @@ fn pool_limit(delta: i64, plan: &Plan, holders: Vec<usize>) -> Limit {
         delta,
         reason: Reason::Agent {
             agent: None,
-            busy: holders.iter().map(|&j| plan.all[j].id().to_string()).collect(),
+            busy: holders
+                .iter()
+                .map(|&j| plan.all[j].id().to_string())
+                .collect(),
         },
         by: holders.first().copied(),
     }
@@ -254,7 +266,9 @@ fn pool_limit(delta: i64, plan: &Plan, holders: Vec<usize>) -> Limit {
 fn setup_times<'a>(plan: &Plan<'a>) -> BTreeMap<(&'a str, &'a str), i64> {
     let mut times = BTreeMap::new();
     for s in &plan.instance.setups {
-        let t = times.entry((s.from.as_str(), s.to.as_str())).or_insert(s.time);
+        let t = times
+            .entry((s.from.as_str(), s.to.as_str()))
+            .or_insert(s.time);
         *t = (*t).max(s.time);
     }
     times
@@ -262,12 +276,7 @@ fn setup_times<'a>(plan: &Plan<'a>) -> BTreeMap<(&'a str, &'a str), i64> {
 
 /// The agent's busy interval just before each of `a`'s (by start) must end a setup time
 /// before it, when both have stations.
-fn setups_before(
-    plan: &Plan,
-    i: usize,
-    times: &BTreeMap<(&str, &str), i64>,
-    out: &mut Vec<Limit>,
-) {
+fn setups_before(plan: &Plan, i: usize, times: &BTreeMap<(&str, &str), i64>, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     let (Some(g), Some(to)) = (a.agent, a.activity.station.as_deref()) else {
         return;
@@ -289,7 +298,9 @@ fn setups_before(
             continue;
         }
         let c = &plan.all[j];
-        let Some(from) = c.activity.station.as_deref() else { continue };
+        let Some(from) = c.activity.station.as_deref() else {
+            continue;
+        };
         let need = times.get(&(from, to)).copied().unwrap_or(0);
         let gap = next.start() - first.end();
         if gap < 0 {
@@ -357,7 +368,9 @@ fn resource_spans(plan: &Plan) -> BTreeMap<String, Vec<Span>> {
 /// `a`'s spans on each resource may not newly meet a load above the capacity.
 fn resources(plan: &Plan, i: usize, spans: &BTreeMap<String, Vec<Span>>, out: &mut Vec<Limit>) {
     for r in &plan.instance.resources {
-        let Some(list) = spans.get(&r.id) else { continue };
+        let Some(list) = spans.get(&r.id) else {
+            continue;
+        };
         let (mine, others): (Vec<&Span>, Vec<&Span>) =
             list.iter().partition(|s| s.owner == Some(i) && s.moves);
         if mine.is_empty() {
@@ -365,7 +378,9 @@ fn resources(plan: &Plan, i: usize, spans: &BTreeMap<String, Vec<Span>>, out: &m
         }
         let others: Vec<Span> = others.into_iter().cloned().collect();
         for s in mine.iter().filter(|s| s.start < s.end && s.amount > 0) {
-            if let Some((delta, holders)) = overload(&others, s.start, s.amount, i64::from(r.capacity)) {
+            if let Some((delta, holders)) =
+                overload(&others, s.start, s.amount, i64::from(r.capacity))
+            {
                 out.push(Limit {
                     delta,
                     reason: Reason::Resource {

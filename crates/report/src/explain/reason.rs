@@ -91,7 +91,10 @@ impl Reason {
     pub fn is_ordering_choice(&self) -> bool {
         matches!(
             self,
-            Reason::Agent { .. } | Reason::Setup { .. } | Reason::Resource { .. } | Reason::State { .. }
+            Reason::Agent { .. }
+                | Reason::Setup { .. }
+                | Reason::Resource { .. }
+                | Reason::State { .. }
         )
     }
 }

@@ -36,7 +36,12 @@ impl Explanation {
                     l if l < 0 => format!("overlap {} (negative lag)", -l),
                     l => format!("lag {l}"),
                 };
-                let _ = writeln!(out, "  {:>9}  {what}: {}", span(step.from, step.ready), step.reason);
+                let _ = writeln!(
+                    out,
+                    "  {:>9}  {what}: {}",
+                    span(step.from, step.ready),
+                    step.reason
+                );
             }
             if step.wait() > 0 {
                 let _ = writeln!(
@@ -48,7 +53,9 @@ impl Explanation {
                     step.ready
                 );
             }
-            let agent = step.agent.map_or(String::new(), |g| format!(" (agent {g})"));
+            let agent = step
+                .agent
+                .map_or(String::new(), |g| format!(" (agent {g})"));
             let why = if step.wait() > 0 {
                 format!("could start at {}: {}", step.ready, step.reason)
             } else {
@@ -65,7 +72,11 @@ impl Explanation {
             let _ = writeln!(out, "unforced waits: none (no activity could start earlier with everything else unchanged)");
         } else {
             let total: i64 = self.waits.iter().map(|w| w.length).sum();
-            let _ = writeln!(out, "unforced waits ({} activities, {total} in all):", self.waits.len());
+            let _ = writeln!(
+                out,
+                "unforced waits ({} activities, {total} in all):",
+                self.waits.len()
+            );
             for w in &self.waits {
                 let _ = writeln!(
                     out,
@@ -73,7 +84,11 @@ impl Explanation {
                     w.activity,
                     w.length,
                     span(w.from, w.to),
-                    if w.on_chain { ", on the critical chain" } else { "" }
+                    if w.on_chain {
+                        ", on the critical chain"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -97,7 +112,10 @@ impl Explanation {
             }
         }
         if !self.agents.is_empty() {
-            let _ = writeln!(out, "agents (busy / idle, nothing ready / idle, work ready):");
+            let _ = writeln!(
+                out,
+                "agents (busy / idle, nothing ready / idle, work ready):"
+            );
             for a in &self.agents {
                 let who = match a.agent {
                     Some(g) => format!("agent {g}"),

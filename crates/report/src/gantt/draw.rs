@@ -5,9 +5,7 @@
 //! Colours are attributes, not a style sheet, so every SVG viewer shows them; numbers have
 //! one decimal, so the same chart is the same bytes.
 
-use svg::node::element::{
-    Definitions, Group, Line, Path, Pattern, Rectangle, Text, Title,
-};
+use svg::node::element::{Definitions, Group, Line, Path, Pattern, Rectangle, Text, Title};
 use svg::Document;
 
 use super::layout::{Bar, Lane, Section};
@@ -37,7 +35,12 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
     let horizon = sections
         .iter()
         .flat_map(|s| &s.lanes)
-        .flat_map(|l| l.bars.iter().map(|b| b.end).chain(l.profile.iter().map(|p| p.1)))
+        .flat_map(|l| {
+            l.bars
+                .iter()
+                .map(|b| b.end)
+                .chain(l.profile.iter().map(|p| p.1))
+        })
         .max()
         .unwrap_or(0)
         .max(1);
@@ -61,7 +64,12 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
         .set("viewBox", format!("0 0 {} {}", n(width), n(height)))
         .set("font-family", "sans-serif")
         .set("font-size", 11)
-        .add(Rectangle::new().set("width", "100%").set("height", "100%").set("fill", "#ffffff"))
+        .add(
+            Rectangle::new()
+                .set("width", "100%")
+                .set("height", "100%")
+                .set("fill", "#ffffff"),
+        )
         .add(
             Definitions::new().add(
                 Pattern::new()
@@ -70,10 +78,19 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
                     .set("width", 6)
                     .set("height", 6)
                     .set("patternTransform", "rotate(45)")
-                    .add(Rectangle::new().set("width", 2).set("height", 6).set("fill", "#9aa3ad")),
+                    .add(
+                        Rectangle::new()
+                            .set("width", 2)
+                            .set("height", 6)
+                            .set("fill", "#9aa3ad"),
+                    ),
             ),
         )
-        .add(text(8.0, 20.0, title).set("font-size", 14).set("font-weight", "bold"))
+        .add(
+            text(8.0, 20.0, title)
+                .set("font-size", 14)
+                .set("font-weight", "bold"),
+        )
         .add(key(width));
     // Time axis: ticks at 1, 2 or 5 × 10^k, at most about 12.
     let step = tick_step(horizon);
@@ -90,7 +107,11 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
                     .set("stroke", "#d5d9de")
                     .set("stroke-width", 1),
             )
-            .add(text(x(t), TOP - 10.0, &t.to_string()).set("text-anchor", "middle").set("fill", "#555"));
+            .add(
+                text(x(t), TOP - 10.0, &t.to_string())
+                    .set("text-anchor", "middle")
+                    .set("fill", "#555"),
+            );
         t += step;
     }
     doc = doc.add(axis);
@@ -129,7 +150,14 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
 
 fn lane_group(lane: &Lane, y: f64, row: usize, x: &dyn Fn(i64) -> f64, right: f64) -> Group {
     let mut g = Group::new()
-        .set("class", if lane.resource { "lane resource" } else { "lane agent" })
+        .set(
+            "class",
+            if lane.resource {
+                "lane resource"
+            } else {
+                "lane agent"
+            },
+        )
         .add(
             Rectangle::new()
                 .set("x", 0)
@@ -158,7 +186,14 @@ fn lane_group(lane: &Lane, y: f64, row: usize, x: &dyn Fn(i64) -> f64, right: f6
         let mut d = String::new();
         for &(s, e, load) in &lane.profile {
             let h = BAR * (load as f64 / cap).min(1.5);
-            d += &format!("M{} {}h{}v{}h{}Z", n(x(s)), n(top + BAR), n(x(e) - x(s)), n(-h), n(x(s) - x(e)));
+            d += &format!(
+                "M{} {}h{}v{}h{}Z",
+                n(x(s)),
+                n(top + BAR),
+                n(x(e) - x(s)),
+                n(-h),
+                n(x(s) - x(e))
+            );
         }
         let over = lane.profile.iter().any(|p| p.2 > lane.capacity);
         g = g.add(
@@ -256,7 +291,14 @@ fn bar_group(bar: &Bar, in_resource: bool, top: f64, x: &dyn Fn(i64) -> f64) -> 
     if !label.is_empty() {
         g = g.add(
             text(x0 + 3.0, top + BAR / 2.0 + 4.0, &label)
-                .set("fill", if bar.chain || bar.held { "#222" } else { "#fff" })
+                .set(
+                    "fill",
+                    if bar.chain || bar.held {
+                        "#222"
+                    } else {
+                        "#fff"
+                    },
+                )
                 .set("pointer-events", "none"),
         );
     }

@@ -68,7 +68,11 @@ pub(crate) fn sections(
 fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Section {
     let on_chain = |id: &str| explanation.is_some_and(|e| e.chain.iter().any(|c| c.activity == id));
     let violated = |id: &str| {
-        explanation.is_some_and(|e| e.violations.iter().any(|v| v.activities.iter().any(|a| a == id)))
+        explanation.is_some_and(|e| {
+            e.violations
+                .iter()
+                .any(|v| v.activities.iter().any(|a| a == id))
+        })
     };
     let info = |p: &Placed| -> Vec<String> {
         let mut lines = vec![match &p.activity.label {
@@ -83,10 +87,17 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
         if !uses.is_empty() {
             lines.push(format!("resources: {}", uses.join(", ")));
         }
-        if let Some(t) = explanation.and_then(|e| e.activities.iter().find(|t| t.activity == p.id())) {
+        if let Some(t) =
+            explanation.and_then(|e| e.activities.iter().find(|t| t.activity == p.id()))
+        {
             let why: Vec<String> = t.reasons.iter().map(ToString::to_string).collect();
             if t.wait > 0 {
-                lines.push(format!("could start at {} (unforced wait {}); then: {}", t.earliest, t.wait, why.join("; ")));
+                lines.push(format!(
+                    "could start at {} (unforced wait {}); then: {}",
+                    t.earliest,
+                    t.wait,
+                    why.join("; ")
+                ));
             } else {
                 lines.push(format!("started then: {}", why.join("; ")));
             }
@@ -94,7 +105,11 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
         lines
     };
     let bars_of = |p: &Placed, in_resource: bool| -> Vec<Bar> {
-        let text = p.activity.label.clone().unwrap_or_else(|| p.id().to_string());
+        let text = p
+            .activity
+            .label
+            .clone()
+            .unwrap_or_else(|| p.id().to_string());
         let busy = p.busy();
         p.pieces
             .iter()
@@ -122,21 +137,33 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
     };
     let mut lanes = Vec::new();
     // Agents: one lane per named agent (all of them when the instance has a limit).
-    let named: BTreeMap<u32, Vec<usize>> = plan.all.iter().enumerate().filter_map(|(i, p)| p.agent.map(|g| (g, i))).fold(
-        BTreeMap::new(),
-        |mut m, (g, i)| {
+    let named: BTreeMap<u32, Vec<usize>> = plan
+        .all
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.agent.map(|g| (g, i)))
+        .fold(BTreeMap::new(), |mut m, (g, i)| {
             m.entry(g).or_insert_with(Vec::new).push(i);
             m
-        },
-    );
+        });
     let limit = plan.instance.agents.filter(|&m| m <= 64).unwrap_or(0);
-    let agents: Vec<u32> = (0..limit).chain(named.keys().copied().filter(|&g| g >= limit)).collect();
+    let agents: Vec<u32> = (0..limit)
+        .chain(named.keys().copied().filter(|&g| g >= limit))
+        .collect();
     for g in agents {
         let members = named.get(&g).cloned().unwrap_or_default();
-        lanes.push(activity_lane(format!("agent {g}"), plan, &members, &bars_of, explanation));
+        lanes.push(activity_lane(
+            format!("agent {g}"),
+            plan,
+            &members,
+            &bars_of,
+            explanation,
+        ));
     }
     // Activities with no agent: packed into as few lanes as overlap allows.
-    let mut free: Vec<usize> = (0..plan.all.len()).filter(|&i| plan.all[i].agent.is_none()).collect();
+    let mut free: Vec<usize> = (0..plan.all.len())
+        .filter(|&i| plan.all[i].agent.is_none())
+        .collect();
     free.sort_by_key(|&i| (plan.all[i].start(), plan.all[i].end(), i));
     let mut packed: Vec<(i64, Vec<usize>)> = Vec::new();
     for i in free {
@@ -151,13 +178,23 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
     }
     let n = packed.len();
     for (k, (_, members)) in packed.into_iter().enumerate() {
-        let label = if n == 1 { "no agent".to_string() } else { format!("no agent {}", k + 1) };
+        let label = if n == 1 {
+            "no agent".to_string()
+        } else {
+            format!("no agent {}", k + 1)
+        };
         lanes.push(activity_lane(label, plan, &members, &bars_of, explanation));
     }
     // Resources: bars for a unary one, the usage profile for a cumulative one.
     for r in &plan.instance.resources {
         let users: Vec<usize> = (0..plan.all.len())
-            .filter(|&i| plan.all[i].activity.uses.iter().any(|u| u.resource == r.id && u.amount > 0))
+            .filter(|&i| {
+                plan.all[i]
+                    .activity
+                    .uses
+                    .iter()
+                    .any(|u| u.resource == r.id && u.amount > 0)
+            })
             .collect();
         let holds: Vec<(i64, i64, String, i64)> = plan
             .instance
@@ -173,7 +210,11 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
                     None => plan.makespan(),
                     Some(id) => plan.get(id)?.end(),
                 };
-                let name = format!("held from `{}` until `{}`", h.from.as_deref().unwrap_or("0"), h.until.as_deref().unwrap_or("the end"));
+                let name = format!(
+                    "held from `{}` until `{}`",
+                    h.from.as_deref().unwrap_or("0"),
+                    h.until.as_deref().unwrap_or("the end")
+                );
                 Some((s, e, name, i64::from(h.amount)))
             })
             .collect();
@@ -211,7 +252,13 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
                 .iter()
                 .flat_map(|&i| {
                     let p = &plan.all[i];
-                    let amount: i64 = p.activity.uses.iter().filter(|u| u.resource == r.id).map(|u| i64::from(u.amount)).sum();
+                    let amount: i64 = p
+                        .activity
+                        .uses
+                        .iter()
+                        .filter(|u| u.resource == r.id)
+                        .map(|u| i64::from(u.amount))
+                        .sum();
                     p.pieces.iter().map(move |x| (x.start(), x.end(), amount))
                 })
                 .collect();
@@ -219,7 +266,11 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
             lane.profile = profile(&spans);
         }
         if let Some(e) = explanation {
-            for v in e.violations.iter().filter(|v| v.message.contains(&format!("`{}`", r.id))) {
+            for v in e
+                .violations
+                .iter()
+                .filter(|v| v.message.contains(&format!("`{}`", r.id)))
+            {
                 if let Some(t) = v.time {
                     lane.marks.push((t, format!("{}: {}", v.rule, v.message)));
                 }
@@ -253,10 +304,27 @@ fn activity_lane(
         let p = &plan.all[i];
         lane.bars.extend(bars_of(p, false));
         if let Some(e) = explanation {
-            if let Some(t) = e.activities.iter().find(|t| t.activity == p.id() && t.wait > 0) {
-                lane.waits.push((t.earliest, t.start, format!("unforced wait {} before `{}` (could start at {})", t.wait, p.id(), t.earliest)));
+            if let Some(t) = e
+                .activities
+                .iter()
+                .find(|t| t.activity == p.id() && t.wait > 0)
+            {
+                lane.waits.push((
+                    t.earliest,
+                    t.start,
+                    format!(
+                        "unforced wait {} before `{}` (could start at {})",
+                        t.wait,
+                        p.id(),
+                        t.earliest
+                    ),
+                ));
             }
-            for v in e.violations.iter().filter(|v| v.activities.first().is_some_and(|a| a == p.id())) {
+            for v in e
+                .violations
+                .iter()
+                .filter(|v| v.activities.first().is_some_and(|a| a == p.id()))
+            {
                 if let Some(t) = v.time {
                     lane.marks.push((t, format!("{}: {}", v.rule, v.message)));
                 }

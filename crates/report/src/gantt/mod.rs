@@ -1,4 +1,4 @@
-//! Gantt pictures of a schedule: SVG ([`svg`]) and a self-contained HTML page ([`html`]) that
+//! Gantt pictures of a schedule: SVG ([`svg()`]) and a self-contained HTML page ([`html()`]) that
 //! needs no network to view. One lane per agent (packed lanes for activities without one)
 //! and per resource (a cumulative one as its usage profile); bars labelled with the activity
 //! (its label when it has one); the critical chain in orange; unforced waits hatched;

@@ -439,7 +439,7 @@ fn solution_seeds() -> Vec<Vec<u8>> {
 fn agent_list_seeds() -> Vec<Vec<u8>> {
     vec![
         br#"[["subtask2", "subtask3"], ["subtask1", "subtask4"]]"#.to_vec(),
-        b"<think>two cooks</think>\n```json\n[[\"subtask1\"], // first\n [\"subtask2\", \"subtask3\", \"subtask4\"]]\n```"
+        b"<think>two cooks</think>\n```JSON\n[[\"subtask1\"],\n [\"subtask2\", \"subtask3\", \"subtask4\"]]\n```"
             .to_vec(),
     ]
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod agent_search;
+mod answer_forms;
 mod asynctool;
 mod benchmarks_end_to_end;
 mod check;
@@ -24,6 +25,7 @@ mod recipe2plan_properties;
 mod robotouille;
 mod robotouille_actions;
 mod robustness;
+mod score;
 mod setups_and_holds;
 mod solver_properties;
 mod timearena;

@@ -416,3 +416,69 @@ fn committed_oracle_references_match_the_data_and_replay() {
         "stale or wrong references: {problems:?}"
     );
 }
+
+/// A user's checkout holds `TimeArena/specificTasks/*.py`, not `tasks.json`: read from the
+/// modules, every run is the same problem as from `tasks.json` (525 runs, 175 constrained).
+#[test]
+fn a_checkouts_task_modules_give_the_same_runs_as_tasks_json() {
+    let (Some(json), Some(modules)) = (
+        tasks(),
+        makespan_testkit::data("timearena/upstream/specificTasks"),
+    ) else {
+        return;
+    };
+    for constraint in [false, true] {
+        let options = ImportOptions {
+            constraint,
+            ..ImportOptions::default()
+        };
+        let hashes = |runs: Vec<Instance>| -> BTreeMap<String, String> {
+            runs.iter()
+                .map(|i| (i.name.clone(), makespan::instance::problem_hash(i)))
+                .collect()
+        };
+        let from_json = hashes(runs(&json, &options));
+        let from_modules = hashes(formats::import(&modules, &options).unwrap());
+        assert_eq!(from_modules.len(), if constraint { 175 } else { 525 });
+        assert_eq!(from_modules, from_json);
+    }
+}
+
+#[test]
+fn solve_a_checkout_folder_gives_the_committed_optima() {
+    let Some(modules) = makespan_testkit::data("timearena/upstream") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let output = crate::common::makespan(&[
+        "solve",
+        modules.to_str().unwrap(),
+        "--combine",
+        "1",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", crate::common::text(&output));
+    let mut solved = 0;
+    for entry in std::fs::read_dir("solutions/timearena").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.contains('+')
+            || name.contains("constraint")
+            || !name.ends_with(".json")
+            || name.ends_with(".answer.json")
+        {
+            continue;
+        }
+        let ours = Solution::read(&dir.path().join(&name)).unwrap();
+        let committed = Solution::read(&path).unwrap();
+        assert_eq!(
+            (ours.status, ours.makespan),
+            (Status::Optimal, committed.makespan),
+            "{name}"
+        );
+        solved += 1;
+    }
+    assert_eq!(solved, 30);
+}

@@ -19,6 +19,7 @@ mod compare_cmd;
 mod explain_cmd;
 mod generate_cmd;
 mod interrupt;
+mod score_cmd;
 mod validate_cmd;
 mod verify_cmd;
 
@@ -64,6 +65,13 @@ enum Command {
     ///
     /// Example: makespan gantt answer.json --instance inst.json --compare best.json -o plan.html
     Gantt(explain_cmd::GanttArgs),
+    /// Score a whole model run from the benchmark's own output files, strictly and as the
+    /// original scores it, on your checkout of the benchmark.
+    ///
+    /// Exit code 0: all valid; 1: some answers invalid; 2: unreadable run; 3: some entries
+    /// could not be scored.
+    /// Example: makespan score ParaCook/results/abstract/gpt-5.json --data ParaCook/
+    Score(score_cmd::ScoreArgs),
 }
 
 #[derive(clap::Args)]
@@ -139,6 +147,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare_cmd::run(args),
         Command::Explain(args) => explain_cmd::run_explain(args),
         Command::Gantt(args) => explain_cmd::run_gantt(args),
+        Command::Score(args) => score_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -26,6 +26,7 @@ pub mod recipe2plan;
 pub mod reference;
 mod registry;
 pub mod robotouille;
+pub mod run;
 pub mod timearena;
 mod walk;
 
@@ -93,13 +94,34 @@ pub struct NativeAnswer {
 }
 
 /// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
-/// instance it describes, each validated.
+/// instance it describes, each validated. A folder that is a benchmark's checkout imported
+/// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let checkout = path
+        .is_dir()
+        .then(|| registry().iter().find(|b| b.is_checkout(path)))
+        .flatten();
+    let instances = match checkout {
+        Some(benchmark) => benchmark.import_checkout(path, opts)?,
+        None => import_file(path, opts)?,
+    };
+    // A safety net: an importer bug must surface here, not as a solver error later.
+    for instance in &instances {
+        instance.validate().map_err(|source| LoadError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(instances)
+}
+
+/// Every instance of one file, by the format [`detect`] recognises.
+fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    let instances = match detect(path, &bytes)? {
+    Ok(match detect(path, &bytes)? {
         Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
         Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
             Some(benchmark) => benchmark.import(shape, path, &bytes, opts)?,
@@ -111,15 +133,7 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
                 ))
             }
         },
-    };
-    // A safety net: an importer bug must surface here, not as a solver error later.
-    for instance in &instances {
-        instance.validate().map_err(|source| LoadError::Invalid {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    }
-    Ok(instances)
+    })
 }
 
 /// The schedule in the native answer form of the benchmark the instance came from, or

@@ -42,6 +42,26 @@ pub trait Benchmark: Sync {
         &[]
     }
 
+    /// Whether a folder is one of its users' checkouts that is imported whole (TimeArena's
+    /// task modules), rather than walked for files.
+    fn is_checkout(&self, dir: &Path) -> bool {
+        let _ = dir;
+        false
+    }
+
+    /// Every instance of a checkout [`Benchmark::is_checkout`] recognised.
+    fn import_checkout(
+        &self,
+        dir: &Path,
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        let _ = opts;
+        Err(LoadError::usage(
+            dir,
+            format!("{} imports no folders", self.name()),
+        ))
+    }
+
     /// Every instance of a file [`Benchmark::detect`] recognised as `shape`.
     fn import(
         &self,
@@ -101,6 +121,11 @@ pub trait Benchmark: Sync {
     /// A file of the benchmark's own baseline plans, for `compare --baseline FILE`: its
     /// description and reader.
     fn baseline_file(&self) -> Option<BaselineFile> {
+        None
+    }
+
+    /// Its harness's outputs (whole model runs), for `makespan score`.
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
         None
     }
 
@@ -267,13 +292,39 @@ pub fn check_answer(
 ) -> Result<(&'static dyn Benchmark, NativeCheck), LoadError> {
     for &benchmark in registry() {
         if let Some(checked) = benchmark.check_answer(answer) {
-            return checked.map(|c| (benchmark, c));
+            return match (checked, answer.instance) {
+                (Err(e), Some(instance)) if is_malformed(&e) => {
+                    Ok((benchmark, malformed_answer(instance, &e)))
+                }
+                (checked, _) => checked.map(|c| (benchmark, c)),
+            };
         }
     }
     Err(LoadError::usage(
         answer.path,
         "a native answer does not name its instance; pass --instance (and --agents for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
     ))
+}
+
+/// Whether a reader's error says the answer's text cannot be read as a plan (bad JSON, the
+/// wrong shape), rather than that the file or the instance cannot be used.
+fn is_malformed(error: &LoadError) -> bool {
+    matches!(error, LoadError::Json { .. } | LoadError::Format { .. })
+}
+
+/// An answer that cannot be read as a plan, checked: one `malformed_answer` violation that
+/// names the place (the reader's error), so a model's unreadable answer is an invalid answer
+/// (exit 1), not an unreadable file (exit 2).
+pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> NativeCheck {
+    NativeCheck::plain(
+        Vec::new(),
+        Report::malformed_answer(
+            &instance.name,
+            format!("the answer cannot be read as a plan: {error}"),
+            "answer in the benchmark's answer form (see the README's table of answer forms)"
+                .into(),
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -18,7 +18,10 @@ pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
         let p = p.to_path_buf();
         move |source| LoadError::Io { path: p, source }
     };
-    if !fs::metadata(path).map_err(io(path))?.is_dir() {
+    if !fs::metadata(path).map_err(io(path))?.is_dir()
+        || crate::registry().iter().any(|b| b.is_checkout(path))
+    {
+        // A file, or a benchmark checkout that is imported whole.
         return Ok(vec![path.to_path_buf()]);
     }
     let mut files = Vec::new();

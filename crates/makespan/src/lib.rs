@@ -53,6 +53,7 @@ pub use makespan_verify::{Report, Rule, Violation};
 
 pub mod batch;
 pub mod compare;
+pub mod score;
 pub mod validation;
 
 /// Which method produces a schedule.

@@ -53,6 +53,9 @@ pub enum Rule {
     ResultNotArrived,
     /// Native answer text that does not parse as an action (reported, never dropped).
     MalformedAction,
+    /// A model's answer that cannot be read as a plan at all (empty, prose only, truncated,
+    /// the wrong shape): an invalid answer, not an unreadable file.
+    MalformedAnswer,
 }
 
 impl Rule {
@@ -78,6 +81,7 @@ impl Rule {
             Rule::TwoCallsInOneTurn => "two_calls_in_one_turn",
             Rule::ResultNotArrived => "result_not_arrived",
             Rule::MalformedAction => "malformed_action",
+            Rule::MalformedAnswer => "malformed_answer",
         }
     }
 }
@@ -147,6 +151,27 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report on an answer that cannot be read as a plan of `instance` at all: one
+    /// [`Rule::MalformedAnswer`] violation saying where and why, nothing placed. An
+    /// unreadable answer is the model's invalid answer, judged like any other.
+    pub fn malformed_answer(instance: &str, message: String, hint: String) -> Report {
+        Report {
+            instance: instance.to_string(),
+            valid: false,
+            violations: vec![Violation::new(
+                Rule::MalformedAnswer,
+                Vec::new(),
+                None,
+                message,
+                hint,
+            )],
+            makespan: None,
+            busy_time: 0,
+            agent_idle_time: None,
+            peak_agents: 0,
+        }
+    }
+
     /// Human-readable text: one line per violation (rule, activities, time, message, hint),
     /// then one summary line.
     pub fn render_text(&self) -> String {

@@ -10,8 +10,8 @@
 //! reports unknown ids, missing and repeated activities, lists beyond the agent count and
 //! lists that wait on each other, each naming the activities, instead of crashing or
 //! accepting them. A list beyond the agent count that holds work is reported as
-//! [`Rule::TooManyAgents`] (one violation per extra agent); an empty extra list is
-//! harmless. A repeated activity is checked at its first occurrence (list by list); later
+//! [`Rule::TooManyAgents`] (one violation per extra agent), and so is an empty extra list
+//! (spec §2.3: at most m lists). A repeated activity is checked at its first occurrence (list by list); later
 //! occurrences still take their agent's time, as in the scorer.
 
 use std::collections::{HashMap, HashSet};
@@ -22,24 +22,19 @@ use makespan_model::schedule::{Piece, ScheduledActivity};
 
 use makespan_verify::{verify, Report, Rule, Violation};
 
-/// Reads an answer: a bare JSON list of lists of ids, or an LLM response whose first
-/// ```` ```json ```` block holds it. Like ParaCook's `extract_json`, `<think>…</think>` is
-/// dropped first, `//` comments are ignored, and a bare answer may use single quotes.
-/// Everything dropped is blanked, not cut, so errors point at the line and column of the
-/// original text.
+/// Reads an answer strictly (spec `paracook.md` §2.1), as a verifier should call the model's
+/// answer: outside any `<think>…</think>` block, the first fenced block whatever its language
+/// tag and case (```` ``` ````, ```` ```json ````, ```` ```JSON ````), else the bare text, parsed
+/// as standard JSON (no comments, no single quotes) into a list of lists of ids. Everything
+/// dropped is blanked, not cut, so errors point at the line and column of the original text.
+/// Where ParaCook's own `extract_json` reads the text differently, [`original_reading`] says
+/// how.
 pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, LoadError> {
     let mut bytes = text.as_bytes().to_vec();
     blank_between(&mut bytes, b"<think>", b"</think>");
-    let fenced = fenced_json(&bytes);
-    if let Some((start, end)) = fenced {
+    if let Some((start, end)) = fenced_any(&bytes) {
         blank(&mut bytes[..start]);
         blank(&mut bytes[end..]);
-    }
-    blank_line_comments(&mut bytes);
-    if fenced.is_none() {
-        for b in bytes.iter_mut().filter(|b| **b == b'\'') {
-            *b = b'"';
-        }
     }
     // Only ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
     let cleaned = String::from_utf8_lossy(&bytes);
@@ -50,6 +45,67 @@ pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, Loa
         }
         err
     })
+}
+
+/// What ParaCook's own `extract_json` (`src/utils/utils.py`) and `test_subtasks` make of an
+/// answer, exactly (spec §2.1): `<think>…</think>` removed; `//` and the rest of its line
+/// removed everywhere, inside strings too; the first lower-case ```` ```json ```` block parsed
+/// as it is, else the whole text with every `'` turned into `"`. `Err` says why the harness
+/// would record `[[""]]` (not done).
+pub fn original_reading(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let mut bytes = text.as_bytes().to_vec();
+    blank_between(&mut bytes, b"<think>", b"</think>");
+    blank_all_line_comments(&mut bytes);
+    let candidate = match fenced_json(&bytes) {
+        Some((start, end)) => bytes[start..end].to_vec(),
+        None => bytes
+            .iter()
+            .map(|&b| if b == b'\'' { b'"' } else { b })
+            .collect(),
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(&candidate).map_err(|e| format!("json.loads fails ({e})"))?;
+    let lists = value
+        .as_array()
+        .filter(|l| l.iter().all(serde_json::Value::is_array))
+        .ok_or("the parsed value is not a list of lists")?;
+    lists
+        .iter()
+        .map(|l| {
+            l.as_array()
+                .into_iter()
+                .flatten()
+                .map(|id| {
+                    id.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| format!("{id} is not a subtask name"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Where the strict reading and ParaCook's `extract_json` disagree on an answer's text: a
+/// note for the report, or `None` when both read the same lists (or both fail).
+pub fn reading_difference(
+    strict: &Result<Vec<Vec<String>>, LoadError>,
+    text: &str,
+) -> Option<String> {
+    match (strict, original_reading(text)) {
+        (Ok(a), Ok(b)) if *a == b => None,
+        (Err(_), Err(_)) => None,
+        (Ok(_), Ok(b)) => Some(format!(
+            "ParaCook's extract_json reads other lists from this text: {}",
+            serde_json::to_string(&b).unwrap_or_default()
+        )),
+        (Ok(_), Err(why)) => Some(format!(
+            "ParaCook's extract_json cannot read this text ({why}): its harness records [[\"\"]], not done"
+        )),
+        (Err(_), Ok(b)) => Some(format!(
+            "ParaCook's extract_json accepts this text (comments or single quotes, which strict JSON refuses) and reads {}",
+            serde_json::to_string(&b).unwrap_or_default()
+        )),
+    }
 }
 
 /// The lists turned into a schedule, with what decoding itself found wrong.
@@ -93,6 +149,14 @@ pub fn decode(instance: &Instance, lists: &[Vec<String>]) -> Decoded {
     }
     for id in repeated {
         violations.push(repeated_activity(id, &places[id]));
+    }
+    // Lists beyond the agent count that hold work are placed on agents that do not exist
+    // and reported by the verifier; empty ones would pass unseen, so they are named here.
+    let agents = instance.agents.map_or(usize::MAX, |m| m as usize);
+    for (l, list) in lists.iter().enumerate().skip(agents) {
+        if list.is_empty() {
+            violations.push(extra_empty_list(instance, l, lists.len()));
+        }
     }
 
     let mut into: HashMap<&str, Vec<&Precedence>> = HashMap::new();
@@ -277,6 +341,17 @@ fn unknown(instance: &Instance, l: usize, pos: usize, id: &str) -> Violation {
     )
 }
 
+fn extra_empty_list(instance: &Instance, l: usize, n: usize) -> Violation {
+    let m = instance.agents.unwrap_or(0);
+    Violation::new(
+        Rule::TooManyAgents,
+        Vec::new(),
+        None,
+        format!("the answer has {n} lists for {m} agent(s): list {l} is one too many (it is empty); the benchmark asks for one list per agent"),
+        format!("give exactly {m} list(s), one per agent"),
+    )
+}
+
 fn repeated_activity(id: &str, at: &[(usize, usize)]) -> Violation {
     let where_: Vec<String> = at
         .iter()
@@ -356,7 +431,8 @@ fn blank_between(bytes: &mut [u8], open: &[u8], close: &[u8]) {
     }
 }
 
-/// The content of the first ```` ```json ```` … ```` ``` ```` block, as a byte range.
+/// The content of the first lower-case ```` ```json ```` … ```` ``` ```` block, as a byte
+/// range (ParaCook's `extract_json`).
 fn fenced_json(bytes: &[u8]) -> Option<(usize, usize)> {
     let open = b"```json";
     let start = find(bytes, open)? + open.len();
@@ -364,30 +440,29 @@ fn fenced_json(bytes: &[u8]) -> Option<(usize, usize)> {
     Some((start, end))
 }
 
-/// Blanks `//` comments outside JSON strings, up to the end of the line.
-fn blank_line_comments(bytes: &mut [u8]) {
-    let (mut in_string, mut escaped, mut i) = (false, false, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if bytes[i..].starts_with(b"//") {
-            let end = bytes[i..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(bytes.len(), |n| i + n);
-            blank(&mut bytes[i..end]);
-            i = end;
-            continue;
-        }
-        i += 1;
+/// The content of the first fenced block whatever its language tag (the rest of the opening
+/// line), as a byte range (the strict reading).
+fn fenced_any(bytes: &[u8]) -> Option<(usize, usize)> {
+    let open = find(bytes, b"```")? + 3;
+    let tag = bytes[open..]
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .map_or(bytes.len(), |n| open + n);
+    let end = tag + find(&bytes[tag..], b"```")?;
+    Some((tag, end))
+}
+
+/// Blanks `//` and the rest of its line everywhere, inside strings too, as ParaCook's
+/// `extract_json` does.
+fn blank_all_line_comments(bytes: &mut [u8]) {
+    let mut i = 0;
+    while let Some(at) = find(&bytes[i..], b"//").map(|n| n + i) {
+        let end = bytes[at..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(bytes.len(), |n| at + n);
+        blank(&mut bytes[at..end]);
+        i = end;
     }
 }
 
@@ -515,26 +590,78 @@ mod tests {
     }
 
     #[test]
-    fn more_lists_than_agents_with_empty_extra_lists_is_fine() {
+    fn an_empty_list_beyond_the_agent_count_is_reported() {
         let inst = kitchen(1);
-        assert!(verify_agent_lists(&inst, &lists(&[&["a", "b", "c"], &[]])).valid);
+        let report = verify_agent_lists(&inst, &lists(&[&["a", "b", "c"], &[]]));
+        assert_eq!(
+            rules(&report),
+            [Rule::TooManyAgents],
+            "{}",
+            report.render_text()
+        );
+        assert!(report.violations[0].message.contains("2 lists for 1 agent"));
+        assert!(verify_agent_lists(&kitchen(2), &lists(&[&["a", "b", "c"], &[]])).valid);
     }
 
     #[test]
-    fn reads_a_bare_list_and_a_fenced_llm_answer() {
+    fn reads_a_bare_list_and_a_fenced_llm_answer_strictly() {
         let p = Path::new("answer.txt");
         assert_eq!(
             read_agent_lists(p, r#"[["a", "b"], ["c"]]"#).unwrap(),
             lists(&[&["a", "b"], &["c"]])
         );
-        let answer = "<think>maybe ```json [[\"x\"]] ``` no</think>Here:\n```json\n[[\"a\"], // first cook\n [\"b\"]]\n```\nDone.";
+        let answer = "<think>maybe ```json [[\"x\"]] ``` no</think>Here:\n```json\n[[\"a\"],\n [\"b\"]]\n```\nDone.";
         assert_eq!(
             read_agent_lists(p, answer).unwrap(),
             lists(&[&["a"], &["b"]])
         );
+        assert_eq!(original_reading(answer).unwrap(), lists(&[&["a"], &["b"]]));
+        assert!(reading_difference(&read_agent_lists(p, answer), answer).is_none());
+    }
+
+    #[test]
+    fn plain_and_upper_case_fences_are_read_strictly_but_fail_in_extract_json() {
+        let p = Path::new("answer.txt");
+        for answer in [
+            "```\n[[\"a\"], [\"b\"]]\n```",
+            "Plan:\n```JSON\n[[\"a\"], [\"b\"]]\n```",
+        ] {
+            let strict = read_agent_lists(p, answer);
+            assert_eq!(strict.as_ref().unwrap(), &lists(&[&["a"], &["b"]]));
+            assert!(original_reading(answer).is_err(), "{answer}");
+            let note = reading_difference(&strict, answer).unwrap();
+            assert!(note.contains("cannot read this text"), "{note}");
+        }
+    }
+
+    #[test]
+    fn single_quotes_and_comments_are_malformed_strictly_but_pass_extract_json() {
+        let p = Path::new("answer.txt");
+        for answer in ["[['a'], ['b']]", "[[\"a\"], // first cook\n [\"b\"]]"] {
+            let strict = read_agent_lists(p, answer);
+            assert!(strict.is_err(), "{answer}");
+            assert_eq!(original_reading(answer).unwrap(), lists(&[&["a"], &["b"]]));
+            let note = reading_difference(&strict, answer).unwrap();
+            assert!(note.contains("accepts this text"), "{note}");
+        }
+    }
+
+    #[test]
+    fn prose_before_a_bare_list_is_malformed_in_both_readings() {
+        let p = Path::new("answer.txt");
+        let answer = "The plan is:\n[[\"a\"], [\"b\"]]";
+        assert!(read_agent_lists(p, answer).is_err());
+        assert!(original_reading(answer).is_err());
+    }
+
+    #[test]
+    fn extract_json_removes_comments_inside_strings_too() {
+        // `//` inside a name cuts the line in the original; the strict reading keeps it.
+        let answer = "[[\"a//b\"]]";
+        assert!(original_reading(answer).is_err());
         assert_eq!(
-            read_agent_lists(p, "[['a'], ['b']]").unwrap(),
-            lists(&[&["a"], &["b"]])
+            read_agent_lists(Path::new("a"), answer).unwrap(),
+            lists(&[&["a//b"]])
         );
     }
 

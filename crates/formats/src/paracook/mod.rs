@@ -10,7 +10,10 @@
 //! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
+mod harness;
 pub mod lists;
+
+pub use harness::ParaCookHarness;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -284,6 +287,10 @@ impl crate::registry::Benchmark for ParaCook {
         })
     }
 
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&ParaCookHarness)
+    }
+
     fn check_answer(
         &self,
         answer: &crate::registry::Answer<'_>,
@@ -292,12 +299,19 @@ impl crate::registry::Benchmark for ParaCook {
         if answer.text.trim_start().starts_with('{') {
             return None;
         }
-        Some(
-            lists::read_agent_lists(answer.path, answer.text).map(|lists| {
+        let strict = lists::read_agent_lists(answer.path, answer.text);
+        let note = lists::reading_difference(&strict, answer.text);
+        let mut check = match strict {
+            Ok(lists) => {
                 let (schedule, report) = lists::check_agent_lists(instance, &lists);
                 crate::registry::NativeCheck::plain(schedule, report)
-            }),
-        )
+            }
+            Err(e) => crate::registry::malformed_answer(instance, &e),
+        };
+        if let Some(note) = note {
+            check.text = format!("note: {note}\n");
+        }
+        Some(Ok(check))
     }
 }
 

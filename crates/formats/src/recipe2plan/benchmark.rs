@@ -7,7 +7,7 @@ use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Solution;
 
-use super::steps::{parse_steps, schedule_actions, verify_steps};
+use super::steps::{final_answer, parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
 use crate::registry::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
 use crate::{ImportOptions, NativeAnswer, Probe};
@@ -73,6 +73,10 @@ impl Benchmark for Recipe2Plan {
         Some(check_steps(answer, instance, &key, level))
     }
 
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&super::Recipe2PlanHarness)
+    }
+
     fn baseline_file(&self) -> Option<BaselineFile> {
         Some(BaselineFile {
             description: "Recipe2Plan's plan.json",
@@ -91,7 +95,7 @@ fn check_steps(
     key: &str,
     level: Level,
 ) -> Result<NativeCheck, LoadError> {
-    let parsed = parse_steps(answer.text);
+    let parsed = parse_steps(final_answer(answer.text));
     let heuristic = heuristic_plan(instance, key, level);
     let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
     let solution_path = answer
@@ -116,6 +120,10 @@ fn check_steps(
         100.0 * m.progress,
         m.success
     );
+    let mut text = text;
+    for note in &checked.notes {
+        text += &format!("note: {note}\n");
+    }
     Ok(NativeCheck {
         report: checked.report.clone(),
         schedule: checked.schedule.clone(),
@@ -127,7 +135,11 @@ fn check_steps(
 }
 
 /// The benchmark's heuristic plan of this instance, from `plan.json` beside the instance file.
-fn heuristic_plan(instance: &Instance, key: &str, level: Level) -> Option<Vec<PlanAction>> {
+pub(crate) fn heuristic_plan(
+    instance: &Instance,
+    key: &str,
+    level: Level,
+) -> Option<Vec<PlanAction>> {
     let file = instance.source.as_ref()?.file.as_ref()?;
     let path = Path::new(file).with_file_name("plan.json");
     let plans = read_baseline(&path).ok()?;

@@ -21,9 +21,11 @@
 //! `<recipe>:<step>` ([`activity_id`]); `source.notes` holds `key` and `level`.
 
 mod benchmark;
+mod harness;
 pub mod steps;
 
 pub use benchmark::Recipe2Plan;
+pub use harness::Recipe2PlanHarness;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;

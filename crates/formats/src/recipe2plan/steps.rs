@@ -46,6 +46,14 @@ pub struct StepPlan {
     pub malformed: Vec<String>,
 }
 
+/// The part of a plan-and-solve response the benchmark parses: the text after the last
+/// `</think>` (a reasoning model's thoughts come before it), as `result_summarizer.py` keeps
+/// it; the whole text when there is none.
+pub fn final_answer(text: &str) -> &str {
+    text.rsplit_once("</think>")
+        .map_or(text, |(_, after)| after)
+}
+
 /// Parses every `Step(...)` in `text`.
 pub fn parse_steps(text: &str) -> StepPlan {
     let cleaned: String = text.chars().filter(|c| *c != '"' && *c != '\'').collect();
@@ -145,6 +153,9 @@ pub struct StepReport {
     pub report: Report,
     /// The benchmark's metrics of the plan.
     pub metrics: StepMetrics,
+    /// What the original environment would read differently without it changing the
+    /// verdict (a line order its stable sort rejects, gap G5).
+    pub notes: Vec<String>,
     /// The actions as a schedule of the instance.
     #[serde(skip)]
     pub schedule: Vec<ScheduledActivity>,
@@ -299,8 +310,11 @@ pub fn verify_steps(
             }
         }
     }
-    // Equal starts: the environment runs them in input order; an autonomous step listed
-    // after a continuous one that starts at the same instant is "in the past".
+    // Equal starts: the schedule is feasible (the cook starts the autonomous step, then the
+    // continuous one, at that instant), but the environment runs the lines in input order,
+    // so an autonomous step listed after a continuous one of the same instant starts "in the
+    // past" there: a note (gap G5), not a violation.
+    let mut notes = Vec::new();
     let mut continuous_started: HashSet<i64> = HashSet::new();
     for action in &plan.actions {
         let id = activity_id(&action.recipe, action.step);
@@ -310,14 +324,17 @@ pub fn verify_steps(
         if activity.agent == AgentUse::Whole {
             continuous_started.insert(action.start);
         } else if continuous_started.contains(&action.start) && !activity.preemptible {
-            own.push(Violation::new(
-                Rule::AgentDoubleBooked,
-                vec![id.clone()],
-                Some(action.start),
-                format!("autonomous `{id}` is listed after a continuous step that starts at the same instant {}; the environment runs them in input order, so it starts in the past", action.start),
-                format!("list `{id}` before the continuous step"),
-            ));
+            notes.push(format!("autonomous `{id}` is listed after a continuous step that starts at the same instant {}: the schedule is feasible, but the original environment runs the lines in input order (stable sort) and rejects it as starting in the past [gap G5]; list it first", action.start));
         }
+    }
+    if plan.actions.is_empty() && plan.malformed.is_empty() {
+        own.push(Violation::new(
+            Rule::MalformedAnswer,
+            Vec::new(),
+            None,
+            "the answer holds no Step(...) action".into(),
+            "answer with Step(<step id>, <recipe>, HH:MM:SS, HH:MM:SS) actions".into(),
+        ));
     }
     let schedule: Vec<ScheduledActivity> = order
         .iter()
@@ -332,6 +349,13 @@ pub fn verify_steps(
         if v.rule == Rule::MissingActivity {
             v.message.push_str(" [gap G2: the original environment reports an incomplete plan as executed successfully]");
         }
+    }
+    let nothing = own.iter().any(|v| v.rule == Rule::MalformedAnswer);
+    if nothing {
+        // No plan at all: every step missing says nothing more.
+        report
+            .violations
+            .retain(|v| v.rule != Rule::MissingActivity);
     }
     let mut violations = own;
     violations.append(&mut report.violations);
@@ -378,6 +402,7 @@ pub fn verify_steps(
     StepReport {
         report,
         metrics,
+        notes,
         schedule,
     }
 }
@@ -430,6 +455,15 @@ mod tests {
         assert_eq!(plan.actions[2].duration, None);
         assert_eq!(plan.actions[2].start, 120);
         assert_eq!(plan.malformed, ["Step(x, Cobbler, 1:00, 2:00)"]);
+    }
+
+    #[test]
+    fn only_the_text_after_the_last_think_is_the_answer() {
+        let text = "<think>try Step(0, Cobbler, 00:01:00, 00:00:00)</think>x</think>Step(1, Cobbler, 00:01:00, 00:02:00)";
+        let plan = parse_steps(final_answer(text));
+        assert_eq!(plan.actions.len(), 1);
+        assert_eq!(plan.actions[0].step, 1);
+        assert_eq!(final_answer("Step(1, A, 1:00)"), "Step(1, A, 1:00)");
     }
 
     #[test]

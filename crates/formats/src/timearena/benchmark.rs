@@ -61,6 +61,19 @@ impl Benchmark for TimeArena {
         }
     }
 
+    /// A checkout's root or its `TimeArena/specificTasks` folder of task modules.
+    fn is_checkout(&self, dir: &Path) -> bool {
+        super::modules_folder(dir).is_some()
+    }
+
+    fn import_checkout(
+        &self,
+        dir: &Path,
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        super::import_checkout(dir, opts)
+    }
+
     fn data_file(&self) -> Option<&'static str> {
         Some("timearena/tasks.json")
     }
@@ -85,10 +98,15 @@ impl Benchmark for TimeArena {
         })
     }
 
-    /// A decision list or an `LLM_test.py` trajectory, recognised by its records.
+    /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer
+    /// to a TimeArena run (one that does not parse is a malformed answer).
     fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
-        let value: serde_json::Value = serde_json::from_str(answer.text).ok()?;
-        if !is_decision_log(&value) {
+        let ours = answer
+            .instance
+            .and_then(|i| i.source.as_ref())
+            .is_some_and(|s| s.benchmark == super::BENCHMARK);
+        let value: Option<serde_json::Value> = serde_json::from_str(answer.text).ok();
+        if !ours && !value.as_ref().is_some_and(is_decision_log) {
             return None;
         }
         let Some(instance) = answer.instance else {
@@ -149,6 +167,10 @@ impl Benchmark for TimeArena {
                 .map_or("- (no run completed)".into(), |t| format!("{t:.2} min"))
         );
         Some((serde_json::json!({ "timearena_aggregate": total }), text))
+    }
+
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&super::TimeArenaHarness)
     }
 
     fn baseline(&self) -> Option<&'static Baseline> {

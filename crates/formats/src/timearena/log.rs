@@ -45,6 +45,8 @@ pub struct DecisionLog {
     pub rejected: Vec<(Decision, String)>,
     /// The final record of a trajectory: `total_time`, `total_score`, `isCompleted`.
     pub final_record: Option<(i64, i64, bool)>,
+    /// Normalisations applied while reading (whitespace around an action), to report.
+    pub notes: Vec<String>,
 }
 
 /// The benchmark's metrics for one run (spec §6), computed from the decoded schedule.
@@ -122,14 +124,24 @@ pub fn is_decision_log(value: &Value) -> bool {
             Some((Value::String(_), records)) => {
                 !records.is_empty() && records.iter().all(Value::is_object)
             }
-            Some(_) => list
-                .iter()
-                .all(|r| r.get("time").is_some() && r.get("action").is_some()),
+            Some(_) => list.iter().all(|r| {
+                (r.get("time").is_some() && r.get("action").is_some()) || pair(r).is_some()
+            }),
             None => false,
         })
 }
 
-/// Reads a decision list or a trajectory; errors name the file and the record.
+/// A decision written as a pair `[minute, "action"]` (spec §5: "a list of decisions
+/// (minute, action string)").
+fn pair(record: &Value) -> Option<(&Value, &Value)> {
+    match record.as_array()?.as_slice() {
+        [time, action] if time.is_number() && action.is_string() => Some((time, action)),
+        _ => None,
+    }
+}
+
+/// Reads a decision list (`{"time", "action"}` records or `[minute, "action"]` pairs) or a
+/// trajectory; errors name the file and the record.
 pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError> {
     let value: Value = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
     let Some(records) = value.as_array() else {
@@ -157,14 +169,15 @@ pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError>
             log.final_record = Some((time, number("total_score").unwrap_or(0), completed));
             continue;
         }
-        let (Some(time), Some(action)) = (record.get("time"), record.get("action")) else {
+        let fields = pair(record).or(record.get("time").zip(record.get("action")));
+        let Some((time, action)) = fields else {
             if trajectory {
                 continue; // thinking, plan and reflexion records carry no decision
             }
             return Err(LoadError::format(
                 path,
                 at(),
-                "a decision needs \"time\" (minute) and \"action\" (the action text)",
+                "a decision needs \"time\" (minute) and \"action\" (the action text), or is a pair [minute, \"action\"]",
             ));
         };
         let (Some(time), Some(action)) = (time.as_i64(), action.as_str()) else {
@@ -179,6 +192,13 @@ pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError>
                 path,
                 at(),
                 format!("minute {time} is out of range (0 to {MAX_TIME})"),
+            ));
+        }
+        if action.trim() != action {
+            log.notes.push(format!(
+                "{}: the action {action:?} has surrounding whitespace; read as {:?}, as the environment strips it (spec §5)",
+                at(),
+                action.trim()
             ));
         }
         let action = action.trim().to_string();
@@ -427,12 +447,39 @@ fn warnings(instance: &Instance, log: &DecisionLog) -> Vec<String> {
             decision.action
         ));
     }
+    warnings.extend(log.notes.iter().cloned());
     warnings
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decisions_as_minute_action_pairs_are_read() {
+        let text = r#"[[0, "pick beef"], [2, "wait"], [3, "cook rice in pot"]]"#;
+        assert!(is_decision_log(&serde_json::from_str(text).unwrap()));
+        let log = read_decisions(Path::new("d.json"), text).unwrap();
+        let read: Vec<(i64, &str)> = log
+            .decisions
+            .iter()
+            .map(|d| (d.time, d.action.as_str()))
+            .collect();
+        assert_eq!(read, [(0, "pick beef"), (3, "cook rice in pot")]);
+    }
+
+    #[test]
+    fn whitespace_around_an_action_is_stripped_and_reported() {
+        let text = r#"[{"time": 0, "action": " pick beef\n"}]"#;
+        let log = read_decisions(Path::new("d.json"), text).unwrap();
+        assert_eq!(log.decisions[0].action, "pick beef");
+        assert_eq!(log.notes.len(), 1);
+        assert!(
+            log.notes[0].contains("surrounding whitespace"),
+            "{:?}",
+            log.notes
+        );
+    }
 
     #[test]
     fn trajectories_keep_accepted_decisions_only() {

@@ -17,8 +17,10 @@ mod benchmark;
 mod combine;
 pub mod graph;
 pub mod greedy;
+mod harness;
 pub mod log;
 mod native;
+mod python;
 mod tasks;
 
 use std::collections::BTreeMap;
@@ -28,6 +30,7 @@ use super::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
 
 pub use benchmark::TimeArena;
+pub use harness::TimeArenaHarness;
 pub use native::{decisions, pool_instances};
 
 /// `source.benchmark` of every TimeArena instance.
@@ -50,13 +53,44 @@ pub fn is_task_file(value: &serde_json::Value) -> bool {
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let file = tasks::read(path, text)?;
     let graph = read_graph(path)?;
+    Ok(runs(path, &file.tasks, graph.as_ref(), opts))
+}
+
+/// The task-modules folder of a checkout given as `dir`: its root
+/// (`TimeArena/specificTasks`), the folder itself, or a `specificTasks` below it.
+pub fn modules_folder(dir: &Path) -> Option<std::path::PathBuf> {
+    TASK_MODULES
+        .iter()
+        .map(|c| dir.join(c))
+        .find(|d| d.join("cooking1.py").is_file())
+}
+
+/// Every run of a checkout's task modules ([`modules_folder`]), as [`import`] builds them
+/// from `tasks.json`: the same problems, with the oracle's graph where the checkout has it.
+pub fn import_checkout(dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+    let checkout = Checkout::open(dir)?;
+    Ok(runs(
+        &checkout.source,
+        &checkout.tasks,
+        checkout.graph.as_ref(),
+        opts,
+    ))
+}
+
+/// Every run of the requested sizes within each scenario (see [`import`]).
+fn runs(
+    path: &Path,
+    tasks: &[tasks::Task],
+    graph: Option<&BTreeMap<String, graph::GraphTask>>,
+    opts: &ImportOptions,
+) -> Vec<Instance> {
     let sizes = if opts.combine.is_empty() {
         DEFAULT_SIZES.to_vec()
     } else {
         opts.combine.clone()
     };
     let mut scenarios: Vec<(&str, Vec<&tasks::Task>)> = Vec::new();
-    for task in &file.tasks {
+    for task in tasks {
         match scenarios.iter_mut().find(|(s, _)| *s == task.scenario) {
             Some((_, list)) => list.push(task),
             None => scenarios.push((&task.scenario, vec![task])),
@@ -74,12 +108,12 @@ pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Insta
                     Some(path.display().to_string()),
                     &run,
                     opts.constraint,
-                    graph.as_ref(),
+                    graph,
                 ));
             }
         }
     }
-    Ok(instances)
+    instances
 }
 
 /// One run named like an instance (`cooking2+cooking1`, `lab3-constraint`), in the task
@@ -124,6 +158,83 @@ pub fn import_named(path: &Path, text: &str, name: &str) -> Result<Instance, Loa
         constraint,
         graph.as_ref(),
     ))
+}
+
+/// The tasks of a user's TimeArena checkout, with the oracle's graph where it has one.
+pub(crate) struct Checkout {
+    /// The file (or folder) the tasks were read from, for the instances' `source.file`.
+    pub source: std::path::PathBuf,
+    /// The 30 tasks.
+    pub tasks: Vec<tasks::Task>,
+    /// `algorithm/dependencygraph.json`, when the checkout has it.
+    pub graph: Option<BTreeMap<String, graph::GraphTask>>,
+}
+
+/// Where a checkout keeps its task modules: the repository's layout, the folder itself, the
+/// copies of this project's data folder.
+const TASK_MODULES: [&str; 5] = [
+    "TimeArena/specificTasks",
+    "specificTasks",
+    "upstream/specificTasks",
+    "timearena/upstream/specificTasks",
+    ".",
+];
+
+/// Where a checkout keeps the oracle's graph.
+const GRAPHS: [&str; 3] = [
+    "algorithm/dependencygraph.json",
+    "dependencygraph.json",
+    "timearena/dependencygraph.json",
+];
+
+/// Where a folder holds this project's extraction `tasks.json` instead.
+const TASKS_JSON: [&str; 2] = ["tasks.json", "timearena/tasks.json"];
+
+impl Checkout {
+    /// Reads the tasks under the checkout `data`: its task modules
+    /// (`TimeArena/specificTasks/*.py`), else a `tasks.json`.
+    pub fn open(data: &Path) -> Result<Checkout, LoadError> {
+        if let Some(dir) = modules_folder(data) {
+            // The graph sits at the checkout's root (`algorithm/`), which may be above `data`.
+            let graph = dir
+                .ancestors()
+                .take(4)
+                .flat_map(|root| GRAPHS.iter().map(move |c| root.join(c)))
+                .find(|p| p.is_file())
+                .map(|p| {
+                    let text = std::fs::read_to_string(&p).map_err(|source| LoadError::Io {
+                        path: p.clone(),
+                        source,
+                    })?;
+                    graph::read(&p, &text)
+                })
+                .transpose()?;
+            return Ok(Checkout {
+                tasks: python::read_folder(&dir)?,
+                source: dir,
+                graph,
+            });
+        }
+        let path = crate::run::find_in_checkout(
+            data,
+            &[
+                "TimeArena/specificTasks/cooking1.py",
+                TASKS_JSON[0],
+                TASKS_JSON[1],
+            ],
+            "TimeArena tasks",
+        )?;
+        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let file = tasks::read(&path, &text)?;
+        Ok(Checkout {
+            graph: read_graph(&path)?,
+            source: path,
+            tasks: file.tasks,
+        })
+    }
 }
 
 /// `dependencygraph.json` from the folder of `tasks_path`, if it is there.
@@ -191,6 +302,28 @@ mod tests {
         let tasks: std::collections::BTreeSet<&str> =
             found.iter().filter_map(|d| d.split(':').next()).collect();
         assert_eq!(tasks.len(), 6, "spec §8.1: six tasks disagree: {tasks:?}");
+    }
+
+    #[test]
+    fn the_task_modules_derive_exactly_the_tasks_of_tasks_json() {
+        let (Some(json), Some(modules)) = (
+            makespan_testkit::data("timearena/tasks.json"),
+            makespan_testkit::data("timearena/upstream/specificTasks"),
+        ) else {
+            return;
+        };
+        let text = std::fs::read_to_string(&json).unwrap();
+        let expected = tasks::read(&json, &text).unwrap().tasks;
+        let derived = python::read_folder(&modules).unwrap();
+        assert_eq!(derived.len(), 30);
+        for (d, e) in derived.iter().zip(&expected) {
+            assert_eq!(d.name, e.name);
+            assert_eq!(d.objects, e.objects, "{}: objects", e.name);
+            for (da, ea) in d.actions.iter().zip(&e.actions) {
+                assert_eq!(da, ea, "{}: action {}", e.name, ea.name);
+            }
+            assert_eq!(d, e, "{}", e.name);
+        }
     }
 
     #[test]

@@ -18,18 +18,18 @@ pub const POOL_KINDS: [&str; 3] = ["pot", "fryer", "oven"];
 #[serde(deny_unknown_fields)]
 pub struct TaskFile {
     #[serde(rename = "source")]
-    _source: IgnoredAny,
+    pub(super) _source: IgnoredAny,
     #[serde(rename = "semantics")]
-    _semantics: IgnoredAny,
+    pub(super) _semantics: IgnoredAny,
     /// The file's own list of disagreements with `dependencygraph.json`; the importer
     /// recomputes them from the graph instead (tests compare the two).
     #[serde(rename = "dependencygraph_disagreements")]
-    _dependencygraph_disagreements: IgnoredAny,
+    pub(super) _dependencygraph_disagreements: IgnoredAny,
     pub tasks: Vec<Task>,
 }
 
 /// One task module (`cooking1` … `lab10`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Task {
     pub name: String,
@@ -41,26 +41,26 @@ pub struct Task {
     pub actions: Vec<Action>,
     pub total_action_time: i64,
     #[serde(rename = "action_space")]
-    _action_space: IgnoredAny,
+    pub(super) _action_space: IgnoredAny,
     #[serde(rename = "instruction")]
-    _instruction: IgnoredAny,
+    pub(super) _instruction: IgnoredAny,
 }
 
 /// An object of a task, named as the environment names it when the task runs alone.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Object {
     pub name: String,
     #[serde(rename = "initial_state")]
-    _initial_state: IgnoredAny,
+    pub(super) _initial_state: IgnoredAny,
     /// State key → minutes still to do; `_2` keys are container roles (0 minutes).
     pub todo: BTreeMap<String, i64>,
     #[serde(rename = "dependency_raw")]
-    _dependency_raw: IgnoredAny,
+    pub(super) _dependency_raw: IgnoredAny,
 }
 
 /// An action, named exactly as the environment accepts it in a single-task run.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
     pub name: String,
@@ -70,7 +70,7 @@ pub struct Action {
     /// Type-1 (occupying) when true, Type-2 (autonomous, `*`) when false.
     pub occupies_agent: bool,
     #[serde(rename = "type")]
-    _kind: IgnoredAny,
+    pub(super) _kind: IgnoredAny,
     pub subject: String,
     pub todo_key: String,
     pub container: Option<String>,
@@ -79,14 +79,14 @@ pub struct Action {
     /// Every container the environment accepts for this action when the task runs alone.
     pub env_allowed_containers: Vec<String>,
     #[serde(rename = "objects")]
-    _objects: IgnoredAny,
+    pub(super) _objects: IgnoredAny,
     pub objects_held_while_running: Vec<String>,
     /// Names of actions of the same task that must finish first.
     pub dependencies: Vec<String>,
     #[serde(rename = "env_marks_objects_occupied")]
-    _marks_occupied: IgnoredAny,
+    pub(super) _marks_occupied: IgnoredAny,
     #[serde(default, rename = "name_template")]
-    _name_template: Option<IgnoredAny>,
+    pub(super) _name_template: Option<IgnoredAny>,
 }
 
 impl Action {

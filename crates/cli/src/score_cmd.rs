@@ -1,0 +1,76 @@
+//! `makespan score`: a whole model run, from the benchmark's own output files, scored
+//! strictly and as the original scores it. The work is `makespan::score`; this file parses
+//! flags, writes the files asked for and prints.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use makespan::batch::write_atomically;
+use makespan::score::{self, ScoreOptions};
+use makespan::SolveOptions;
+
+#[derive(clap::Args)]
+pub struct ScoreArgs {
+    /// The run: a ParaCook results file (results/abstract/<model>.json), a folder of
+    /// TimeArena trajectories (LLM_test.py --save_path), or a folder of Recipe2Plan logs
+    /// (evaluation/logs/<model>/<level>/<agent>/<domain>).
+    run: PathBuf,
+    /// The root of your checkout of the benchmark (its repository as cloned); default:
+    /// $MAKESPAN_DATA.
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Folder of solution files for the optima; instances without one are solved and their
+    /// solutions written there.
+    #[arg(long, value_name = "DIR")]
+    solutions: Option<PathBuf>,
+    /// Write the rows as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the whole report as JSON to this file (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Seconds the MILP may spend on one instance solved on the fly (default 60).
+    #[arg(long, value_name = "S")]
+    time_limit: Option<f64>,
+}
+
+/// Exit code 0: every answer scored and valid; 1: some answers break rules; 2: the run or
+/// the checkout cannot be read; 3: some entries could not be scored (each is a row with its
+/// error; the others are scored).
+pub fn run(args: ScoreArgs) -> Result<ExitCode> {
+    let mut solve = SolveOptions::default();
+    if let Some(seconds) = args.time_limit {
+        solve.time_limit = seconds;
+    }
+    if let Some(dir) = &args.solutions {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    }
+    let options = ScoreOptions {
+        data: args.data.clone(),
+        solutions: args.solutions.clone(),
+        solve,
+    };
+    let report = score::score_run(&args.run, &options)?;
+    if let Some(path) = &args.out {
+        write_atomically(path, &score::csv(&report)?)?;
+    }
+    let json = serde_json::to_string_pretty(&report)?;
+    match &args.json {
+        Some(path) if path.as_os_str() == "-" => println!("{json}"),
+        Some(path) => {
+            write_atomically(path, json.as_bytes())?;
+            print!("{}", score::render_text(&report));
+        }
+        None => print!("{}", score::render_text(&report)),
+    }
+    Ok(if report.unscored() > 0 {
+        ExitCode::from(3)
+    } else if report.invalid() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

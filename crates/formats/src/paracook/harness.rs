@@ -1,0 +1,317 @@
+//! ParaCook's harness output (spec `paracook.md` §7): `src/abstract/test.py` writes one file
+//! per model, `results/abstract/<model>.json`, an object keyed
+//! `<recipe>/seed_<s>/agent_num_<m>/orders_num_<k>` → `{"done", "time", "answer"}`. `answer` is
+//! what `extract_json` pulled out of the model's response (`[[""]]` when nothing usable),
+//! `done`/`time` the original scorer's verdict. The instance is
+//! `data/abstract/<recipe>/seed_<s>/orders_num_<k>.json` of the checkout with m = `agent_num`.
+//!
+//! The original headline (spec §3.1, `get_abstract_results.py`) needs the reference run: the
+//! `cp_sat.json` file beside the model's file. SR counts the file's `done`; nOCT and pOCT divide
+//! by the reference's time. Corrected: the strict verdict and the proven optimum instead.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::lists::verify_agent_lists;
+use crate::run::{
+    find_in_checkout, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
+};
+use crate::ImportOptions;
+use makespan_model::instance::{Instance, LoadError};
+use makespan_verify::{Report, Rule};
+
+/// The ParaCook harness.
+pub struct ParaCookHarness;
+
+/// Where a checkout keeps the abstract tasks: the repository's layout, the data folder
+/// itself, or a folder of several benchmarks.
+const ABSTRACT: [&str; 3] = ["data/abstract", "abstract", "paracook/abstract"];
+
+/// Penalty factor of pOCT for a failed answer (`get_abstract_results.py`).
+const FAIL_FACTOR: f64 = 1.2;
+
+/// A key split into its parts.
+struct Key {
+    recipe: String,
+    seed: String,
+    agents: u32,
+    orders: String,
+}
+
+fn parse_key(key: &str) -> Option<Key> {
+    let parts: Vec<&str> = key.split('/').collect();
+    let [recipe, seed, agents, orders] = parts[..] else {
+        return None;
+    };
+    let field = |part: &str, prefix: &str| {
+        part.strip_prefix(prefix)
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_string)
+    };
+    Some(Key {
+        recipe: recipe.to_string(),
+        seed: field(seed, "seed_")?,
+        agents: field(agents, "agent_num_")?.parse().ok()?,
+        orders: field(orders, "orders_num_")?,
+    })
+}
+
+fn read_object(path: &Path) -> Result<serde_json::Map<String, Value>, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))? {
+        Value::Object(map) => Ok(map),
+        _ => Err(LoadError::format(
+            path,
+            "top level",
+            "a ParaCook results file is a JSON object keyed <recipe>/seed_<s>/agent_num_<m>/orders_num_<k>",
+        )),
+    }
+}
+
+impl Harness for ParaCookHarness {
+    fn recognises(&self, run: &Path) -> bool {
+        run.is_file()
+            && read_object(run).is_ok_and(|map| {
+                map.values()
+                    .next()
+                    .is_some_and(|v| v.get("answer").is_some() && v.get("done").is_some())
+            })
+    }
+
+    fn score_name(&self) -> &'static str {
+        "time"
+    }
+
+    fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
+        let results = read_object(run)?;
+        let root = find_in_checkout(data, &ABSTRACT, "ParaCook abstract tasks (data/abstract)")?;
+        let reference = run
+            .with_file_name("cp_sat.json")
+            .is_file()
+            .then(|| read_object(&run.with_file_name("cp_sat.json")))
+            .transpose()?;
+        let mut files: HashMap<PathBuf, Result<Vec<Instance>, String>> = HashMap::new();
+        let mut entries = Vec::new();
+        for (key, value) in &results {
+            let Some(parts) = parse_key(key) else {
+                entries.push(Entry::error(
+                    key,
+                    "the key is not of the form <recipe>/seed_<s>/agent_num_<m>/orders_num_<k>",
+                ));
+                continue;
+            };
+            let file = root
+                .join(&parts.recipe)
+                .join(format!("seed_{}", parts.seed))
+                .join(format!("orders_num_{}.json", parts.orders));
+            let instances = files.entry(file.clone()).or_insert_with(|| {
+                if !file.is_file() {
+                    return Err(format!("the checkout has no task file {}", file.display()));
+                }
+                let opts = ImportOptions {
+                    agents: vec![Some(1), Some(2), Some(3), Some(parts.agents)],
+                    ..ImportOptions::default()
+                };
+                crate::import(&file, &opts).map_err(|e| e.to_string())
+            });
+            let instance = match instances {
+                Ok(list) => list.iter().find(|i| i.agents == Some(parts.agents)),
+                Err(why) => {
+                    entries.push(Entry::error(key, why.clone()));
+                    continue;
+                }
+            };
+            let Some(instance) = instance else {
+                entries.push(Entry::error(
+                    key,
+                    format!("no instance for {} agents", parts.agents),
+                ));
+                continue;
+            };
+            let reference_time = reference
+                .as_ref()
+                .and_then(|r| r.get(key))
+                .and_then(|r| r.get("time"))
+                .and_then(Value::as_f64)
+                .filter(|t| *t > 0.0);
+            entries.push(Entry {
+                key: key.clone(),
+                scored: score(instance, value, reference_time),
+            });
+        }
+        Ok(entries)
+    }
+
+    fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline {
+        let scored: Vec<(&Row, Option<f64>)> = rows
+            .iter()
+            .zip(entries)
+            .filter(|(r, _)| r.error.is_none())
+            .map(|(r, e)| {
+                let reference = e
+                    .scored
+                    .as_ref()
+                    .ok()
+                    .and_then(|s| s.extra["reference_time"].as_f64());
+                (r, reference)
+            })
+            .collect();
+        let n = scored.len().max(1) as f64;
+        let done = |r: &Row| r.original_valid == Some(true);
+        let valid = |r: &Row| r.valid == Some(true);
+        // The original iterates over the reference's keys that the model's file also has.
+        let with_reference: Vec<(&Row, f64)> = scored
+            .iter()
+            .filter_map(|(r, t)| t.map(|t| (*r, t)))
+            .collect();
+        let original_noct = mean(
+            with_reference
+                .iter()
+                .filter(|(r, _)| done(r))
+                .filter_map(|(r, t)| Some(r.original_score? / t)),
+        );
+        let original_poct = (!with_reference.is_empty()).then(|| {
+            mean(with_reference.iter().map(|(r, t)| match r.original_score {
+                Some(time) if done(r) => time,
+                _ => FAIL_FACTOR * t,
+            }))
+        });
+        let corrected_noct = mean(
+            scored
+                .iter()
+                .filter(|(r, _)| valid(r))
+                .filter_map(|(r, _)| r.ratio),
+        );
+        let corrected_poct = mean(scored.iter().filter_map(|(r, _)| {
+            let optimum = r.optimum? as f64;
+            Some(match r.makespan {
+                Some(m) if valid(r) => m as f64,
+                _ => FAIL_FACTOR * optimum,
+            })
+        }));
+        Headline {
+            metrics: vec![
+                Metric {
+                    name: "SR".into(),
+                    about: "success rate, % of scored answers (original: the file's done)".into(),
+                    original: Some(100.0 * scored.iter().filter(|(r, _)| done(r)).count() as f64 / n),
+                    corrected: Some(100.0 * scored.iter().filter(|(r, _)| valid(r)).count() as f64 / n),
+                },
+                Metric {
+                    name: "nOCT".into(),
+                    about: "mean time / reference over successes (original: cp_sat.json's time; corrected: the optimum)".into(),
+                    original: original_noct,
+                    corrected: corrected_noct,
+                },
+                Metric {
+                    name: "pOCT".into(),
+                    about: "mean time, a failure counted as 1.2 × the reference".into(),
+                    original: original_poct.flatten(),
+                    corrected: corrected_poct,
+                },
+            ],
+        }
+    }
+}
+
+/// One results entry: the strict check of its answer beside the file's own verdict.
+fn score(
+    instance: &Instance,
+    value: &Value,
+    reference_time: Option<f64>,
+) -> Result<Scored, String> {
+    let done = value.get("done").and_then(Value::as_bool);
+    let time = value.get("time").and_then(Value::as_f64);
+    let answer = value.get("answer").ok_or("the entry has no \"answer\"")?;
+    let lists: Option<Vec<Vec<String>>> = serde_json::from_value(answer.clone()).ok();
+    let mut notes = Vec::new();
+    let report = match lists {
+        Some(lists) if lists != [[String::new()]] => verify_agent_lists(instance, &lists),
+        Some(_) => Report::malformed_answer(
+            &instance.name,
+            "the harness recorded [[\"\"]]: extract_json could not read the model's response"
+                .into(),
+            "the model must answer with a JSON list of lists of subtask names".into(),
+        ),
+        None => Report::malformed_answer(
+            &instance.name,
+            format!("the recorded answer {answer} is not a list of lists of subtask names"),
+            "the model must answer with a JSON list of lists of subtask names".into(),
+        ),
+    };
+    let original_score = time.filter(|_| done == Some(true));
+    if let (Some(true), Some(t), Some(m), true) = (done, time, report.makespan, report.valid) {
+        if (t - m as f64).abs() > 1e-9 {
+            notes.push(format!(
+                "the file's time {t} differs from the decoded makespan {m}"
+            ));
+        }
+    }
+    let difference = match done {
+        Some(d) if d != report.valid => Some(reason(d, &report)),
+        _ => None,
+    };
+    Ok(Scored {
+        instance: instance.clone(),
+        corrected_score: report
+            .valid
+            .then_some(report.makespan)
+            .flatten()
+            .map(|m| m as f64),
+        original_valid: done,
+        original_score,
+        difference,
+        notes,
+        extra: json!({ "reference_time": reference_time }),
+        report,
+    })
+}
+
+/// Why the original's `done` differs from the strict verdict (spec §2.3).
+fn reason(done: bool, report: &Report) -> String {
+    if !done {
+        return "the results file says not done, yet the answer decodes to a valid schedule".into();
+    }
+    let has = |rule: Rule| report.violations.iter().any(|v| v.rule == rule);
+    let mut faults = Vec::new();
+    if has(Rule::TooManyAgents) {
+        faults.push("more lists than agents, which the original never compares (spec §2.3 a)");
+    }
+    if has(Rule::DuplicateActivity) || has(Rule::MissingActivity) {
+        faults.push("a subtask repeated or left out, which the original's count of distinct (name, finish) pairs misses (spec §2.3 b)");
+    }
+    if faults.is_empty() {
+        format!(
+            "the original accepts an answer that breaks: {}",
+            rule_counts(report)
+        )
+    } else {
+        faults.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_read_in_the_harness_form_only() {
+        let key = parse_key("burger/seed_42/agent_num_2/orders_num_4").unwrap();
+        assert_eq!(
+            (
+                key.recipe.as_str(),
+                key.seed.as_str(),
+                key.agents,
+                key.orders.as_str()
+            ),
+            ("burger", "42", 2, "4")
+        );
+        assert!(parse_key("burger/seed_42/orders_num_4").is_none());
+        assert!(parse_key("burger/seed_x/agent_num_2/orders_num_4").is_none());
+    }
+}

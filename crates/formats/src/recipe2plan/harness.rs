@@ -1,0 +1,315 @@
+//! Recipe2Plan's harness output (spec `recipe2plan.md` §11): one log per recipe pair,
+//! `<R1>_<R2>.json`, in a folder `logs/<model>/<level>/<agent>/<domain>/`. A plan-and-solve log
+//! is an object whose `response` is the model's raw text, with the metrics the harness (or
+//! `result_summarizer.py`, which rewrites them) computed: `complete`, `progress_rate`,
+//! `complete_speed`. A ReAct log is a list of turns, each with its `response`.
+//!
+//! The level (`easy`, `medium`) is read from the folder names, as `result_summarizer.py` does;
+//! the instance from `data/cooking.json` of the checkout, the heuristic reference plans from
+//! `data/plan.json` beside it. The answer is the text after the last `</think>`; for a ReAct
+//! turn, up to its second `Action: `, and a turn whose feedback is not a success is dropped
+//! (the environment rejected its actions). The original's verdict and scores are the log's own
+//! (ReAct logs carry none); the corrected ones come from the strict check.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::benchmark::heuristic_plan;
+use super::steps::{final_answer, parse_steps, verify_steps, StepPlan};
+use super::{key_and_level, Level};
+use crate::run::{
+    find_in_checkout, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
+};
+use crate::ImportOptions;
+use makespan_model::instance::{Instance, LoadError};
+use makespan_verify::Rule;
+
+/// The Recipe2Plan harness.
+pub struct Recipe2PlanHarness;
+
+/// Where a checkout keeps `cooking.json`.
+const COOKING: [&str; 3] = [
+    "data/cooking.json",
+    "cooking.json",
+    "recipe2plan/cooking.json",
+];
+
+/// The logs of a run: the file itself, or every `.json` file of the folder, by name.
+fn logs(run: &Path) -> Vec<std::path::PathBuf> {
+    if run.is_file() {
+        return vec![run.to_path_buf()];
+    }
+    let mut files: Vec<_> = std::fs::read_dir(run)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A log's key, `<R1>_<R2>`, from its file name.
+fn log_key(path: &Path) -> Option<String> {
+    let stem = path.file_stem()?.to_str()?;
+    stem.contains('_').then(|| stem.to_string())
+}
+
+/// The level named by a folder of the run's path.
+fn level_of(run: &Path) -> Option<Level> {
+    let full = run.canonicalize().unwrap_or_else(|_| run.to_path_buf());
+    full.components()
+        .rev()
+        .filter_map(|c| c.as_os_str().to_str())
+        .find_map(|c| Level::parse(c).ok())
+}
+
+fn is_log(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.contains_key("response"),
+        Value::Array(turns) => {
+            !turns.is_empty() && turns.iter().all(|t| t.get("response").is_some())
+        }
+        _ => false,
+    }
+}
+
+impl Harness for Recipe2PlanHarness {
+    fn recognises(&self, run: &Path) -> bool {
+        logs(run).iter().any(|p| {
+            log_key(p).is_some()
+                && std::fs::read_to_string(p)
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                    .is_some_and(|v| is_log(&v))
+        })
+    }
+
+    fn score_name(&self) -> &'static str {
+        "relative efficiency"
+    }
+
+    fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
+        let level = level_of(run).ok_or_else(|| {
+            LoadError::usage(run, "the level is not in the run's path: Recipe2Plan logs live in logs/<model>/<easy|medium>/<agent>/<domain>/")
+        })?;
+        let cooking = find_in_checkout(data, &COOKING, "Recipe2Plan data/cooking.json")?;
+        let opts = ImportOptions {
+            levels: vec![level],
+            ..ImportOptions::default()
+        };
+        let instances: HashMap<String, Instance> = crate::import(&cooking, &opts)?
+            .into_iter()
+            .filter_map(|i| Some((key_and_level(&i)?.0, i)))
+            .collect();
+        let mut entries = Vec::new();
+        for path in logs(run) {
+            let file = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            let Some(key) = log_key(&path) else {
+                entries.push(Entry::error(
+                    file,
+                    "the log's name is not <Recipe1>_<Recipe2>.json",
+                ));
+                continue;
+            };
+            let Some(instance) = instances.get(&key) else {
+                entries.push(Entry::error(
+                    key,
+                    format!("{} has no recipe pair of this name", cooking.display()),
+                ));
+                continue;
+            };
+            let value = match std::fs::read_to_string(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+            {
+                Ok(v) if is_log(&v) => v,
+                Ok(_) => {
+                    entries.push(Entry::error(key, "not a Recipe2Plan log: expected an object with \"response\" (plan-and-solve) or a list of turns with \"response\" (ReAct)"));
+                    continue;
+                }
+                Err(why) => {
+                    entries.push(Entry::error(
+                        key,
+                        format!("the log cannot be read (truncated?): {why}"),
+                    ));
+                    continue;
+                }
+            };
+            entries.push(Entry {
+                scored: Ok(score(instance, &key, level, &value)),
+                key,
+            });
+        }
+        Ok(entries)
+    }
+
+    fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline {
+        let scored: Vec<(&Row, &Scored)> = rows
+            .iter()
+            .zip(entries)
+            .filter_map(|(r, e)| Some((r, e.scored.as_ref().ok()?)))
+            .collect();
+        let pct = |v: Option<f64>| v.map(|x| 100.0 * x);
+        let original = |f: &dyn Fn(&Row, &Scored) -> Option<f64>| -> Option<f64> {
+            let values: Option<Vec<f64>> = scored.iter().map(|(r, s)| f(r, s)).collect();
+            pct(values.and_then(mean))
+        };
+        let corrected =
+            |f: &dyn Fn(&Row, &Scored) -> f64| pct(mean(scored.iter().map(|(r, s)| f(r, s))));
+        let progress = |s: &Scored, k: &str| s.extra[k].as_f64();
+        let valid = |r: &Row| r.valid == Some(true);
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        Headline {
+            metrics: vec![
+                Metric {
+                    name: "pass".into(),
+                    about: "pass rate, % of recipe pairs with every step done".into(),
+                    original: original(&|r, _| r.original_valid.map(flag)),
+                    corrected: corrected(&|r, _| flag(valid(r))),
+                },
+                Metric {
+                    name: "progress".into(),
+                    about: "mean progress, %".into(),
+                    original: original(&|_, s| progress(s, "original_progress")),
+                    corrected: corrected(&|_, s| progress(s, "progress").unwrap_or(0.0)),
+                },
+                Metric {
+                    name: "speed".into(),
+                    about: "completion speed: mean relative efficiency against the heuristic, %"
+                        .into(),
+                    original: original(&|r, _| r.original_score),
+                    corrected: corrected(&|r, _| r.corrected_score.unwrap_or(0.0)),
+                },
+                Metric {
+                    name: "score".into(),
+                    about: "multitasking score: mean relative efficiency of complete plans, %"
+                        .into(),
+                    original: original(&|r, s| {
+                        Some(if progress(s, "original_progress")? >= 1.0 {
+                            r.original_score?
+                        } else {
+                            0.0
+                        })
+                    }),
+                    corrected: corrected(&|r, _| {
+                        if valid(r) {
+                            r.corrected_score.unwrap_or(0.0)
+                        } else {
+                            0.0
+                        }
+                    }),
+                },
+            ],
+        }
+    }
+}
+
+/// The answer text of a log: a plan-and-solve response, or the accepted ReAct turns.
+fn answer(value: &Value) -> (StepPlan, Vec<String>) {
+    let mut notes = Vec::new();
+    match value {
+        Value::Array(turns) => {
+            let mut plan = StepPlan::default();
+            for (t, turn) in turns.iter().enumerate() {
+                let text = final_answer(turn["response"].as_str().unwrap_or_default());
+                // The text up to the second `Action: ` is what the agent parses.
+                let cut = text
+                    .match_indices("Action: ")
+                    .nth(1)
+                    .map_or(text.len(), |(i, _)| i);
+                let feedback = ["feedback", "observation", "msg"]
+                    .iter()
+                    .find_map(|k| turn.get(*k).and_then(Value::as_str));
+                if feedback.is_some_and(|f| !f.contains("successfully")) {
+                    notes.push(format!("turn {t}: the environment rejected it; its actions are not part of the plan"));
+                    continue;
+                }
+                let part = parse_steps(&text[..cut]);
+                plan.actions.extend(part.actions);
+                plan.malformed.extend(part.malformed);
+            }
+            (plan, notes)
+        }
+        _ => (
+            parse_steps(final_answer(value["response"].as_str().unwrap_or_default())),
+            notes,
+        ),
+    }
+}
+
+fn score(instance: &Instance, key: &str, level: Level, value: &Value) -> Scored {
+    let (plan, mut notes) = answer(value);
+    let heuristic = heuristic_plan(instance, key, level);
+    let checked = verify_steps(instance, &plan, heuristic.as_deref(), None);
+    notes.extend(checked.notes.iter().cloned());
+    let number = |k: &str| {
+        value.get(k).and_then(|v| {
+            v.as_f64()
+                .or_else(|| v.as_bool().map(|b| if b { 1.0 } else { 0.0 }))
+        })
+    };
+    let original_valid = number("complete").map(|c| c >= 1.0);
+    let report = checked.report;
+    let difference = match original_valid {
+        Some(o) if o != report.valid => Some(reason(o, &report)),
+        _ => None,
+    };
+    Scored {
+        instance: instance.clone(),
+        original_valid,
+        original_score: number("complete_speed"),
+        corrected_score: Some(if report.valid {
+            checked.metrics.relative_efficiency_heuristic.unwrap_or(0.0)
+        } else {
+            0.0
+        }),
+        difference,
+        notes,
+        extra: json!({ "original_progress": number("progress_rate"), "progress": checked.metrics.progress }),
+        report,
+    }
+}
+
+/// Why the log's `complete` differs from the strict verdict: the gaps of spec §8 the
+/// violations name, else the rules.
+fn reason(original: bool, report: &makespan_verify::Report) -> String {
+    if !original {
+        return "the log says not complete, yet the plan is valid (the original stops at the first error, or reads the line order differently: gap G5)".into();
+    }
+    let mut gaps: Vec<&str> = report
+        .violations
+        .iter()
+        .filter_map(|v| {
+            let at = v.message.find("[gap G")?;
+            let rest = &v.message[at + 1..];
+            Some(
+                &rest[..rest
+                    .find(|c: char| c == ':' || c == ']')
+                    .unwrap_or(rest.len())],
+            )
+        })
+        .collect();
+    let has = |rule: Rule| report.violations.iter().any(|v| v.rule == rule);
+    if !has(Rule::MissingActivity) && (has(Rule::DuplicateActivity) || has(Rule::UnknownActivity)) {
+        gaps.push("G9 (an error after every goal is complete still counts as a success)");
+    }
+    gaps.sort();
+    gaps.dedup();
+    if gaps.is_empty() {
+        format!(
+            "the original counts as complete a plan that breaks: {}",
+            rule_counts(report)
+        )
+    } else {
+        format!(
+            "{} (spec recipe2plan.md §8): {}",
+            gaps.join(", "),
+            rule_counts(report)
+        )
+    }
+}

@@ -1,0 +1,241 @@
+//! A whole model run, scored: the data of the run report (`makespan score`).
+//!
+//! A benchmark user runs a model over the benchmark with the benchmark's own harness and
+//! holds its output files (a ParaCook results file, a folder of TimeArena trajectories, a
+//! folder of Recipe2Plan logs). The run report has one [`Row`] per answer, keyed by the
+//! harness's own key, with the strict verdict beside the benchmark's own; the
+//! [`Headline`] metrics of the whole run, each twice (as the benchmark's original scorer
+//! computes it, and corrected); and every answer whose two verdicts differ, with the
+//! reason ([`Difference`]).
+//!
+//! These are plain data (serde both ways, stable field names), so the CLI's table, CSV and
+//! JSON, an HTML page and a Python binding all read the same values. The facade's
+//! `makespan::score` fills them; each benchmark's folder knows its harness's files, its
+//! original scorer and its headline metrics.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_verify::Report;
+
+/// The `format` tag of a serialised [`RunReport`].
+pub const RUN_REPORT_FORMAT: &str = "makespan-run-report/1";
+
+/// A scored model run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// Always [`RUN_REPORT_FORMAT`].
+    pub format: String,
+    /// The benchmark whose harness wrote the run (`paracook`, `timearena`, `recipe2plan`).
+    pub benchmark: String,
+    /// The run as given: a results file or a folder of trajectories or logs.
+    pub run: String,
+    /// The root of the benchmark checkout the instances were read from.
+    pub data: String,
+    /// What [`Row::original_score`] and [`Row::corrected_score`] measure for this benchmark
+    /// (e.g. `time`, `progress score`, `relative efficiency`).
+    pub score_name: String,
+    /// One row per answer, in the harness's order (sorted by key where it has none).
+    pub rows: Vec<Row>,
+    /// The benchmark's headline metrics over the whole run, original and corrected.
+    pub headline: Headline,
+    /// Every answer whose original and strict verdicts differ, with the reason.
+    pub differences: Vec<Difference>,
+}
+
+impl RunReport {
+    /// The rows that could not be scored (each has an [`Row::error`]).
+    pub fn unscored(&self) -> usize {
+        self.rows.iter().filter(|r| r.error.is_some()).count()
+    }
+
+    /// The scored rows whose answer breaks a rule.
+    pub fn invalid(&self) -> usize {
+        self.rows.iter().filter(|r| r.valid == Some(false)).count()
+    }
+}
+
+/// One answer of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The harness's own key for the entry (`burger/seed_42/agent_num_2/orders_num_4`, a
+    /// trajectory's file name, a log's `<Recipe1>_<Recipe2>`).
+    pub key: String,
+    /// The name of the makespan instance the answer was checked against, when it was found.
+    pub instance: Option<String>,
+    /// The strict verdict: `Some(true)` when the answer breaks no rule; `None` when the entry
+    /// could not be scored (see [`Row::error`]).
+    pub valid: Option<bool>,
+    /// Number of violations per rule (the rules' snake_case names).
+    pub violations: BTreeMap<String, usize>,
+    /// One line per violation: `rule: message`.
+    pub messages: Vec<String>,
+    /// The answer's makespan (latest end of what it placed); meaningful when valid.
+    pub makespan: Option<i64>,
+    /// The optimum (or best known makespan) of the instance.
+    pub optimum: Option<i64>,
+    /// Whether [`Row::optimum`] is proven optimal.
+    pub proven: Option<bool>,
+    /// makespan / optimum, for a valid answer with a known optimum.
+    pub ratio: Option<f64>,
+    /// Whether the benchmark's original scorer accepts the answer as a success.
+    pub original_valid: Option<bool>,
+    /// The benchmark's own score of the answer, as its original scorer computes it.
+    pub original_score: Option<f64>,
+    /// The same score, computed from the strict verdict.
+    pub corrected_score: Option<f64>,
+    /// Remarks that change no verdict (a normalisation applied, a text the original
+    /// environment would read differently).
+    pub notes: Vec<String>,
+    /// Why the entry could not be scored (an instance the data folder lacks, a key in an
+    /// unknown form, a truncated log); the other fields are then mostly empty.
+    pub error: Option<String>,
+}
+
+/// The benchmark's headline metrics over the whole run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// Each metric, in the order the benchmark's paper reports them.
+    pub metrics: Vec<Metric>,
+}
+
+/// One headline metric, as the original scorer computes it and corrected.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// Short name as the benchmark's paper uses it (`SR`, `nOCT`, `AS`, `CT`, …).
+    pub name: String,
+    /// What it measures, in a few words.
+    pub about: String,
+    /// As the benchmark's original scorer computes it; `None` when it cannot (e.g. no
+    /// reference run) or the original would crash.
+    pub original: Option<f64>,
+    /// From the strict verdicts (and the proven optima where the metric needs one).
+    pub corrected: Option<f64>,
+}
+
+/// An answer whose original and strict verdicts differ.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Difference {
+    /// The row's key.
+    pub key: String,
+    /// The original scorer's verdict.
+    pub original_valid: bool,
+    /// The strict verdict.
+    pub valid: bool,
+    /// Why they differ: the fault of the original scorer the specs name (e.g. ParaCook's
+    /// unchecked list count, Recipe2Plan's incomplete plans counted as executed).
+    pub reason: String,
+}
+
+/// A benchmark's harness outputs: how its whole runs are read, tied to their instances and
+/// scored the way its original scorer does. The facade (`makespan::score`) adds the optima and
+/// builds the [`RunReport`].
+pub trait Harness: Sync {
+    /// Whether `run` (a results file, or a folder of trajectories or logs) is this harness's
+    /// output. Cheap: a look at the name, the folder or the first file's keys.
+    fn recognises(&self, run: &Path) -> bool;
+
+    /// What [`Row::original_score`] and [`Row::corrected_score`] measure.
+    fn score_name(&self) -> &'static str;
+
+    /// Every answer of the run, tied to its instance under the checkout `data`, checked
+    /// strictly and by the original's rules. An entry that cannot be scored is an `Err` row;
+    /// only a run that cannot be read at all is an error.
+    fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError>;
+
+    /// The headline metrics, original and corrected, over the rows (optima filled in) and
+    /// their entries, in the same order.
+    fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline;
+}
+
+/// One answer of a run as the harness wrote it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The harness's own key for it.
+    pub key: String,
+    /// The answer checked, or why it cannot be (the row's error).
+    pub scored: Result<Scored, String>,
+}
+
+impl Entry {
+    /// An entry that cannot be scored.
+    pub fn error(key: impl Into<String>, why: impl Into<String>) -> Entry {
+        Entry {
+            key: key.into(),
+            scored: Err(why.into()),
+        }
+    }
+}
+
+/// An answer checked against its instance.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// The instance it answers.
+    pub instance: Instance,
+    /// The strict verdict.
+    pub report: Report,
+    /// Whether the original scorer counts it a success.
+    pub original_valid: Option<bool>,
+    /// The benchmark's own score of it, as the original computes it.
+    pub original_score: Option<f64>,
+    /// The same score from the strict verdict.
+    pub corrected_score: Option<f64>,
+    /// Why the original's verdict differs from the strict one (a fault the specs name), when
+    /// it does.
+    pub difference: Option<String>,
+    /// Remarks that change no verdict.
+    pub notes: Vec<String>,
+    /// What the benchmark's headline needs beyond the row (a reference time, a time series).
+    pub extra: serde_json::Value,
+}
+
+/// The first of `candidates` (paths relative to the checkout `data`) that exists, so a
+/// checkout as cloned, the data folder itself and a folder of several benchmarks all work;
+/// else an error naming every place looked at.
+pub fn find_in_checkout(
+    data: &Path,
+    candidates: &[&str],
+    what: &str,
+) -> Result<PathBuf, LoadError> {
+    candidates
+        .iter()
+        .map(|c| data.join(c))
+        .find(|p| p.exists())
+        .ok_or_else(|| {
+            let looked: Vec<String> = candidates
+                .iter()
+                .map(|c| data.join(c).display().to_string())
+                .collect();
+            LoadError::usage(
+                data,
+                format!(
+                    "no {what} in this checkout (looked for {}); pass --data with the root of your checkout of the benchmark",
+                    looked.join(", ")
+                ),
+            )
+        })
+}
+
+/// The mean of the values, `None` for none.
+pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values
+        .into_iter()
+        .fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Each rule's violations counted, as `rule ×n` joined by commas (for reasons).
+pub fn rule_counts(report: &Report) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &report.violations {
+        *counts.entry(v.rule.name()).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(r, n)| format!("{r} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

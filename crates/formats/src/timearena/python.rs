@@ -1,0 +1,612 @@
+//! TimeArena's task modules read straight from a checkout (`TimeArena/specificTasks/*.py`),
+//! never evaluated: a small reader for the literal subset those files use. It looks for
+//! `class NAME:`, `self.name = '…'` (the description), `MetaAction(name, usage, occupy)` (the
+//! action text is built from the name, `fry in` → `fry X in Y`, as the environment parses it) and
+//! `MetaObject(name, {todo}, {dependencies})`; their arguments may only be strings, integers,
+//! `True`/`False`, dicts and lists of those. Anything else inside them is an error naming the
+//! file and the line. The rest of the file (imports, `def`, `return`) is not looked at.
+//!
+//! [`derive`] then builds each task as the environment's classes do (spec §1.2): objects named
+//! `name_1 … name_n` when a name occurs more than once in the task; one action per object and
+//! state key that is not a container role (`…_2`); a two-object action's container is the first
+//! other object with the matching `_2` key (every such object is accepted), a pooled container
+//! (`pot`, `fryer`, `oven`) named by its first instance; its dependencies are the union of the
+//! subject's dependency for the key and the container's for its `_2` key, sorted.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::de::IgnoredAny;
+
+use super::tasks::{Action, Object, Task};
+use makespan_model::instance::LoadError;
+
+/// The container kinds whose instances form a pool.
+const POOLS: [&str; 3] = ["pot", "fryer", "oven"];
+
+/// A literal value.
+#[derive(Debug, Clone, PartialEq)]
+enum Literal {
+    Str(String),
+    Int(i64),
+    Bool(bool),
+    Dict(Vec<(Literal, Literal)>),
+    List(Vec<Literal>),
+}
+
+/// One token and the line it starts on.
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Ident(String),
+    Str(String),
+    Int(i64),
+    Punct(char),
+}
+
+fn tokens(path: &Path, text: &str) -> Result<Vec<(Token, usize)>, LoadError> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let mut line = 1;
+    while let Some((_, c)) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            c if c.is_whitespace() => {}
+            '#' => {
+                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
+                    chars.next();
+                }
+            }
+            '\'' | '"' => {
+                let mut s = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, q)) if q == c => break,
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, 'n')) => s.push('\n'),
+                            Some((_, e)) => s.push(e),
+                            None => break,
+                        },
+                        Some((_, '\n')) | None => {
+                            return Err(LoadError::format(
+                                path,
+                                format!("line {line}"),
+                                "a string is not closed on its line",
+                            ))
+                        }
+                        Some((_, ch)) => s.push(ch),
+                    }
+                }
+                out.push((Token::Str(s), line));
+            }
+            c if c.is_ascii_digit() || c == '-' => {
+                let mut s = c.to_string();
+                while let Some((_, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+                    s.push(*d);
+                    chars.next();
+                }
+                match s.parse() {
+                    Ok(n) => out.push((Token::Int(n), line)),
+                    Err(_) => out.push((Token::Punct(c), line)),
+                }
+            }
+            c if c.is_alphabetic() || c == '_' => {
+                let mut s = c.to_string();
+                while let Some((_, d)) = chars
+                    .peek()
+                    .filter(|(_, d)| d.is_alphanumeric() || *d == '_')
+                {
+                    s.push(*d);
+                    chars.next();
+                }
+                out.push((Token::Ident(s), line));
+            }
+            c => out.push((Token::Punct(c), line)),
+        }
+    }
+    Ok(out)
+}
+
+/// A reader over the tokens of one file.
+struct Reader<'a> {
+    path: &'a Path,
+    tokens: Vec<(Token, usize)>,
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn line(&self) -> usize {
+        self.tokens
+            .get(self.at)
+            .or(self.tokens.last())
+            .map_or(1, |t| t.1)
+    }
+
+    fn error(&self, message: impl Into<String>) -> LoadError {
+        LoadError::format(self.path, format!("line {}", self.line()), message)
+    }
+
+    fn next(&mut self) -> Option<Token> {
+        let t = self.tokens.get(self.at).map(|t| t.0.clone());
+        self.at += 1;
+        t
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), LoadError> {
+        match self.next() {
+            Some(Token::Punct(p)) if p == c => Ok(()),
+            _ => {
+                self.at -= 1;
+                Err(self.error(format!("expected `{c}` here")))
+            }
+        }
+    }
+
+    /// A literal; anything else is refused, never evaluated.
+    fn literal(&mut self) -> Result<Literal, LoadError> {
+        match self.next() {
+            Some(Token::Str(s)) => Ok(Literal::Str(s)),
+            Some(Token::Int(n)) => Ok(Literal::Int(n)),
+            Some(Token::Ident(b)) if b == "True" || b == "False" => Ok(Literal::Bool(b == "True")),
+            Some(Token::Punct('{')) => {
+                let mut entries = Vec::new();
+                while !self.closes('}') {
+                    let key = self.literal()?;
+                    self.expect(':')?;
+                    entries.push((key, self.literal()?));
+                    if !self.closes('}') {
+                        self.expect(',')?;
+                    }
+                }
+                self.at += 1;
+                Ok(Literal::Dict(entries))
+            }
+            Some(Token::Punct('[')) => {
+                let mut items = Vec::new();
+                while !self.closes(']') {
+                    items.push(self.literal()?);
+                    if !self.closes(']') {
+                        self.expect(',')?;
+                    }
+                }
+                self.at += 1;
+                Ok(Literal::List(items))
+            }
+            other => {
+                self.at -= 1;
+                Err(self.error(format!(
+                    "{} is not a literal makespan reads (strings, integers, True/False, dicts, lists); the file is never evaluated",
+                    match other {
+                        Some(Token::Ident(i)) => format!("`{i}`"),
+                        Some(Token::Punct(p)) => format!("`{p}`"),
+                        _ => "the end of the file".into(),
+                    }
+                )))
+            }
+        }
+    }
+
+    fn closes(&self, c: char) -> bool {
+        matches!(self.tokens.get(self.at), Some((Token::Punct(p), _)) if *p == c)
+    }
+
+    /// The arguments of a call whose `(` is next.
+    fn arguments(&mut self) -> Result<Vec<Literal>, LoadError> {
+        self.expect('(')?;
+        let mut args = Vec::new();
+        while !self.closes(')') {
+            args.push(self.literal()?);
+            if !self.closes(')') {
+                self.expect(',')?;
+            }
+        }
+        self.at += 1;
+        Ok(args)
+    }
+}
+
+/// What one task module declares.
+#[derive(Debug, Default)]
+struct Module {
+    class: Option<String>,
+    description: Option<String>,
+    /// `(name, occupies the agent)`.
+    actions: Vec<(String, bool)>,
+    /// `(name, todo, dependencies)`, in file order.
+    objects: Vec<(String, Vec<(String, i64)>, Vec<(String, Literal)>)>,
+}
+
+fn read_module(path: &Path, text: &str) -> Result<Module, LoadError> {
+    let mut r = Reader {
+        path,
+        tokens: tokens(path, text)?,
+        at: 0,
+    };
+    let mut module = Module::default();
+    while let Some(token) = r.next() {
+        let Token::Ident(word) = token else { continue };
+        match word.as_str() {
+            "class" if module.class.is_none() => match r.next() {
+                Some(Token::Ident(name)) => module.class = Some(name),
+                _ => return Err(r.error("expected the class name after `class`")),
+            },
+            "self" if module.description.is_none() && r.closes('.') => {
+                r.at += 1;
+                if matches!(r.next(), Some(Token::Ident(n)) if n == "name") && r.closes('=') {
+                    r.at += 1;
+                    match r.literal()? {
+                        Literal::Str(s) => module.description = Some(s),
+                        _ => {
+                            return Err(
+                                r.error("self.name must be a string: the task's description")
+                            )
+                        }
+                    }
+                }
+            }
+            "MetaAction" => {
+                let line = r.line();
+                let args = r.arguments()?;
+                match &args[..] {
+                    [Literal::Str(name), Literal::Str(_usage), Literal::Bool(occupy), ..] => {
+                        module.actions.push((name.clone(), *occupy))
+                    }
+                    _ => {
+                        return Err(LoadError::format(
+                            path,
+                            format!("line {line}"),
+                            "MetaAction needs (name, usage, occupy): two strings and True/False",
+                        ))
+                    }
+                }
+            }
+            "MetaObject" => {
+                let line = r.line();
+                let bad = |m: &str| LoadError::format(path, format!("line {line}"), m.to_string());
+                let args = r.arguments()?;
+                let [Literal::Str(name), Literal::Dict(todo), Literal::Dict(deps)] = &args[..]
+                else {
+                    return Err(bad(
+                        "MetaObject needs (name, {state key: minutes}, {state key: dependency})",
+                    ));
+                };
+                let todo = todo
+                    .iter()
+                    .map(|(k, v)| match (k, v) {
+                        (Literal::Str(k), Literal::Int(n)) => Ok((k.clone(), *n)),
+                        _ => Err(bad("a todo entry must be \"state key\": minutes")),
+                    })
+                    .collect::<Result<_, _>>()?;
+                let deps = deps
+                    .iter()
+                    .map(|(k, v)| match k {
+                        Literal::Str(k) => Ok((k.clone(), v.clone())),
+                        _ => Err(bad("a dependency key must be a string")),
+                    })
+                    .collect::<Result<_, _>>()?;
+                module.objects.push((name.clone(), todo, deps));
+            }
+            _ => {}
+        }
+    }
+    Ok(module)
+}
+
+/// The task modules of a `specificTasks` folder (every `*.py` but `__init__.py`), derived into
+/// tasks in the order cooking1..10, household1..10, lab1..10 (scenario, then number).
+pub fn read_folder(dir: &Path) -> Result<Vec<Task>, LoadError> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|source| LoadError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "__init__.py"))
+        .collect();
+    let order = |p: &std::path::PathBuf| {
+        let stem = p
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let digits = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
+        (
+            stem[..stem.len() - digits.len()].to_string(),
+            digits.parse::<u32>().unwrap_or(0),
+        )
+    };
+    files.sort_by_key(order);
+    if files.is_empty() {
+        return Err(LoadError::usage(
+            dir,
+            "no task modules (*.py) in this folder",
+        ));
+    }
+    files
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            derive(path, &read_module(path, &text)?)
+        })
+        .collect()
+}
+
+/// Builds one task as the environment's classes do (see the module docs).
+fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
+    let bad = |at: &str, m: String| LoadError::format(path, at.to_string(), m);
+    let name = module
+        .class
+        .clone()
+        .ok_or_else(|| bad("top level", "no `class NAME:` in the file".into()))?;
+    let description = module.description.clone().ok_or_else(|| {
+        bad(
+            &name,
+            "no `self.name = '…'` (the task's description)".into(),
+        )
+    })?;
+    let scenario = name
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .to_string();
+    // Object names: a name that occurs more than once in the task gets `_1 … _n`.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let counts: BTreeMap<&str, usize> = module.objects.iter().fold(BTreeMap::new(), |mut m, o| {
+        *m.entry(o.0.as_str()).or_default() += 1;
+        m
+    });
+    let names: Vec<String> = module
+        .objects
+        .iter()
+        .map(|(base, _, _)| {
+            let k = seen.entry(base).or_default();
+            *k += 1;
+            if counts[base.as_str()] > 1 {
+                format!("{base}_{k}")
+            } else {
+                base.clone()
+            }
+        })
+        .collect();
+    let mut pools: BTreeMap<String, u32> = BTreeMap::new();
+    for (base, _, _) in &module.objects {
+        if POOLS.contains(&base.as_str()) {
+            *pools.entry(base.clone()).or_default() += 1;
+        }
+    }
+    let base_of = |i: usize| module.objects[i].0.as_str();
+    // The action that completes `key` of the object first named `base`.
+    let action_of = |base: &str, key: &str| -> Option<(usize, String)> {
+        let i = module.objects.iter().position(|o| o.0 == base)?;
+        Some((i, key.to_string()))
+    };
+    struct Planned {
+        subject: usize,
+        key: String,
+        verb: (String, bool),
+        container: Option<usize>,
+        allowed: Vec<usize>,
+    }
+    let mut planned = Vec::new();
+    for (i, (_, todo, _)) in module.objects.iter().enumerate() {
+        for (key, _) in todo {
+            if key.ends_with("_2") {
+                continue;
+            }
+            let two = key.strip_suffix("_1");
+            let verb_key = two.unwrap_or(key);
+            let verb = module
+                .actions
+                .iter()
+                .find(|a| a.0.replace(' ', "_") == verb_key)
+                .ok_or_else(|| {
+                    bad(
+                        &format!("{name}: object {}", names[i]),
+                        format!("no MetaAction for the state key \"{key}\""),
+                    )
+                })?;
+            let (container, allowed) = match two {
+                None => (None, Vec::new()),
+                Some(stem) => {
+                    let role = format!("{stem}_2");
+                    let allowed: Vec<usize> = (0..module.objects.len())
+                        .filter(|&j| j != i && module.objects[j].1.iter().any(|(k, _)| *k == role))
+                        .collect();
+                    let first = *allowed.first().ok_or_else(|| {
+                        bad(
+                            &format!("{name}: object {}", names[i]),
+                            format!("no object carries \"{role}\", the container of \"{key}\""),
+                        )
+                    })?;
+                    (Some(first), allowed)
+                }
+            };
+            planned.push(Planned {
+                subject: i,
+                key: key.clone(),
+                verb: verb.clone(),
+                container,
+                allowed,
+            });
+        }
+    }
+    let text_of = |p: &Planned, container: Option<&str>| -> String {
+        // The environment reads `verb OBJ` or `verb OBJ1 prep OBJ2` from the action's name (the
+        // usage string is only shown: lab9's `cool` has no OBJ in it).
+        let subject = &names[p.subject];
+        match (container, p.verb.0.split_once(' ')) {
+            (Some(c), Some((verb, prep))) => format!("{verb} {subject} {prep} {c}"),
+            _ => format!("{} {subject}", p.verb.0),
+        }
+    };
+    let action_name = |p: &Planned| text_of(p, p.container.map(|c| names[c].as_str()));
+    // A dependency value: another key of the same object, or {object: key}.
+    let resolve = |owner: usize, value: &Literal| -> Result<Vec<String>, LoadError> {
+        let targets: Vec<(usize, String)> = match value {
+            Literal::Str(key) => vec![(owner, key.clone())],
+            Literal::Dict(entries) => entries
+                .iter()
+                .map(|(o, k)| match (o, k) {
+                    (Literal::Str(o), Literal::Str(k)) => action_of(o, k).ok_or_else(|| {
+                        bad(
+                            &name,
+                            format!(
+                                "a dependency names object \"{o}\", which the task does not have"
+                            ),
+                        )
+                    }),
+                    _ => Err(bad(
+                        &name,
+                        "a dependency {object: key} must map strings".into(),
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => {
+                return Err(bad(
+                    &name,
+                    "a dependency must be a state key or {object: key}".into(),
+                ))
+            }
+        };
+        targets
+            .into_iter()
+            .map(|(o, k)| {
+                planned
+                    .iter()
+                    .find(|p| p.subject == o && p.key == k)
+                    .map(action_name)
+                    .ok_or_else(|| {
+                        bad(
+                            &name,
+                            format!(
+                                "a dependency names \"{k}\" of {}, which no action completes",
+                                names[o]
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    };
+    let mut actions = Vec::new();
+    for p in &planned {
+        let deps_of = |owner: usize, key: &str| -> Result<Vec<String>, LoadError> {
+            match module.objects[owner].2.iter().find(|(k, _)| k == key) {
+                Some((_, v)) => resolve(owner, v),
+                None => Ok(Vec::new()),
+            }
+        };
+        let mut dependencies = deps_of(p.subject, &p.key)?;
+        if let Some(c) = p.container {
+            let role = format!("{}_2", p.key.strip_suffix("_1").unwrap_or(&p.key));
+            for d in deps_of(c, &role)? {
+                if !dependencies.contains(&d) {
+                    dependencies.push(d);
+                }
+            }
+        }
+        // The environment keeps them as a set; the extraction lists them sorted.
+        dependencies.sort();
+        dependencies.dedup();
+        let pool = p.container.map(base_of).filter(|b| POOLS.contains(b));
+        let graph_text = match pool {
+            Some(kind) => text_of(p, Some(kind)),
+            None => action_name(p),
+        };
+        let mut held = vec![names[p.subject].clone()];
+        held.extend(p.container.map(|c| names[c].clone()));
+        actions.push(Action {
+            name: action_name(p),
+            dependencygraph_name: if p.verb.1 {
+                graph_text
+            } else {
+                format!("{graph_text}*")
+            },
+            duration: module.objects[p.subject]
+                .1
+                .iter()
+                .find(|(k, _)| *k == p.key)
+                .map_or(0, |(_, d)| *d),
+            occupies_agent: p.verb.1,
+            _kind: IgnoredAny,
+            subject: names[p.subject].clone(),
+            todo_key: p.key.clone(),
+            container: p.container.map(|c| names[c].clone()),
+            container_pool: pool.map(str::to_string),
+            env_allowed_containers: p.allowed.iter().map(|&c| names[c].clone()).collect(),
+            _objects: IgnoredAny,
+            objects_held_while_running: held,
+            dependencies,
+            _marks_occupied: IgnoredAny,
+            _name_template: pool.map(|_| IgnoredAny),
+        });
+    }
+    let objects: Vec<Object> = module
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, (_, todo, _))| Object {
+            name: names[i].clone(),
+            _initial_state: IgnoredAny,
+            todo: todo.iter().cloned().collect(),
+            _dependency_raw: IgnoredAny,
+        })
+        .collect();
+    Ok(Task {
+        total_action_time: objects.iter().flat_map(|o| o.todo.values()).sum(),
+        name,
+        scenario,
+        description,
+        pools,
+        objects,
+        actions,
+        _action_space: IgnoredAny,
+        _instruction: IgnoredAny,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MODULE: &str = "class lab0:\n    def __init__(self):\n        self.name = 'Heat it.'\n    def add_actions(self):\n        self.actions = [MetaAction('heat','heat OBJ',False), MetaAction('wash','wash OBJ',True)]\n    def add_objects(self):\n        self.objects = [\n            MetaObject(\"beaker\",{\"wash\":1,\"heat\":5}, {\"heat\":\"wash\"}) # a comment\n        ]\n";
+
+    #[test]
+    fn a_module_becomes_a_task_with_its_actions_and_dependencies() {
+        let task = derive(
+            Path::new("lab0.py"),
+            &read_module(Path::new("lab0.py"), MODULE).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                task.name.as_str(),
+                task.scenario.as_str(),
+                task.description.as_str()
+            ),
+            ("lab0", "lab", "Heat it.")
+        );
+        let names: Vec<&str> = task.actions.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["wash beaker", "heat beaker"]);
+        assert_eq!(task.actions[1].dependencies, ["wash beaker"]);
+        assert_eq!(task.actions[1].dependencygraph_name, "heat beaker*");
+        assert_eq!(task.total_action_time, 6);
+    }
+
+    #[test]
+    fn anything_but_a_literal_is_an_error_naming_the_line_never_evaluated() {
+        let text = MODULE.replace("{\"wash\":1,\"heat\":5}", "todo()");
+        let err = read_module(Path::new("lab0.py"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("lab0.py: line 8: `todo` is not a literal"),
+            "{err}"
+        );
+        let err = read_module(Path::new("lab0.py"), "MetaAction('heat', 'heat OBJ')")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 1") && err.contains("(name, usage, occupy)"),
+            "{err}"
+        );
+    }
+}

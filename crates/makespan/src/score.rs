@@ -1,0 +1,364 @@
+//! Scoring a whole model run from the benchmark's own output files (`makespan score`).
+//!
+//! A run is what a benchmark's harness leaves behind: a ParaCook results file, a folder of
+//! TimeArena trajectories, a folder of Recipe2Plan logs. [`score_run`] asks each benchmark's
+//! [`Harness`] whether the run is its own, lets it tie every answer to its instance in the
+//! user's checkout (`data`) and check it strictly and by the original's rules, adds the
+//! optimum of every instance (from a folder of solutions, else solved here and cached there),
+//! and returns the [`RunReport`]: one [`Row`] per answer, the [`Headline`] metrics original and
+//! corrected, and the [`Difference`]s between the two verdicts.
+//!
+//! The report's types are plain data, defined beside the harness readers in
+//! [`formats::run`](crate::formats::run) and re-exported here.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::formats::{self, run::Entry};
+use crate::instance::problem_hash;
+use crate::{Instance, LoadError, Solution, SolveOptions, Status};
+
+pub use makespan_formats::run::{
+    Difference, Harness, Headline, Metric, Row, RunReport, RUN_REPORT_FORMAT,
+};
+
+/// How to score a run.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreOptions {
+    /// The root of the user's checkout of the benchmark; `None`: `$MAKESPAN_DATA`.
+    pub data: Option<PathBuf>,
+    /// A folder of solution files (`<instance>.json`) read for the optima; instances without
+    /// one are solved and their solutions written there.
+    pub solutions: Option<PathBuf>,
+    /// How instances without a stored solution are solved.
+    pub solve: SolveOptions,
+}
+
+/// The checkout: the option, else `$MAKESPAN_DATA`; there is no other default.
+pub fn checkout(run: &Path, data: Option<&Path>) -> Result<PathBuf, LoadError> {
+    data.map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
+        .ok_or_else(|| {
+            LoadError::usage(
+                run,
+                "makespan needs the benchmark's own files: pass --data with the root of your checkout of the benchmark (or set MAKESPAN_DATA)",
+            )
+        })
+}
+
+/// The harness whose output `run` is, with its benchmark's name.
+pub fn harness_of(run: &Path) -> Option<(&'static str, &'static dyn Harness)> {
+    formats::registry()
+        .iter()
+        .filter_map(|b| Some((b.name(), b.harness()?)))
+        .find(|(_, h)| h.recognises(run))
+}
+
+/// Scores a whole run (see the module docs). Fails only when the run or the checkout cannot
+/// be used at all; an answer that cannot be scored is a row with its error.
+pub fn score_run(run: &Path, options: &ScoreOptions) -> Result<RunReport, LoadError> {
+    if !run.exists() {
+        return Err(LoadError::Io {
+            path: run.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
+        });
+    }
+    let data = checkout(run, options.data.as_deref())?;
+    let (benchmark, harness) = harness_of(run).ok_or_else(|| {
+        LoadError::usage(
+            run,
+            "not a run makespan can score: expected a ParaCook results file (results/abstract/<model>.json), a folder of TimeArena trajectories (LLM_test.py --save_path) or a folder of Recipe2Plan logs (<Recipe1>_<Recipe2>.json)",
+        )
+    })?;
+    let entries = harness.read(run, &data)?;
+    let optima = optima(&entries, options);
+    let rows: Vec<Row> = entries.iter().map(|entry| row(entry, &optima)).collect();
+    let differences = entries
+        .iter()
+        .filter_map(|e| {
+            let s = e.scored.as_ref().ok()?;
+            let original = s.original_valid?;
+            (original != s.report.valid).then(|| Difference {
+                key: e.key.clone(),
+                original_valid: original,
+                valid: s.report.valid,
+                reason: s
+                    .difference
+                    .clone()
+                    .unwrap_or_else(|| formats::run::rule_counts(&s.report)),
+            })
+        })
+        .collect();
+    let headline = harness.headline(&rows, &entries);
+    Ok(RunReport {
+        format: RUN_REPORT_FORMAT.to_string(),
+        benchmark: benchmark.to_string(),
+        run: run.display().to_string(),
+        data: data.display().to_string(),
+        score_name: harness.score_name().to_string(),
+        rows,
+        headline,
+        differences,
+    })
+}
+
+/// The optimum (or best known makespan) of each instance, by problem hash, and whether it is
+/// proven; `Err` says why there is none.
+type Optima = HashMap<String, Result<(i64, bool), String>>;
+
+/// Every distinct instance's optimum: its solution file under `--solutions` when that solves
+/// the same problem, else solved here (in parallel) and written there.
+fn optima(entries: &[Entry], options: &ScoreOptions) -> Optima {
+    let mut distinct: BTreeMap<String, &Instance> = BTreeMap::new();
+    for entry in entries {
+        if let Ok(s) = &entry.scored {
+            distinct
+                .entry(problem_hash(&s.instance))
+                .or_insert(&s.instance);
+        }
+    }
+    distinct
+        .into_par_iter()
+        .map(|(hash, instance)| {
+            let optimum = optimum(instance, &hash, options);
+            (hash, optimum)
+        })
+        .collect()
+}
+
+fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<(i64, bool), String> {
+    let path = options
+        .solutions
+        .as_deref()
+        .map(|dir| crate::batch::solution_path(dir, &instance.name));
+    let stored = path
+        .as_deref()
+        .and_then(|p| Solution::read(p).ok())
+        .filter(|s| problem_hash(&s.instance.instance) == hash && s.makespan.is_some());
+    let solution = match stored {
+        Some(solution) => solution,
+        None => {
+            let solution = crate::solve(instance, &options.solve);
+            if let (Some(path), Some(_)) = (&path, solution.makespan) {
+                let json = serde_json::to_string_pretty(&solution).map_err(|e| e.to_string())?;
+                crate::batch::write_atomically(path, json.as_bytes()).map_err(|e| e.to_string())?;
+            }
+            solution
+        }
+    };
+    match solution.makespan {
+        Some(m) => Ok((m, solution.status == Status::Optimal)),
+        None => Err(format!(
+            "no optimum: {} {}",
+            solution.status,
+            solution.reason.unwrap_or_default()
+        )),
+    }
+}
+
+/// One entry as a report row.
+fn row(entry: &Entry, optima: &Optima) -> Row {
+    let s = match &entry.scored {
+        Ok(s) => s,
+        Err(why) => {
+            return Row {
+                key: entry.key.clone(),
+                error: Some(why.clone()),
+                ..Row::default()
+            }
+        }
+    };
+    let report = &s.report;
+    let mut violations: BTreeMap<String, usize> = BTreeMap::new();
+    for v in &report.violations {
+        *violations.entry(v.rule.name().to_string()).or_default() += 1;
+    }
+    let mut notes = s.notes.clone();
+    let optimum = match &optima[&problem_hash(&s.instance)] {
+        Ok(found) => Some(*found),
+        Err(why) => {
+            notes.push(why.clone());
+            None
+        }
+    };
+    let ratio = match (report.valid, report.makespan, optimum) {
+        (true, Some(m), Some((o, _))) if o > 0 => Some(m as f64 / o as f64),
+        _ => None,
+    };
+    Row {
+        key: entry.key.clone(),
+        instance: Some(s.instance.name.clone()),
+        valid: Some(report.valid),
+        violations,
+        messages: report
+            .violations
+            .iter()
+            .map(|v| format!("{}: {}", v.rule, v.message))
+            .collect(),
+        makespan: report.makespan,
+        optimum: optimum.map(|(o, _)| o),
+        proven: optimum.map(|(_, p)| p),
+        ratio,
+        original_valid: s.original_valid,
+        original_score: s.original_score,
+        corrected_score: s.corrected_score,
+        notes,
+        error: None,
+    }
+}
+
+/// The report as CSV, one line per row: `key, instance, valid, makespan, optimum, proven,
+/// ratio, original_valid, original_score, corrected_score, violations` (`rule:n;…`), `notes`,
+/// `error`.
+pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record([
+        "key",
+        "instance",
+        "valid",
+        "makespan",
+        "optimum",
+        "proven",
+        "ratio",
+        "original_valid",
+        "original_score",
+        "corrected_score",
+        "violations",
+        "notes",
+        "error",
+    ])?;
+    fn cell<T: ToString>(value: Option<T>) -> String {
+        value.map_or(String::new(), |v| v.to_string())
+    }
+    for r in &report.rows {
+        let violations: Vec<String> = r
+            .violations
+            .iter()
+            .map(|(k, n)| format!("{k}:{n}"))
+            .collect();
+        out.write_record([
+            r.key.clone(),
+            cell(r.instance.as_ref()),
+            cell(r.valid),
+            cell(r.makespan),
+            cell(r.optimum),
+            cell(r.proven),
+            cell(r.ratio.map(|x| format!("{x:.4}"))),
+            cell(r.original_valid),
+            cell(r.original_score),
+            cell(r.corrected_score),
+            violations.join(";"),
+            r.notes.join(" | "),
+            cell(r.error.as_ref()),
+        ])?;
+    }
+    out.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// The report as text for a terminal: a table of the rows, the headline metrics original and
+/// corrected, and the differences with their reasons.
+pub fn render_text(report: &RunReport) -> String {
+    use std::fmt::Write as _;
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let mut out = String::new();
+    let width = report
+        .rows
+        .iter()
+        .map(|r| r.key.len())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:7}  {:>8}  {:>8}  {:>6}  {:>9}  {:>9}  violations / error",
+        "key", "valid", "makespan", "optimum", "ratio", "orig", "corrected"
+    );
+    for r in &report.rows {
+        let valid = match (r.valid, r.original_valid) {
+            (None, _) => "error",
+            (Some(true), _) => "valid",
+            (Some(false), _) => "INVALID",
+        };
+        let optimum = r.optimum.map(|o| {
+            if r.proven == Some(true) {
+                o.to_string()
+            } else {
+                format!("≤{o}")
+            }
+        });
+        let what = match &r.error {
+            Some(e) => e.clone(),
+            None => r
+                .violations
+                .iter()
+                .map(|(k, n)| format!("{k} ×{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let _ = writeln!(
+            out,
+            "{:width$}  {:7}  {:>8}  {:>8}  {:>6}  {:>9}  {:>9}  {}",
+            r.key,
+            valid,
+            opt(r.makespan.map(|m| m.to_string())),
+            opt(optimum),
+            opt(r.ratio.map(|x| format!("{x:.3}"))),
+            opt(r.original_score.map(|x| format!("{x:.4}")
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string())),
+            opt(r.corrected_score.map(|x| format!("{x:.4}")
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string())),
+            what
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{} run {}: {} answers, {} valid, {} invalid, {} not scored (scores: {})",
+        report.benchmark,
+        report.run,
+        report.rows.len(),
+        report.rows.iter().filter(|r| r.valid == Some(true)).count(),
+        report.invalid(),
+        report.unscored(),
+        report.score_name
+    );
+    let _ = writeln!(
+        out,
+        "{:6}  {:>10}  {:>10}  about",
+        "metric", "original", "corrected"
+    );
+    for m in &report.headline.metrics {
+        let _ = writeln!(
+            out,
+            "{:8}  {:>10}  {:>10}  {}",
+            m.name,
+            opt(m.original.map(|x| format!("{x:.4}"))),
+            opt(m.corrected.map(|x| format!("{x:.4}"))),
+            m.about
+        );
+    }
+    if !report.differences.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nverdicts that differ ({}):",
+            report.differences.len()
+        );
+        for d in &report.differences {
+            let verdict = |v: bool| if v { "valid" } else { "invalid" };
+            let _ = writeln!(
+                out,
+                "{}: original {}, strict {}: {}",
+                d.key,
+                verdict(d.original_valid),
+                verdict(d.valid),
+                d.reason
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,247 @@
+//! `makespan score` on runs in the forms the benchmarks' harnesses write them (spec sections
+//! "harness outputs"): the fixtures under `tests/fixtures/score/` are small runs written for
+//! these tests, scored against the benchmarks' own files, passed explicitly with `--data`.
+
+use std::path::Path;
+
+use makespan::score::{score_run, RunReport, ScoreOptions};
+
+use crate::common::{makespan, text};
+
+fn fixture(relative: &str) -> String {
+    Path::new("tests/fixtures/score")
+        .join(relative)
+        .display()
+        .to_string()
+}
+
+fn score(run: &str, data: &Path) -> RunReport {
+    let options = ScoreOptions {
+        data: Some(data.to_path_buf()),
+        ..ScoreOptions::default()
+    };
+    score_run(Path::new(run), &options).unwrap()
+}
+
+#[test]
+fn paracook_results_file_rows_headline_and_differences() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let report = score(&fixture("paracook/results/abstract/model-x.json"), &data);
+    assert_eq!(report.benchmark, "paracook");
+    assert_eq!(report.rows.len(), 6);
+    let row = |key: &str| report.rows.iter().find(|r| r.key == key).unwrap();
+    let best = row("burger/seed_42/agent_num_2/orders_num_1");
+    assert_eq!(
+        (best.valid, best.makespan, best.optimum, best.proven),
+        (Some(true), Some(61), Some(61), Some(true))
+    );
+    assert_eq!(best.ratio, Some(1.0));
+    // Two lists for one agent: the original's done, a violation here, and the reason.
+    let extra = row("burger/seed_42/agent_num_1/orders_num_1");
+    assert_eq!(
+        (extra.valid, extra.original_valid),
+        (Some(false), Some(true))
+    );
+    assert_eq!(extra.violations["too_many_agents"], 1);
+    assert_eq!(report.differences.len(), 1);
+    assert!(
+        report.differences[0].reason.contains("§2.3 a"),
+        "{:?}",
+        report.differences
+    );
+    // The harness's [[""]] is a malformed answer; bad keys and missing files are error rows.
+    assert_eq!(
+        row("burger/seed_84/agent_num_2/orders_num_1").violations["malformed_answer"],
+        1
+    );
+    assert!(row("burger/seed_999/agent_num_2/orders_num_1")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("no task file"));
+    assert!(row("burger/agent_num_2/orders_num_1")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("not of the form"));
+    assert_eq!(report.unscored(), 2);
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    assert_eq!(metric("SR").original, Some(75.0));
+    assert_eq!(metric("SR").corrected, Some(50.0));
+    // pOCT against cp_sat.json (3 keys), and against the optima with 1.2 × for failures.
+    assert!((metric("pOCT").original.unwrap() - (61.0 + 61.0 + 65.0) / 3.0).abs() < 1e-9);
+    assert!(
+        (metric("pOCT").corrected.unwrap() - (61.0 + 1.2 * 61.0 + 65.0 + 1.2 * 80.0) / 4.0).abs()
+            < 1e-9
+    );
+    assert!((metric("nOCT").corrected.unwrap() - (1.0 + 65.0 / 61.0) / 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn score_cli_writes_csv_and_json_caches_optima_and_exits_3_on_unscored_rows() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json, solutions) = (
+        dir.path().join("r.csv"),
+        dir.path().join("r.json"),
+        dir.path().join("sol"),
+    );
+    let run = fixture("paracook/results/abstract/model-x.json");
+    let args = [
+        "score",
+        &run,
+        "--data",
+        data.to_str().unwrap(),
+        "--solutions",
+        solutions.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let output = makespan(&args);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    assert!(
+        text(&output).contains("verdicts that differ (1)"),
+        "{}",
+        text(&output)
+    );
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(table.lines().count(), 7, "{table}");
+    assert!(
+        table.starts_with("key,instance,valid,makespan,optimum"),
+        "{table}"
+    );
+    let report: RunReport = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report.rows.len(), 6);
+    // The optima were cached; a second run reads them.
+    assert!(solutions.join("paracook-burger-s42-o1-m2.json").is_file());
+    let again = makespan(&args);
+    assert_eq!(again.status.code(), Some(3), "{}", text(&again));
+}
+
+#[test]
+fn score_needs_a_checkout_and_says_how_to_give_one() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(["score", &fixture("paracook/results/abstract/model-x.json")])
+        .env_remove("MAKESPAN_DATA")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("--data"), "{}", text(&output));
+}
+
+#[test]
+fn recipe2plan_plan_and_solve_logs_think_blocks_g9_and_bad_logs() {
+    let Some(data) = makespan_testkit::data("recipe2plan") else {
+        return;
+    };
+    let run = fixture("recipe2plan/logs/model-y/medium/plan_solve/cooking");
+    let report = score(&run, &data);
+    assert_eq!(report.benchmark, "recipe2plan");
+    let row = |key: &str| report.rows.iter().find(|r| r.key == key).unwrap();
+    // The Step inside <think> is not part of the plan: the optimal answer after it is valid.
+    let best = row("Okra-Fry_Volcano-Glass");
+    assert_eq!(
+        (best.valid, best.ratio),
+        (Some(true), Some(1.0)),
+        "{best:?}"
+    );
+    assert_eq!(
+        best.instance.as_deref(),
+        Some("recipe2plan-Okra-Fry_Volcano-Glass-medium")
+    );
+    // A duplicate after every goal is complete: the original's success, gap G9 here.
+    let g9 = row("Cobbler_Banana-Fry");
+    assert_eq!((g9.valid, g9.original_valid), (Some(false), Some(true)));
+    assert_eq!(report.differences.len(), 1);
+    assert!(
+        report.differences[0].reason.contains("G9"),
+        "{:?}",
+        report.differences
+    );
+    // Prose only: one malformed_answer; a truncated log and an unknown pair are error rows.
+    let prose = row("Okra-Fry_Leche-Asada");
+    assert_eq!(
+        prose.violations.keys().collect::<Vec<_>>(),
+        ["malformed_answer"]
+    );
+    assert!(row("Leche-Asada_BBQ-Meatballs")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("truncated"));
+    assert!(row("Nope_Recipe")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("no recipe pair"));
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    assert!((metric("pass").original.unwrap() - 200.0 / 3.0).abs() < 1e-9);
+    assert!((metric("pass").corrected.unwrap() - 100.0 / 3.0).abs() < 1e-9);
+}
+
+#[test]
+fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
+    let Some(data) = makespan_testkit::data("timearena") else {
+        return;
+    };
+    let report = score(&fixture("timearena/trajectory/model-z"), &data);
+    assert_eq!(report.benchmark, "timearena");
+    let row = |key: &str| report.rows.iter().find(|r| r.key == key).unwrap();
+    let lab1 = row("lab1");
+    assert_eq!(
+        (lab1.valid, lab1.makespan, lab1.optimum, lab1.original_valid),
+        (Some(true), Some(13), Some(13), Some(true))
+    );
+    assert!(
+        row("cooking1")
+            .notes
+            .iter()
+            .any(|n| n.contains("surrounding whitespace")),
+        "{:?}",
+        row("cooking1").notes
+    );
+    let stopped = row("lab2");
+    assert_eq!(
+        (stopped.valid, stopped.original_valid),
+        (Some(false), Some(false))
+    );
+    assert_eq!(stopped.original_score, stopped.corrected_score);
+    assert!(row("lab3").error.as_ref().unwrap().contains("truncated"));
+    assert!(row("birdhouse")
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("does not have"));
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    // cal_metric.py never sees the final 100 (spec §6 a): CR 0; the strict CR counts 2 of 3.
+    assert_eq!(metric("CR").original, Some(0.0));
+    assert!((metric("CR").corrected.unwrap() - 200.0 / 3.0).abs() < 1e-9);
+    assert_eq!(metric("CT").corrected, Some(14.5));
+}

@@ -270,3 +270,45 @@ fn readme_explain_text_is_what_explain_prints_now() {
         "the README's explain example is stale; it prints now:\n{printed}"
     );
 }
+
+#[test]
+fn score_html_shows_every_answer_and_each_gantt_beside_its_optimum() {
+    let Some(data) = data("paracook") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("run.html");
+    let run = makespan(&[
+        "score",
+        "tests/fixtures/score/paracook/results/abstract/model-x.json",
+        "--data",
+        data.to_str().unwrap(),
+        "--solutions",
+        dir.path().join("solutions").to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap_or_else(|_| panic!("{}", text(&run)));
+    let json = makespan(&[
+        "score",
+        "tests/fixtures/score/paracook/results/abstract/model-x.json",
+        "--data",
+        data.to_str().unwrap(),
+        "--solutions",
+        dir.path().join("solutions").to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    let report: makespan::score::RunReport = serde_json::from_slice(&json.stdout).unwrap();
+    for row in &report.rows {
+        // minijinja's HTML escaping writes `/` as `&#x2f;`.
+        let escaped = row.key.replace('/', "&#x2f;");
+        assert!(html.contains(&escaped), "{} missing", row.key);
+    }
+    let scored = report.rows.iter().filter(|r| r.error.is_none()).count();
+    assert_eq!(html.matches("<details id=\"answer-").count(), scored);
+    // Each scored answer's Gantt has the plan and, below it, the optimum.
+    assert_eq!(html.matches("class=\"section reference\"").count(), scored);
+    assert!(html.contains("Ratio to the optimum"));
+    for m in &report.headline.metrics {
+        assert!(html.contains(&format!("<td>{}</td>", m.name)), "{}", m.name);
+    }
+}

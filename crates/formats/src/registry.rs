@@ -321,8 +321,7 @@ pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> Native
         Report::malformed_answer(
             &instance.name,
             format!("the answer cannot be read as a plan: {error}"),
-            "answer in the benchmark's answer form (see the README's table of answer forms)"
-                .into(),
+            "answer in the benchmark's answer form (see the README's table of answer forms)".into(),
         ),
     )
 }

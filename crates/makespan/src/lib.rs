@@ -51,9 +51,12 @@ pub use makespan_model::solution::{Solution, Status};
 pub use makespan_solve::{Cancel, SolveOptions};
 pub use makespan_verify::{Report, Rule, Violation};
 
+pub use score_html::score_html;
+
 pub mod batch;
 pub mod compare;
 pub mod score;
+mod score_html;
 pub mod validation;
 
 /// Which method produces a schedule.

@@ -1,5 +1,6 @@
 //! Speed of the explanation and the Gantt pictures on a 200-activity plan (target: under
-//! 50 ms each): `cargo bench --bench explain`.
+//! 50 ms each), and of the HTML page of a 360-answer run (target: under 3 s):
+//! `cargo bench --profile dev --bench explain`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
@@ -12,7 +13,11 @@ use makespan::{verify, SolveOptions};
 /// every tenth on a unary oven and every fifth on a pot of capacity 2; seeded, so every run
 /// measures the same plan.
 fn kitchen(n: usize) -> Instance {
-    let mut state: u64 = 42;
+    kitchen_seeded(n, 42)
+}
+
+fn kitchen_seeded(n: usize, seed: u64) -> Instance {
+    let mut state: u64 = seed;
     let mut next = move |m: u64| {
         state = state
             .wrapping_mul(6364136223846793005)
@@ -64,7 +69,7 @@ fn kitchen(n: usize) -> Instance {
         ],
         activities,
         precedences,
-        ..Instance::new("kitchen-200", Some(4))
+        ..Instance::new(format!("kitchen-{n}-{seed}"), Some(4))
     }
 }
 
@@ -123,5 +128,87 @@ fn explain_and_draw(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, explain_and_draw);
+/// A run of 360 answers (30-activity kitchens, 36 instances × 10 answers, every fifth answer
+/// invalid), each drawn beside its optimum on the run's page.
+fn run_page(c: &mut Criterion) {
+    use makespan::report::run_page::{self, RunAnswer};
+    use makespan::score::{Headline, Row, RunReport, RUN_REPORT_FORMAT};
+    let options = SolveOptions {
+        heuristic_only: true,
+        ..SolveOptions::default()
+    };
+    let instances: Vec<(Instance, Vec<ScheduledActivity>)> = (0..36)
+        .map(|seed| {
+            let instance = kitchen_seeded(30, seed);
+            let schedule = makespan::solve(&instance, &options).schedule;
+            (instance, schedule)
+        })
+        .collect();
+    let mut plans = Vec::new();
+    for k in 0..360 {
+        let (instance, optimum) = &instances[k % 36];
+        let mut plan = optimum.clone();
+        let shift = if k % 5 == 0 { -2 } else { 2 };
+        let entry = &mut plan[k % optimum.len()];
+        for p in &mut entry.pieces {
+            p.0 += shift;
+            p.1 += shift;
+        }
+        let report = verify(instance, &plan);
+        plans.push((format!("answer-{k}"), instance, optimum, plan, report));
+    }
+    let rows: Vec<Row> = plans
+        .iter()
+        .map(|(key, instance, optimum, _, report)| Row {
+            key: key.clone(),
+            instance: Some(instance.name.clone()),
+            valid: Some(report.valid),
+            makespan: report.makespan,
+            optimum: Some(makespan_of(optimum)),
+            proven: Some(false),
+            ratio: report
+                .makespan
+                .filter(|_| report.valid)
+                .map(|m| m as f64 / makespan_of(optimum) as f64),
+            messages: report
+                .violations
+                .iter()
+                .map(|v| format!("{}: {}", v.rule, v.message))
+                .collect(),
+            ..Row::default()
+        })
+        .collect();
+    let report = RunReport {
+        format: RUN_REPORT_FORMAT.into(),
+        benchmark: "kitchen".into(),
+        run: "bench".into(),
+        data: "-".into(),
+        score_name: "makespan".into(),
+        rows,
+        headline: Headline::default(),
+        differences: Vec::new(),
+    };
+    let answers: Vec<RunAnswer> = plans
+        .iter()
+        .map(|(key, instance, optimum, plan, report)| RunAnswer {
+            key,
+            instance,
+            schedule: plan,
+            violations: &report.violations,
+            reference: Some(Reference {
+                schedule: optimum,
+                makespan: makespan_of(optimum),
+                optimal: false,
+            }),
+        })
+        .collect();
+    let mut group = c.benchmark_group("run page");
+    group.sample_size(10);
+    group.bench_function("360 answers", |b| {
+        b.iter(|| run_page::html(&report, &answers))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, explain_and_draw, run_page);
 criterion_main!(benches);

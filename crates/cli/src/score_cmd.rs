@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use makespan::batch::write_atomically;
 use makespan::score::{self, ScoreOptions};
@@ -48,10 +48,6 @@ pub fn run(args: ScoreArgs) -> Result<ExitCode> {
     let mut solve = SolveOptions::default();
     if let Some(seconds) = args.time_limit {
         solve.time_limit = seconds;
-    }
-    if let Some(dir) = &args.solutions {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create the folder", dir.display()))?;
     }
     let options = ScoreOptions {
         data: args.data.clone(),

@@ -28,8 +28,7 @@ pub struct VerifyArgs {
     /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
     #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
     instance: Option<String>,
-    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA, else
-    /// ../shared/benchmarks).
+    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA).
     #[arg(long, value_name = "DIR")]
     data: Option<PathBuf>,
     /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).

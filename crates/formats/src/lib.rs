@@ -36,7 +36,7 @@ use makespan_model::instance::{parse_instance, Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 
 pub use detect::{detect, Format, Probe};
-pub use reference::{data_dir, load_instance, DEFAULT_DATA};
+pub use reference::{data_dir, load_instance};
 pub use registry::{
     baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
     BaselinePlans, Benchmark, NativeCheck, NativeJson,

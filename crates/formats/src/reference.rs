@@ -1,8 +1,7 @@
 //! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
 //! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`, `robotouille:7`. The name is looked
 //! up in the benchmark's native file ([`Benchmark::data_file`](crate::Benchmark::data_file))
-//! under a data folder: `--data DIR`, else `$MAKESPAN_DATA`, else `../shared/benchmarks` (the
-//! layout of this project's workspace). Each benchmark says how it finds a name
+//! under a data folder: `--data DIR`, else `$MAKESPAN_DATA` (there is no other default). Each benchmark says how it finds a name
 //! ([`Benchmark::find`](crate::Benchmark::find)); this file knows none of them.
 
 use std::path::{Path, PathBuf};
@@ -10,14 +9,11 @@ use std::path::{Path, PathBuf};
 use super::{import, registry, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
 
-/// The data folder used when neither `--data` nor `$MAKESPAN_DATA` is given.
-pub const DEFAULT_DATA: &str = "../shared/benchmarks";
-
-/// The data folder: the flag, else `$MAKESPAN_DATA`, else [`DEFAULT_DATA`].
-pub fn data_dir(flag: Option<&Path>) -> PathBuf {
+/// The data folder: the flag, else `$MAKESPAN_DATA`; there is no built-in default (no
+/// user has this project's own data folder).
+pub fn data_dir(flag: Option<&Path>) -> Option<PathBuf> {
     flag.map(Path::to_path_buf)
         .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
 }
 
 /// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);
@@ -40,8 +36,20 @@ pub fn load_instance(
     data: Option<&Path>,
     opts: &ImportOptions,
 ) -> Result<Instance, LoadError> {
-    if let Some(found) = resolve(spec, &data_dir(data), opts) {
-        return found;
+    let named = spec
+        .split_once(':')
+        .and_then(|(b, _)| registry::benchmark(b))
+        .is_some_and(|b| b.data_file().is_some());
+    if named {
+        let Some(dir) = data_dir(data) else {
+            return Err(LoadError::usage(
+                Path::new(spec),
+                "a benchmark name needs the folder of the benchmarks' files: pass --data DIR or set MAKESPAN_DATA",
+            ));
+        };
+        if let Some(found) = resolve(spec, &dir, opts) {
+            return found;
+        }
     }
     let (path, name) = match spec.rsplit_once('#') {
         Some((p, n)) => (p, Some(n)),

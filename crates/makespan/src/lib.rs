@@ -97,7 +97,7 @@ pub fn load(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Vec<Insta
 }
 
 /// One instance: `BENCH:NAME` looked up in the benchmark's native file under `data` (default:
-/// `$MAKESPAN_DATA`, else `../shared/benchmarks`), or a file, `PATH#NAME` picking one of the
+/// `$MAKESPAN_DATA`; there is no other), or a file, `PATH#NAME` picking one of the
 /// instances a file holds.
 pub fn load_instance(
     spec: &str,

@@ -9,7 +9,7 @@
 //! corrected, and the [`Difference`]s between the two verdicts.
 //!
 //! The report's types are plain data, defined beside the harness readers in
-//! [`formats::run`](crate::formats::run) and re-exported here.
+//! [`formats::run`] and re-exported here.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -83,6 +83,12 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
         });
     }
     let data = checkout(run, options.data.as_deref())?;
+    if let Some(dir) = &options.solutions {
+        std::fs::create_dir_all(dir).map_err(|source| LoadError::Io {
+            path: dir.clone(),
+            source,
+        })?;
+    }
     let (benchmark, harness) = harness_of(run).ok_or_else(|| {
         LoadError::usage(
             run,

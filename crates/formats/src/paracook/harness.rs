@@ -95,7 +95,7 @@ impl Harness for ParaCookHarness {
             .is_file()
             .then(|| read_object(&run.with_file_name("cp_sat.json")))
             .transpose()?;
-        let mut files: HashMap<PathBuf, Result<Vec<Instance>, String>> = HashMap::new();
+        let mut files: HashMap<(PathBuf, u32), Result<Vec<Instance>, String>> = HashMap::new();
         let mut entries = Vec::new();
         for (key, value) in &results {
             let Some(parts) = parse_key(key) else {
@@ -109,16 +109,18 @@ impl Harness for ParaCookHarness {
                 .join(&parts.recipe)
                 .join(format!("seed_{}", parts.seed))
                 .join(format!("orders_num_{}.json", parts.orders));
-            let instances = files.entry(file.clone()).or_insert_with(|| {
-                if !file.is_file() {
-                    return Err(format!("the checkout has no task file {}", file.display()));
-                }
-                let opts = ImportOptions {
-                    agents: vec![Some(1), Some(2), Some(3), Some(parts.agents)],
-                    ..ImportOptions::default()
-                };
-                crate::import(&file, &opts).map_err(|e| e.to_string())
-            });
+            let instances = files
+                .entry((file.clone(), parts.agents))
+                .or_insert_with(|| {
+                    if !file.is_file() {
+                        return Err(format!("the checkout has no task file {}", file.display()));
+                    }
+                    let opts = ImportOptions {
+                        agents: vec![Some(parts.agents)],
+                        ..ImportOptions::default()
+                    };
+                    crate::import(&file, &opts).map_err(|e| e.to_string())
+                });
             let instance = match instances {
                 Ok(list) => list.iter().find(|i| i.agents == Some(parts.agents)),
                 Err(why) => {

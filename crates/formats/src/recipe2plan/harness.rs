@@ -288,11 +288,7 @@ fn reason(original: bool, report: &makespan_verify::Report) -> String {
         .filter_map(|v| {
             let at = v.message.find("[gap G")?;
             let rest = &v.message[at + 1..];
-            Some(
-                &rest[..rest
-                    .find(|c: char| c == ':' || c == ']')
-                    .unwrap_or(rest.len())],
-            )
+            Some(&rest[..rest.find([':', ']']).unwrap_or(rest.len())])
         })
         .collect();
     let has = |rule: Rule| report.violations.iter().any(|v| v.rule == rule);

@@ -211,9 +211,13 @@ struct Module {
     description: Option<String>,
     /// `(name, occupies the agent)`.
     actions: Vec<(String, bool)>,
-    /// `(name, todo, dependencies)`, in file order.
-    objects: Vec<(String, Vec<(String, i64)>, Vec<(String, Literal)>)>,
+    /// The objects, in file order.
+    objects: Vec<DeclaredObject>,
 }
+
+/// A `MetaObject(name, todo, dependencies)`: its name, its state keys with their minutes and
+/// its dependencies per state key, in file order.
+type DeclaredObject = (String, Vec<(String, i64)>, Vec<(String, Literal)>);
 
 fn read_module(path: &Path, text: &str) -> Result<Module, LoadError> {
     let mut r = Reader {

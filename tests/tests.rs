@@ -12,11 +12,13 @@ mod batch_safety;
 mod benchmarks_end_to_end;
 mod check;
 mod cli;
+mod explain_properties;
 mod cp_method;
 mod error_text;
 mod formats_detect;
 mod formats_import;
 mod fuzz_readers;
+mod gantt;
 #[cfg(unix)]
 mod interrupt;
 mod limits;

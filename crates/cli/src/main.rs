@@ -16,6 +16,7 @@ use makespan::solution::{Status, Verdict};
 use makespan::{Method, SolveOptions};
 
 mod compare_cmd;
+mod explain_cmd;
 mod generate_cmd;
 mod interrupt;
 mod check_proof_cmd;
@@ -60,6 +61,16 @@ enum Command {
     ///
     /// Example: makespan compare solutions/recipe2plan --baseline ../shared/benchmarks/recipe2plan/plan.json
     Compare(compare_cmd::CompareArgs),
+    /// Explain where a plan's time went: the critical chain (why each activity started when
+    /// it did), unforced waits, lost time against a solution, each agent's idle time.
+    ///
+    /// Example: makespan explain answer.json --instance inst.json --solution best.json
+    Explain(explain_cmd::ExplainArgs),
+    /// Draw a plan as a Gantt chart (SVG, or self-contained HTML with hover details), with
+    /// the critical chain, unforced waits and violations marked, and a solution below it.
+    ///
+    /// Example: makespan gantt answer.json --instance inst.json --compare best.json -o plan.html
+    Gantt(explain_cmd::GanttArgs),
     /// Score a whole model run from the benchmark's own output files, strictly and as the
     /// original scores it, on your checkout of the benchmark.
     ///
@@ -164,6 +175,8 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
+        Command::Explain(args) => explain_cmd::run_explain(args),
+        Command::Gantt(args) => explain_cmd::run_gantt(args),
         Command::Score(args) => score_cmd::run(args),
         Command::CheckProof(args) => check_proof_cmd::run(args),
     };

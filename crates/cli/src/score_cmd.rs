@@ -31,6 +31,11 @@ pub struct ScoreArgs {
     /// Write the whole report as JSON to this file (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Write one self-contained HTML page for the run: the headline metrics, the ratio to
+    /// the optimum across the answers, the table of answers, each answer's Gantt chart beside
+    /// its optimum.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Seconds the MILP may spend on one instance solved on the fly (default 60).
     #[arg(long, value_name = "S")]
     time_limit: Option<f64>,
@@ -49,7 +54,11 @@ pub fn run(args: ScoreArgs) -> Result<ExitCode> {
         solutions: args.solutions.clone(),
         solve,
     };
-    let report = score::score_run(&args.run, &options)?;
+    let scored = score::score_run_detailed(&args.run, &options)?;
+    if let Some(path) = &args.html {
+        write_atomically(path, makespan::score_html(&scored).as_bytes())?;
+    }
+    let report = scored.report;
     if let Some(path) = &args.out {
         write_atomically(path, &score::csv(&report)?)?;
     }

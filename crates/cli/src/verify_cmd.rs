@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use makespan::formats::{Benchmark, ImportOptions, NativeJson};
-use makespan::instance::Instance;
-use makespan::solution::Status;
+use makespan::instance::{content_hash, problem_hash, Instance};
+use makespan::solution::{Solution, Status};
 use makespan::verify::{Comparison, Report};
 
 #[derive(clap::Args)]
@@ -44,6 +44,10 @@ pub struct VerifyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also explain where the time went (critical chain, unforced waits, lost time against
+    /// --solution, agents), as `makespan explain` does.
+    #[arg(long)]
+    explain: bool,
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -95,11 +99,21 @@ fn run_one(
     Option<serde_json::Value>,
 )> {
     let text = makespan::input::read_text(plan_path)?;
+    let checked_plan = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
+    let explanation = if args.explain {
+        let solution = match &args.solution {
+            Some(path) => Some(reference_solution(path, &checked_plan.instance)?),
+            None => None,
+        };
+        Some(makespan::explain_plan(&checked_plan, solution.as_ref())?)
+    } else {
+        None
+    };
     let makespan::CheckedPlan {
         instance,
         benchmark: checked_by,
         check: checked,
-    } = makespan::verify_plan(plan_path, &text, instance, args.solution.as_deref())?;
+    } = checked_plan;
     let report = &checked.report;
     let reference = match (&args.solution, checked.compared) {
         (Some(path), false) => Some(reference(path, &instance, report)?),
@@ -116,6 +130,10 @@ fn run_one(
                 value
             }
         };
+        let mut value = value;
+        if let Some(e) = &explanation {
+            value["explanation"] = serde_json::to_value(e)?;
+        }
         if args.plans.len() > 1 {
             println!("{value}");
         } else {
@@ -127,15 +145,32 @@ fn run_one(
         if let (Some(c), Some((_, status))) = (&comparison, &reference) {
             print_comparison(report, c, *status);
         }
+        if let Some(e) = &explanation {
+            print!("{}", e.render_text());
+        }
     }
     Ok((report.valid, checked_by, checked.run))
 }
 
+fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
+    load_instance_from(
+        spec,
+        args.data.as_deref(),
+        args.agents.as_ref(),
+        args.level.as_ref(),
+    )
+}
+
 /// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
 /// instance.
-fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
-    let levels = crate::parse_levels(&args.level.iter().cloned().collect::<Vec<_>>())?;
-    let agents = match &args.agents {
+pub(crate) fn load_instance_from(
+    spec: &str,
+    data: Option<&Path>,
+    agents: Option<&String>,
+    level: Option<&String>,
+) -> Result<Instance> {
+    let levels = crate::parse_levels(&level.iter().map(|l| l.to_string()).collect::<Vec<_>>())?;
+    let agents = match agents {
         Some(a) => vec![crate::parse_agents(std::slice::from_ref(a))?[0]],
         None => Vec::new(),
     };
@@ -144,19 +179,32 @@ fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
         levels,
         ..ImportOptions::default()
     };
-    Ok(makespan::load_instance(
-        spec,
-        args.data.as_deref(),
-        &options,
-    )?)
+    Ok(makespan::load_instance(spec, data, &options)?)
 }
 
 /// The plan compared with a solution file of the same instance, and the solution's status.
 fn reference(path: &Path, instance: &Instance, report: &Report) -> Result<(Comparison, Status)> {
-    let solution = makespan::formats::reference::reference_solution(path)?;
+    let solution = reference_solution(path, instance)?;
     let comparison = makespan::compare_to(report, instance, &solution)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok((comparison, solution.status))
+}
+
+/// A solution file of the same instance (same problem hash), re-checked before its
+/// makespan is trusted, or why it is not one.
+pub(crate) fn reference_solution(path: &Path, instance: &Instance) -> Result<Solution> {
+    let solution = makespan::formats::reference::reference_solution(path)?;
+    if problem_hash(&solution.instance.instance) != problem_hash(instance) {
+        bail!(
+            "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",
+            path.display(),
+            solution.instance.name,
+            solution.instance.hash,
+            instance.name,
+            content_hash(instance)
+        );
+    }
+    Ok(solution)
 }
 
 fn print_comparison(report: &Report, c: &Comparison, status: Status) {

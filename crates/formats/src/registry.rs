@@ -197,6 +197,10 @@ pub struct Answer<'a> {
 /// A native answer, checked: the verifier's report plus what the benchmark itself measures.
 #[derive(Debug, Clone)]
 pub struct NativeCheck {
+    /// The answer as a schedule of the instance (as written, each activity where the answer
+    /// puts it), for explanations and pictures; activities the answer never reaches are
+    /// absent.
+    pub schedule: Vec<ScheduledActivity>,
     /// Every violated rule of the instance, and the schedule's metrics.
     pub report: Report,
     /// The benchmark's own lines, printed after the report (may be empty).
@@ -222,9 +226,10 @@ pub enum NativeJson {
 }
 
 impl NativeCheck {
-    /// A check whose only result is the verifier's report.
-    pub fn plain(report: Report) -> Self {
+    /// A check whose only result is the verifier's report on the schedule.
+    pub fn plain(schedule: Vec<ScheduledActivity>, report: Report) -> Self {
         NativeCheck {
+            schedule,
             report,
             text: String::new(),
             json: NativeJson::None,
@@ -311,11 +316,14 @@ fn is_malformed(error: &LoadError) -> bool {
 /// names the place (the reader's error), so a model's unreadable answer is an invalid answer
 /// (exit 1), not an unreadable file (exit 2).
 pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> NativeCheck {
-    NativeCheck::plain(Report::malformed_answer(
-        &instance.name,
-        format!("the answer cannot be read as a plan: {error}"),
-        "answer in the benchmark's answer form (see the README's table of answer forms)".into(),
-    ))
+    NativeCheck::plain(
+        Vec::new(),
+        Report::malformed_answer(
+            &instance.name,
+            format!("the answer cannot be read as a plan: {error}"),
+            "answer in the benchmark's answer form (see the README's table of answer forms)".into(),
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
 use makespan_verify::Report;
 
 /// The `format` tag of a serialised [`RunReport`].
@@ -177,6 +178,9 @@ pub struct Scored {
     pub instance: Instance,
     /// The strict verdict.
     pub report: Report,
+    /// The answer as a schedule of the instance (for explanations and pictures; empty when
+    /// the answer could not be read).
+    pub schedule: Vec<ScheduledActivity>,
     /// Whether the original scorer counts it a success.
     pub original_valid: Option<bool>,
     /// The benchmark's own score of it, as the original computes it.

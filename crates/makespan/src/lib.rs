@@ -11,6 +11,7 @@
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
 //! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
 //! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] |
+//! | `makespan-report` | why a plan lost time (critical chain, waits, lost time), Gantt SVG/HTML | [`report`] |
 //!
 //! The libraries print nothing, install no signal handler and never exit the process:
 //! cancellation is a [`Cancel`] token, progress a callback.
@@ -39,6 +40,7 @@ use std::path::Path;
 
 pub use makespan_formats as formats;
 pub use makespan_model::{certificate, input, instance, schedule, solution};
+pub use makespan_report as report;
 pub use makespan_solve as solve;
 pub use makespan_verify as verify;
 
@@ -49,11 +51,14 @@ pub use makespan_model::solution::{Solution, Status};
 pub use makespan_solve::{Cancel, SolveOptions};
 pub use makespan_verify::{Report, Rule, Violation};
 
+pub use score_html::score_html;
+
 pub mod batch;
 pub mod compare;
 mod many;
 mod reference;
 pub mod score;
+mod score_html;
 pub mod validation;
 
 pub use many::solve_many;
@@ -218,7 +223,7 @@ pub fn verify_plan(
         return Ok(CheckedPlan {
             instance: resolved.instance,
             benchmark: None,
-            check: formats::NativeCheck::plain(report),
+            check: formats::NativeCheck::plain(resolved.schedule, report),
         });
     }
     let answer = formats::Answer {
@@ -236,6 +241,29 @@ pub fn verify_plan(
         benchmark: Some(benchmark),
         check,
     })
+}
+
+/// Explains a checked plan (any form [`verify_plan`] reads): its schedule as written, its
+/// violations on the timeline, the critical chain, unforced waits and agents' time, and the
+/// time lost against `reference` (a solution of the same instance; the caller checks that it
+/// is) when given. See [`report`] for the definitions.
+pub fn explain_plan(
+    checked: &CheckedPlan,
+    reference: Option<&Solution>,
+) -> Result<report::Explanation, report::ExplainError> {
+    let reference = reference.map(|s| report::Reference {
+        schedule: &s.schedule,
+        makespan: s
+            .makespan
+            .unwrap_or_else(|| schedule::makespan(&s.schedule)),
+        optimal: s.status == Status::Optimal,
+    });
+    report::explain(
+        &checked.instance,
+        &checked.check.schedule,
+        &checked.check.report.violations,
+        reference,
+    )
 }
 
 /// The README's Rust examples, compiled and run as doctests so the front door cannot rot.

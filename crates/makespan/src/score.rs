@@ -59,6 +59,23 @@ pub fn harness_of(run: &Path) -> Option<(&'static str, &'static dyn Harness)> {
 /// Scores a whole run (see the module docs). Fails only when the run or the checkout cannot
 /// be used at all; an answer that cannot be scored is a row with its error.
 pub fn score_run(run: &Path, options: &ScoreOptions) -> Result<RunReport, LoadError> {
+    score_run_detailed(run, options).map(|scored| scored.report)
+}
+
+/// A scored run with what its report leaves out: every answer as checked (its schedule
+/// included) and each instance's optimum solution, for explanations and pictures.
+#[derive(Debug, Clone)]
+pub struct ScoredRun {
+    /// The run report.
+    pub report: RunReport,
+    /// The answers as the harness read and checked them, in the report's row order.
+    pub entries: Vec<Entry>,
+    /// Each instance's optimum (or best known) solution, by problem hash, or why there is none.
+    pub optima: HashMap<String, Result<Solution, String>>,
+}
+
+/// [`score_run`], keeping the answers' schedules and the optima's solutions.
+pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRun, LoadError> {
     if !run.exists() {
         return Err(LoadError::Io {
             path: run.to_path_buf(),
@@ -98,7 +115,7 @@ pub fn score_run(run: &Path, options: &ScoreOptions) -> Result<RunReport, LoadEr
         })
         .collect();
     let headline = harness.headline(&rows, &entries);
-    Ok(RunReport {
+    let report = RunReport {
         format: RUN_REPORT_FORMAT.to_string(),
         benchmark: benchmark.to_string(),
         run: run.display().to_string(),
@@ -107,12 +124,17 @@ pub fn score_run(run: &Path, options: &ScoreOptions) -> Result<RunReport, LoadEr
         rows,
         headline,
         differences,
+    };
+    Ok(ScoredRun {
+        report,
+        entries,
+        optima,
     })
 }
 
 /// The optimum (or best known makespan) of each instance, by problem hash, and whether it is
 /// proven; `Err` says why there is none.
-type Optima = HashMap<String, Result<(i64, bool), String>>;
+type Optima = HashMap<String, Result<Solution, String>>;
 
 /// Every distinct instance's optimum: its solution file under `--solutions` when that solves
 /// the same problem, else solved here (in parallel) and written there.
@@ -134,7 +156,7 @@ fn optima(entries: &[Entry], options: &ScoreOptions) -> Optima {
         .collect()
 }
 
-fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<(i64, bool), String> {
+fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<Solution, String> {
     let path = options
         .solutions
         .as_deref()
@@ -155,7 +177,7 @@ fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<(i
         }
     };
     match solution.makespan {
-        Some(m) => Ok((m, solution.status == Status::Optimal)),
+        Some(_) => Ok(solution),
         None => Err(format!(
             "no optimum: {} {}",
             solution.status,
@@ -183,7 +205,7 @@ fn row(entry: &Entry, optima: &Optima) -> Row {
     }
     let mut notes = s.notes.clone();
     let optimum = match &optima[&problem_hash(&s.instance)] {
-        Ok(found) => Some(*found),
+        Ok(found) => found.makespan.map(|m| (m, found.status == Status::Optimal)),
         Err(why) => {
             notes.push(why.clone());
             None

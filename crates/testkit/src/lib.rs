@@ -86,14 +86,21 @@ fn present(path: PathBuf) -> Option<PathBuf> {
     if path.exists() {
         return Some(path);
     }
+    skip(&format!(
+        "{} is not there (benchmark data: set MAKESPAN_DATA or see the README's \"Data\")",
+        path.display()
+    ));
+    None
+}
+
+/// Logs that the calling test is skipped and why (to standard error, and to
+/// `$MAKESPAN_SKIP_LOG` when set, which `scripts/test` counts).
+pub fn skip(why: &str) {
     let test = std::thread::current()
         .name()
         .unwrap_or("a test")
         .to_string();
-    let line = format!(
-        "skipped {test}: {} is not there (benchmark data: set MAKESPAN_DATA or see the README's \"Data\")",
-        path.display()
-    );
+    let line = format!("skipped {test}: {why}");
     eprintln!("{line}");
     if let Some(log) = std::env::var_os("MAKESPAN_SKIP_LOG") {
         if let Ok(mut file) = std::fs::OpenOptions::new()
@@ -104,5 +111,4 @@ fn present(path: PathBuf) -> Option<PathBuf> {
             let _ = writeln!(file, "{line}");
         }
     }
-    None
 }

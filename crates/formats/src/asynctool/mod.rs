@@ -9,7 +9,6 @@ pub mod turns;
 pub const BENCHMARK: &str = "asynctool";
 
 use makespan_model::instance::LoadError;
-use makespan_verify::Report;
 
 use crate::registry::{Answer, Benchmark, NativeCheck};
 
@@ -29,8 +28,13 @@ impl Benchmark for AsyncTool {
         {
             return None;
         }
-        let report: Result<Report, LoadError> = turns::read_turns(answer.path, answer.text)
-            .map(|rounds| turns::verify_turns(instance, &rounds));
-        Some(report.map(NativeCheck::plain))
+        let check: Result<NativeCheck, LoadError> = turns::read_turns(answer.path, answer.text)
+            .map(|rounds| {
+                NativeCheck::plain(
+                    turns::turn_schedule(instance, &rounds),
+                    turns::verify_turns(instance, &rounds),
+                )
+            });
+        Some(check)
     }
 }

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
 use makespan_verify::{Report, Rule, Violation};
 
 /// One round as written: idle, one call, or (wrongly) several.
@@ -42,6 +43,27 @@ pub fn read_turns(path: &Path, text: &str) -> Result<Vec<Vec<String>>, LoadError
             Round::Many(ids) => ids,
         })
         .collect())
+}
+
+/// The turns as a schedule of the instance: the call of round `r` (its first call, if the
+/// round has several) runs over `[r − 1, r)` on the one agent, so a result delayed by `d`
+/// rounds is the precedence's `min_lag` of `d`. A repeated call counts where it first appears.
+pub fn turn_schedule(instance: &Instance, turns: &[Vec<String>]) -> Vec<ScheduledActivity> {
+    let mut schedule: Vec<ScheduledActivity> = Vec::new();
+    for (k, calls) in turns.iter().enumerate() {
+        for id in calls {
+            let known = instance.activities.iter().find(|a| &a.id == id);
+            if let Some(a) = known.filter(|_| !schedule.iter().any(|s| &s.activity == id)) {
+                schedule.push(ScheduledActivity::at(
+                    id.clone(),
+                    Some(0),
+                    k as i64,
+                    a.duration,
+                ));
+            }
+        }
+    }
+    schedule
 }
 
 /// Every violation of a turn list, and its metrics (the makespan is the last round with a

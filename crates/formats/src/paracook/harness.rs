@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::lists::verify_agent_lists;
+use super::lists::check_agent_lists;
 use crate::run::{
     find_in_checkout, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
 };
@@ -232,8 +232,13 @@ fn score(
     let answer = value.get("answer").ok_or("the entry has no \"answer\"")?;
     let lists: Option<Vec<Vec<String>>> = serde_json::from_value(answer.clone()).ok();
     let mut notes = Vec::new();
+    let mut schedule = Vec::new();
     let report = match lists {
-        Some(lists) if lists != [[String::new()]] => verify_agent_lists(instance, &lists),
+        Some(lists) if lists != [[String::new()]] => {
+            let (decoded, report) = check_agent_lists(instance, &lists);
+            schedule = decoded;
+            report
+        }
         Some(_) => Report::malformed_answer(
             &instance.name,
             "the harness recorded [[\"\"]]: extract_json could not read the model's response"
@@ -271,6 +276,7 @@ fn score(
         notes,
         extra: json!({ "reference_time": reference_time }),
         report,
+        schedule,
     })
 }
 

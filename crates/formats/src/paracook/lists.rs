@@ -251,6 +251,14 @@ pub fn decode(instance: &Instance, lists: &[Vec<String>]) -> Decoded {
 /// Decodes the lists and verifies the result. Decoding's own findings come first; missing
 /// activities that are listed but stuck behind a deadlock are not reported twice.
 pub fn verify_agent_lists(instance: &Instance, lists: &[Vec<String>]) -> Report {
+    check_agent_lists(instance, lists).1
+}
+
+/// [`verify_agent_lists`], with the decoded schedule.
+pub fn check_agent_lists(
+    instance: &Instance,
+    lists: &[Vec<String>],
+) -> (Vec<ScheduledActivity>, Report) {
     let decoded = decode(instance, lists);
     let mut report = verify(instance, &decoded.schedule);
     let stuck: HashSet<&str> = decoded.stuck.iter().map(String::as_str).collect();
@@ -262,7 +270,7 @@ pub fn verify_agent_lists(instance: &Instance, lists: &[Vec<String>]) -> Report 
     violations.append(&mut report.violations);
     report.valid = violations.is_empty();
     report.violations = violations;
-    report
+    (decoded.schedule, report)
 }
 
 /// Where one list's agent stands: free from `free_at`, last busy at `station`.

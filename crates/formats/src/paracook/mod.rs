@@ -303,7 +303,8 @@ impl crate::registry::Benchmark for ParaCook {
         let note = lists::reading_difference(&strict, answer.text);
         let mut check = match strict {
             Ok(lists) => {
-                crate::registry::NativeCheck::plain(lists::verify_agent_lists(instance, &lists))
+                let (schedule, report) = lists::check_agent_lists(instance, &lists);
+                crate::registry::NativeCheck::plain(schedule, report)
             }
             Err(e) => crate::registry::malformed_answer(instance, &e),
         };

@@ -127,6 +127,7 @@ fn check_steps(
     }
     Ok(NativeCheck {
         report: checked.report.clone(),
+        schedule: checked.schedule.clone(),
         text,
         json: NativeJson::Whole(serde_json::to_value(&checked).expect("a report serialises")),
         compared: true,

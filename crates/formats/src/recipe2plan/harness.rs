@@ -272,6 +272,7 @@ fn score(instance: &Instance, key: &str, level: Level, value: &Value) -> Scored 
         notes,
         extra: json!({ "original_progress": number("progress_rate"), "progress": checked.metrics.progress }),
         report,
+        schedule: checked.schedule,
     }
 }
 

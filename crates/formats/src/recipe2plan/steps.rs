@@ -156,6 +156,9 @@ pub struct StepReport {
     /// What the original environment would read differently without it changing the
     /// verdict (a line order its stable sort rejects, gap G5).
     pub notes: Vec<String>,
+    /// The actions as a schedule of the instance.
+    #[serde(skip)]
+    pub schedule: Vec<ScheduledActivity>,
 }
 
 /// Verifies a parsed answer against a Recipe2Plan instance; `heuristic` and `optimum` are
@@ -400,6 +403,7 @@ pub fn verify_steps(
         report,
         metrics,
         notes,
+        schedule,
     }
 }
 

@@ -367,6 +367,9 @@ pub struct ActionReport {
     pub moves: usize,
     /// `Do nothing` steps up to the goal (or the end).
     pub waits: usize,
+    /// The step (1-based) at which each recipe step happened, in plan order.
+    #[serde(skip)]
+    pub done: Vec<(String, i64)>,
 }
 
 /// Where an object is.
@@ -490,12 +493,19 @@ pub fn verify_actions(task: &Task, plan: &ActionPlan) -> ActionReport {
         agent_idle_time: makespan.map(|m| m - busy),
         peak_agents: u32::from(steps > 0),
     };
+    let mut done: Vec<(String, i64)> = replay
+        .done
+        .iter()
+        .map(|(id, step)| (id.to_string(), *step))
+        .collect();
+    done.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
     ActionReport {
         report,
         steps,
         goal_step,
         moves,
         waits,
+        done,
     }
 }
 

@@ -131,12 +131,30 @@ fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<NativeCheck
     }
     let json = serde_json::json!({ "robotouille": &checked, "comparison": comparison });
     Ok(NativeCheck {
+        schedule: step_schedule(instance, &checked.done),
         report: checked.report,
         text,
         json: NativeJson::Whole(json),
         compared: true,
         run: None,
     })
+}
+
+/// The recipe steps done, as a schedule of the instance: the step at 1-based step `s` starts
+/// at `s − 1` (as `answer_actions` writes them) and lasts its duration in the instance.
+fn step_schedule(instance: &Instance, done: &[(String, i64)]) -> Vec<ScheduledActivity> {
+    let agent = (instance.agents == Some(1)).then_some(0);
+    done.iter()
+        .filter_map(|(id, step)| {
+            let a = instance.activities.iter().find(|a| &a.id == id)?;
+            Some(ScheduledActivity::at(
+                id.clone(),
+                agent,
+                step - 1,
+                a.duration,
+            ))
+        })
+        .collect()
 }
 
 /// The makespan, status and instance name of a solution of the same task.

@@ -135,6 +135,7 @@ impl Benchmark for TimeArena {
             NativeCheck {
                 run: Some(serde_json::to_value(&verdict.metrics).expect("metrics serialise")),
                 report: verdict.report,
+                schedule: verdict.schedule,
                 text,
                 json: NativeJson::Extra("timearena", extra),
                 compared: false,

@@ -285,6 +285,7 @@ fn score(instance: &Instance, path: &Path, text: &str, value: &Value) -> Result<
         notes: verdict.warnings,
         extra: json!({ "metrics": verdict.metrics, "cal_metric": cal_metric_series(records) }),
         report,
+        schedule: verdict.schedule,
     })
 }
 

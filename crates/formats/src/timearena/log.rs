@@ -109,6 +109,8 @@ pub struct TimeArenaVerdict {
     pub report: Report,
     /// The benchmark's metrics for this run.
     pub metrics: RunMetrics,
+    /// The accepted decisions as a schedule of the instance.
+    pub schedule: Vec<ScheduledActivity>,
     /// What the original environment would do differently (spec §8), and rejected decisions.
     pub warnings: Vec<String>,
 }
@@ -354,6 +356,7 @@ pub fn verify_decisions(instance: &Instance, log: &DecisionLog) -> TimeArenaVerd
         warnings: warnings(instance, log),
         metrics,
         report,
+        schedule,
     }
 }
 

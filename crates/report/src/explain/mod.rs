@@ -1,0 +1,163 @@
+//! The explanation of one schedule: for every activity its earliest start with everything
+//! else unchanged and the rule that stops it there, the critical chain, the unforced waits,
+//! the agents' time, and the time lost against a reference. Definitions in the crate docs.
+
+mod agents;
+mod chain;
+mod earliest;
+mod lost;
+mod reason;
+mod text;
+
+use makespan_model::instance::{Instance, TimeUnit};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_verify::Violation;
+use serde::Serialize;
+
+pub use agents::AgentTime;
+pub use chain::ChainStep;
+pub use lost::{LostTime, OrderingChoice};
+pub use reason::Reason;
+
+use crate::placed::Plan;
+
+/// Why a plan took as long as it did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explanation {
+    /// The instance's name.
+    pub instance: String,
+    /// The unit of every time below.
+    pub time_unit: TimeUnit,
+    /// The latest end of any placed activity.
+    pub makespan: i64,
+    /// Whether the plan breaks no rule.
+    pub valid: bool,
+    /// The violations, in time order (those without a time last).
+    pub violations: Vec<Violation>,
+    /// Every placed activity: where it is, how much earlier it could start, and why not more.
+    pub activities: Vec<ActivityTiming>,
+    /// The critical chain from 0 to the makespan, in time order.
+    pub chain: Vec<ChainStep>,
+    /// Every unforced wait, in time order.
+    pub waits: Vec<Wait>,
+    /// Each agent's time (empty with unlimited agents).
+    pub agents: Vec<AgentTime>,
+    /// The time lost against the reference, when one is given.
+    pub lost: Option<LostTime>,
+}
+
+/// One placed activity.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActivityTiming {
+    /// Its id.
+    pub activity: String,
+    /// Its label, when the instance has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Its agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<u32>,
+    /// Its start (first piece).
+    pub start: i64,
+    /// Its end (last piece).
+    pub end: i64,
+    /// The earliest start with everything else unchanged.
+    pub earliest: i64,
+    /// `start − earliest`: the unforced wait (0: the activity is where a rule holds it).
+    pub wait: i64,
+    /// Every rule that forbids starting one unit before `earliest`, the instance's rules first.
+    pub reasons: Vec<Reason>,
+}
+
+/// An unforced wait: the activity could have started `length` earlier with everything else
+/// unchanged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Wait {
+    /// The activity.
+    pub activity: String,
+    /// Its earliest start.
+    pub from: i64,
+    /// Its start.
+    pub to: i64,
+    /// `to − from`.
+    pub length: i64,
+    /// Whether the wait lies on the critical chain.
+    pub on_chain: bool,
+}
+
+/// A reference schedule to measure lost time against: an optimal solution, or any solution.
+#[derive(Debug, Clone, Copy)]
+pub struct Reference<'a> {
+    /// Its schedule.
+    pub schedule: &'a [ScheduledActivity],
+    /// Its makespan (the latest end of its schedule, or what its solution file says).
+    pub makespan: i64,
+    /// Whether it is proven optimal (only changes the wording).
+    pub optimal: bool,
+}
+
+/// Why an explanation cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExplainError {
+    /// The reference does not place an activity of the plan's critical chain.
+    #[error("the reference schedule does not place `{0}`, which lies on the plan's critical chain; give a complete solution of the same instance")]
+    ReferenceLacks(String),
+}
+
+/// Explains `schedule` (any schedule, valid or not) of `instance`; `violations` are the
+/// verifier's (or a benchmark checker's) findings, placed on the timeline as they are.
+pub fn explain(
+    instance: &Instance,
+    schedule: &[ScheduledActivity],
+    violations: &[Violation],
+    reference: Option<Reference<'_>>,
+) -> Result<Explanation, ExplainError> {
+    let plan = Plan::new(instance, schedule);
+    let earliest = earliest::earliest_starts(&plan);
+    let chain = chain::critical_chain(&plan, &earliest);
+    let activities: Vec<ActivityTiming> = plan
+        .all
+        .iter()
+        .zip(&earliest)
+        .map(|(p, e)| ActivityTiming {
+            activity: p.id().to_string(),
+            label: p.activity.label.clone(),
+            agent: p.agent,
+            start: p.start(),
+            end: p.end(),
+            earliest: e.earliest,
+            wait: p.start() - e.earliest,
+            reasons: e.binding.iter().map(|(r, _)| r.clone()).collect(),
+        })
+        .collect();
+    let mut waits: Vec<Wait> = activities
+        .iter()
+        .filter(|a| a.wait > 0)
+        .map(|a| Wait {
+            activity: a.activity.clone(),
+            from: a.earliest,
+            to: a.start,
+            length: a.wait,
+            on_chain: chain.iter().any(|c| c.activity == a.activity),
+        })
+        .collect();
+    waits.sort_by(|x, y| (x.from, &x.activity).cmp(&(y.from, &y.activity)));
+    let lost = match reference {
+        Some(r) => Some(lost::lost_time(&plan, &chain, r)?),
+        None => None,
+    };
+    let mut violations = violations.to_vec();
+    violations.sort_by_key(|v| (v.time.is_none(), v.time));
+    Ok(Explanation {
+        instance: instance.name.clone(),
+        time_unit: instance.time_unit,
+        makespan: plan.makespan(),
+        valid: violations.is_empty(),
+        violations,
+        agents: agents::agent_times(&plan),
+        activities,
+        chain,
+        waits,
+        lost,
+    })
+}

@@ -129,7 +129,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
         };
     }
     // The strongest bound first: the heuristics stop as soon as they meet it.
-    let lower = bounds::best(problem, None);
+    let lower = bounds::best_until(problem, None, options.effort.deadline);
     let heuristic = heuristics::best(problem, lower.value, effort(problem, options));
     let upper = heuristic.as_ref().map(|h| h.makespan(problem));
     let method = heuristic.as_ref().map_or("none", |h| h.rule);

@@ -2,6 +2,8 @@
 //! reasoning. They are cheap and often tight; when one meets a heuristic schedule the
 //! schedule is proven optimal without a MILP.
 
+use std::time::Instant;
+
 use crate::problem::Problem;
 use makespan_model::solution::BoundSource;
 
@@ -51,11 +53,18 @@ pub fn load(problem: &Problem) -> LowerBound {
 
 /// The best of the cheap bounds, raised by energetic reasoning up to (at most) `upper`.
 pub fn best(problem: &Problem, upper: Option<i64>) -> LowerBound {
+    best_until(problem, upper, None)
+}
+
+/// [`best`], with energetic reasoning (cubic in the number of demands) stopped at
+/// `deadline`: the bound is then what was proven so far.
+pub fn best_until(problem: &Problem, upper: Option<i64>, deadline: Option<Instant>) -> LowerBound {
     let simple = critical_path(problem).max(load(problem));
     if !problem.has_capacity_limits() {
         return simple;
     }
-    energetic(problem, simple.value, upper).map_or(simple, |value| {
+    let clock = Clock(deadline);
+    energetic(problem, simple.value, upper, clock).map_or(simple, |value| {
         simple.max(LowerBound {
             value,
             source: BoundSource::Energetic,
@@ -66,9 +75,30 @@ pub fn best(problem: &Problem, upper: Option<i64>) -> LowerBound {
 /// Smallest makespan `D ≥ from` (searched up to `upper`) for which no time interval
 /// `[t1, t2)` must receive more energy than a resource can give; `None` when every candidate
 /// is overloaded up to `upper` (then `upper` itself is the bound).
-fn energetic(problem: &Problem, from: i64, upper: Option<i64>) -> Option<i64> {
-    if passes(problem, from) {
-        return Some(from);
+/// When energetic reasoning must stop (`None`: never).
+#[derive(Clone, Copy)]
+struct Clock(Option<Instant>);
+
+impl Clock {
+    fn expired(self) -> bool {
+        self.0.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Stopped at the deadline, with no answer.
+struct Expired;
+
+/// A bound proven before the deadline stopped the search: `D + 1` for the largest `D`
+/// shown overloaded, or nothing when none was.
+fn proven(failed: Option<i64>) -> Option<i64> {
+    failed.map(|d| d + 1)
+}
+
+fn energetic(problem: &Problem, from: i64, upper: Option<i64>, clock: Clock) -> Option<i64> {
+    match passes(problem, from, clock) {
+        Ok(true) => return Some(from),
+        Ok(false) => {}
+        Err(Expired) => return None,
     }
     // Overload is monotone in D: find a passing D by doubling, then bisect.
     let mut lo = from; // fails
@@ -77,36 +107,43 @@ fn energetic(problem: &Problem, from: i64, upper: Option<i64>) -> Option<i64> {
         let candidate = lo + step;
         if let Some(u) = upper {
             if candidate >= u {
-                break if passes(problem, u) {
-                    u
-                } else {
-                    return Some(u);
+                break match passes(problem, u, clock) {
+                    Ok(true) => u,
+                    Ok(false) => return Some(u),
+                    Err(Expired) => return proven(Some(lo)),
                 };
             }
         }
-        if passes(problem, candidate) {
-            break candidate;
+        match passes(problem, candidate, clock) {
+            Ok(true) => break candidate,
+            Ok(false) => {}
+            Err(Expired) => return proven(Some(lo)),
         }
         lo = candidate;
         step *= 2;
     };
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if passes(problem, mid) {
-            hi = mid;
-        } else {
-            lo = mid;
+        match passes(problem, mid, clock) {
+            Ok(true) => hi = mid,
+            Ok(false) => lo = mid,
+            Err(Expired) => return proven(Some(lo)),
         }
     }
     Some(hi)
 }
 
 /// Whether makespan `d` survives energetic reasoning on every resource.
-fn passes(problem: &Problem, d: i64) -> bool {
+fn passes(problem: &Problem, d: i64, clock: Clock) -> Result<bool, Expired> {
     let Ok(latest) = problem.network.latest_starts(d) else {
-        return false;
+        return Ok(false);
     };
-    (0..problem.capacities.len()).all(|r| !overloaded(problem, r, &latest))
+    for r in 0..problem.capacities.len() {
+        if overloaded(problem, r, &latest, clock)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// One demand seen as a job with a window: it must run `len` units within `[release, due)`.
@@ -128,7 +165,12 @@ impl Job {
     }
 }
 
-fn overloaded(problem: &Problem, resource: usize, latest: &[i64]) -> bool {
+fn overloaded(
+    problem: &Problem,
+    resource: usize,
+    latest: &[i64],
+    clock: Clock,
+) -> Result<bool, Expired> {
     let jobs: Vec<Job> = problem
         .demands
         .iter()
@@ -155,12 +197,19 @@ fn overloaded(problem: &Problem, resource: usize, latest: &[i64]) -> bool {
     starts.dedup();
     ends.sort_unstable();
     ends.dedup();
-    starts.iter().any(|&t1| {
-        ends.iter().filter(|&&t2| t2 > t1).any(|&t2| {
+    for &t1 in &starts {
+        if clock.expired() {
+            return Err(Expired);
+        }
+        let over = ends.iter().filter(|&&t2| t2 > t1).any(|&t2| {
             let energy: i64 = jobs.iter().map(|j| j.mandatory(t1, t2)).sum();
             energy > capacity * (t2 - t1)
-        })
-    })
+        });
+        if over {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
         };
     }
     // The strongest bound first: the heuristics stop as soon as they meet it.
-    let lower = bounds::best(problem, None);
+    let lower = bounds::best_until(problem, None, options.effort.deadline);
     let heuristic = heuristics::best_until(
         problem,
         lower.value,

@@ -10,9 +10,9 @@ use crate::{Instance, Solution, SolveOptions};
 /// default of spawned threads is not enough.
 pub const SOLVER_STACK_BYTES: usize = 256 << 20;
 
-/// Solves every instance, `jobs` at a time (at least one), in the order given. Once
-/// `options.cancel` is tripped, instances not yet started are `None` and those running stop
-/// at their next check ([`SolveOptions::cancel`]).
+/// Solves every instance, `jobs` at a time (at least one, at most one per instance), in
+/// the order given. Once `options.cancel` is tripped, instances not yet started are `None`
+/// and those running stop at their next check ([`SolveOptions::cancel`]).
 ///
 /// ```
 /// use makespan::instance::Activity;
@@ -34,7 +34,7 @@ pub fn solve_many(
     jobs: usize,
 ) -> Vec<Option<Solution>> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
+        .num_threads(jobs.clamp(1, instances.len().max(1)))
         .stack_size(SOLVER_STACK_BYTES)
         .build()
         .expect("a thread pool with a positive thread count builds");

@@ -13,7 +13,10 @@ import pytest
 
 CHILD = textwrap.dedent(
     """
-    import os, sys, time
+    import os, signal, sys, time
+    # Python keeps SIGINT ignored when it starts ignored (a job started with `&` by a
+    # non-interactive shell, as CI may run us): install the handler a terminal's Ctrl-C meets.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.path.insert(0, {tests!r})
     import makespan
     from conftest import job_shop

@@ -7,10 +7,10 @@ use rayon::prelude::*;
 use crate::batch::{BatchError, WORKER_STACK};
 use crate::{Instance, Solution, SolveOptions};
 
-/// Solves every instance, `jobs` at a time (at least one), in the order given. Once
-/// `options.cancel` is tripped, instances not yet started are `None` and those running stop
-/// at their next check ([`SolveOptions::cancel`]). Fails only when the worker threads cannot
-/// start (an address-space or thread limit).
+/// Solves every instance, `jobs` at a time (at least one, at most one per instance), in
+/// the order given. Once `options.cancel` is tripped, instances not yet started are `None`
+/// and those running stop at their next check ([`SolveOptions::cancel`]). Fails only when
+/// the worker threads cannot start (an address-space or thread limit).
 ///
 /// ```
 /// use makespan::instance::Activity;
@@ -32,7 +32,7 @@ pub fn solve_many(
     jobs: usize,
 ) -> Result<Vec<Option<Solution>>, BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
+        .num_threads(jobs.clamp(1, instances.len().max(1)))
         .stack_size(WORKER_STACK)
         .build()
         .map_err(|e| BatchError::Workers {

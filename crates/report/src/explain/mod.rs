@@ -209,7 +209,7 @@ mod tests {
         );
         assert_eq!(e.waits.len(), 1);
         assert!(e.waits[0].on_chain);
-        let lost = e.lost.unwrap();
+        let lost = e.lost.clone().unwrap();
         assert_eq!(
             (lost.lost, lost.waits, lost.ordering_total(), lost.rest),
             (2, 2, 0, 0)

@@ -161,3 +161,81 @@ pub fn explain(
         lost,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use makespan_model::instance::{Activity, Precedence};
+
+    /// Chop (4) then sauce (6) on one cook, rice (9) on the other; the sauce starts 2 late.
+    fn dinner() -> (Instance, Vec<ScheduledActivity>) {
+        let instance = Instance {
+            activities: vec![
+                Activity::new("chop", 4),
+                Activity::new("sauce", 6),
+                Activity::new("rice", 9),
+            ],
+            precedences: vec![Precedence::finish_to_start("chop", "sauce", 0)],
+            ..Instance::new("dinner", Some(2))
+        };
+        let schedule = vec![
+            ScheduledActivity::at("chop", Some(0), 0, 4),
+            ScheduledActivity::at("sauce", Some(0), 6, 6),
+            ScheduledActivity::at("rice", Some(1), 0, 9),
+        ];
+        (instance, schedule)
+    }
+
+    #[test]
+    fn a_wait_nothing_forced_is_on_the_chain_and_is_the_lost_time() {
+        let (instance, plan) = dinner();
+        let optimum = vec![
+            ScheduledActivity::at("chop", Some(0), 0, 4),
+            ScheduledActivity::at("sauce", Some(0), 4, 6),
+            ScheduledActivity::at("rice", Some(1), 0, 9),
+        ];
+        let reference = Reference {
+            schedule: &optimum,
+            makespan: 10,
+            optimal: true,
+        };
+        let e = explain(&instance, &plan, &[], Some(reference)).unwrap();
+        assert_eq!(e.makespan, 12);
+        let ids: Vec<&str> = e.chain.iter().map(|s| s.activity.as_str()).collect();
+        assert_eq!(ids, ["chop", "sauce"]);
+        assert_eq!(
+            (e.chain[1].ready, e.chain[1].start, e.chain[1].wait()),
+            (4, 6, 2)
+        );
+        assert_eq!(e.waits.len(), 1);
+        assert!(e.waits[0].on_chain);
+        let lost = e.lost.clone().unwrap();
+        assert_eq!(
+            (lost.lost, lost.waits, lost.ordering_total(), lost.rest),
+            (2, 2, 0, 0)
+        );
+        assert!(e.render_text().contains("unforced wait 2"));
+    }
+
+    #[test]
+    fn the_agent_busy_with_another_activity_is_the_reason() {
+        let (instance, mut plan) = dinner();
+        // Rice on cook 0 after the sauce: it waits for the cook.
+        plan[1] = ScheduledActivity::at("sauce", Some(0), 4, 6);
+        plan[2] = ScheduledActivity::at("rice", Some(0), 10, 9);
+        let e = explain(&instance, &plan, &[], None).unwrap();
+        let rice = e.activities.iter().find(|a| a.activity == "rice").unwrap();
+        assert_eq!(rice.wait, 0);
+        assert_eq!(
+            rice.reasons,
+            [Reason::Agent {
+                agent: Some(0),
+                busy: vec!["sauce".into()]
+            }]
+        );
+        assert_eq!(
+            e.agents[1].idle_work_ready, 10,
+            "cook 1 idles while the rice is ready"
+        );
+    }
+}

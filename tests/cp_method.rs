@@ -13,7 +13,6 @@ use makespan::solve::certify::certify;
 use makespan::solve::check::cross_check;
 use makespan::solve::exact::cp::{self, CpOutcome};
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::heuristics::{self, Effort};
 use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
@@ -113,7 +112,7 @@ proptest! {
     }
 
     #[test]
-    fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in window_instances()) {
+    fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in rcpsp_instances()) {
         let solution = solve(&instance, &SolveOptions::default());
         if solution.status == Status::Optimal {
             prop_assert!(verify(&instance, &solution.schedule).valid);
@@ -220,6 +219,9 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     let checked = crate::common::makespan(&["check-proof", out]);
     let text = crate::common::text(&checked);
     assert!(checked.status.success(), "{text}");
-    assert!(text.contains("by a DRCP proof") && text.contains("by a bound proof"), "{text}");
+    assert!(
+        text.contains("by a DRCP proof") && text.contains("by a bound proof"),
+        "{text}"
+    );
     assert!(!text.contains("not certified"), "{text}");
 }

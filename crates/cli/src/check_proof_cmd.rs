@@ -91,10 +91,13 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
         .collect();
     entries.sort();
     for entry in entries {
-        let name = entry.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let name = entry
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         if entry.is_dir() {
             collect(&entry, files)?;
-        } else if name.ends_with(".json") && !name.ends_with(".cert.json") && !name.starts_with('.') {
+        } else if name.ends_with(".json") && !name.ends_with(".cert.json") && !name.starts_with('.')
+        {
             files.push(entry);
         }
     }

@@ -15,10 +15,10 @@ use makespan::formats::{self, ImportOptions};
 use makespan::solution::{Status, Verdict};
 use makespan::{Method, SolveOptions};
 
+mod check_proof_cmd;
 mod compare_cmd;
 mod generate_cmd;
 mod interrupt;
-mod check_proof_cmd;
 mod validate_cmd;
 mod verify_cmd;
 

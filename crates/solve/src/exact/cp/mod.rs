@@ -24,9 +24,9 @@ use pumpkin_solver::core::proof::ProofLog;
 use pumpkin_solver::core::results::{
     OptimisationResult, ProblemSolution, Solution, SolutionReference,
 };
-use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::core::termination::TimeBudget;
 use pumpkin_solver::core::variables::{DomainId, TransformableVariable};
+use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::propagators::disjunctive::ArgDisjunctiveTask;
 use pumpkin_solver::Solver;
 
@@ -92,7 +92,11 @@ pub fn minimise(
         Var::Makespan => makespan,
     };
     // The proof names rows by tag, and the FlatZinc by position: tags first, in row order.
-    let tags: Vec<_> = model.rows.iter().map(|_| solver.new_constraint_tag()).collect();
+    let tags: Vec<_> = model
+        .rows
+        .iter()
+        .map(|_| solver.new_constraint_tag())
+        .collect();
     for (row, tag) in model.rows.iter().zip(tags) {
         let _ = match row {
             Row::Le { terms, rhs } => solver

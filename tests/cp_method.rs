@@ -122,7 +122,7 @@ proptest! {
     }
 
     #[test]
-    fn every_certificate_checks(instance in window_instances()) {
+    fn every_certificate_checks(instance in rcpsp_instances()) {
         let dir = tempfile::tempdir().unwrap();
         certified(&instance, dir.path());
     }

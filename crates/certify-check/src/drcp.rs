@@ -123,6 +123,9 @@ fn times(instance: &Instance) -> impl Iterator<Item = i64> + '_ {
     activities.chain(lags)
 }
 
+/// The most an activity may occupy a resource: (time, units).
+type Occupancy = Box<dyn Fn(&Activity) -> (i64, i64)>;
+
 /// The relaxation test, in the model's units (times divided by `g`).
 struct Relaxation<'a> {
     instance: &'a Instance,
@@ -290,17 +293,15 @@ impl Relaxation<'_> {
         }
         // Each candidate: (capacity, the most an activity may occupy: (time, units)).
         let agents = self.instance.agents.map(|m| {
-            let busy: Box<dyn Fn(&Activity) -> (i64, i64)> =
-                Box::new(|a| (rules::agent_time(a), 1));
+            let busy: Occupancy = Box::new(|a| (rules::agent_time(a), 1));
             (i64::from(m), busy)
         });
         let resources = self.instance.resources.iter().map(|r| {
             let id = r.id.clone();
-            let busy: Box<dyn Fn(&Activity) -> (i64, i64)> =
-                Box::new(move |a| (a.duration, rules::units(a, &id)));
+            let busy: Occupancy = Box::new(move |a| (a.duration, rules::units(a, &id)));
             (i64::from(r.capacity), busy)
         });
-        let fits = |(true_capacity, busy): &(i64, Box<dyn Fn(&Activity) -> (i64, i64)>)| {
+        let fits = |(true_capacity, busy): &(i64, Occupancy)| {
             capacity >= *true_capacity
                 && activities
                     .iter()

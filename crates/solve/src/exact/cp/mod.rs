@@ -98,7 +98,7 @@ pub fn minimise(
         .map(|_| solver.new_constraint_tag())
         .collect();
     for (row, tag) in model.rows.iter().zip(tags) {
-        let _ = match row {
+        match row {
             Row::Le { terms, rhs } => solver
                 .add_constraint(pumpkin_solver::less_than_or_equals(
                     terms
@@ -131,7 +131,7 @@ pub fn minimise(
             let big: Vec<_> = tasks.iter().filter(|t| 2 * t.2 > *capacity).collect();
             if big.len() >= 2 {
                 let tag = solver.new_constraint_tag();
-                let _ = solver
+                solver
                     .add_constraint(pumpkin_solver::disjunctive_strict(
                         big.iter().map(|t| ArgDisjunctiveTask {
                             start_time: starts[t.0],

@@ -113,7 +113,7 @@ proptest! {
     }
 
     #[test]
-    fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in window_instances()) {
+    fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in rcpsp_instances()) {
         let solution = solve(&instance, &SolveOptions::default());
         if solution.status == Status::Optimal {
             prop_assert!(verify(&instance, &solution.schedule).valid);
@@ -123,7 +123,7 @@ proptest! {
     }
 
     #[test]
-    fn every_certificate_checks(instance in window_instances()) {
+    fn every_certificate_checks(instance in rcpsp_instances()) {
         let dir = tempfile::tempdir().unwrap();
         certified(&instance, dir.path());
     }
@@ -220,6 +220,9 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     let checked = crate::common::makespan(&["check-proof", out]);
     let text = crate::common::text(&checked);
     assert!(checked.status.success(), "{text}");
-    assert!(text.contains("by a DRCP proof") && text.contains("by a bound proof"), "{text}");
+    assert!(
+        text.contains("by a DRCP proof") && text.contains("by a bound proof"),
+        "{text}"
+    );
     assert!(!text.contains("not certified"), "{text}");
 }

@@ -123,6 +123,9 @@ fn times(instance: &Instance) -> impl Iterator<Item = i64> + '_ {
     activities.chain(lags)
 }
 
+/// The most an activity may occupy a resource: (time, units).
+type Occupancy = Box<dyn Fn(&Activity) -> (i64, i64)>;
+
 /// The relaxation test, in the model's units (times divided by `g`).
 struct Relaxation<'a> {
     instance: &'a Instance,
@@ -137,7 +140,9 @@ impl Relaxation<'_> {
         name.strip_prefix('s')
             .and_then(|i| i.parse::<usize>().ok())
             .and_then(|i| self.instance.activities.get(i))
-            .ok_or_else(|| format!("variable \"{name}\" is neither a start s<activity index> nor {MAKESPAN}"))
+            .ok_or_else(|| {
+                format!("variable \"{name}\" is neither a start s<activity index> nor {MAKESPAN}")
+            })
     }
 
     /// Every domain must hold every value a schedule ending by `below` can give it.
@@ -183,7 +188,9 @@ impl Relaxation<'_> {
                 .map_err(|e| e.to_string())?
                 .map(|v| match v.map_err(|e| e.to_string())? {
                     VariableExpr::Identifier(name) => Ok(name),
-                    VariableExpr::Constant(c) => Err(format!("a constant {c} where a variable belongs")),
+                    VariableExpr::Constant(c) => {
+                        Err(format!("a constant {c} where a variable belongs"))
+                    }
                 })
                 .collect()
         };
@@ -193,7 +200,8 @@ impl Relaxation<'_> {
                 .map(|v| v.map_err(|e| e.to_string()))
                 .collect()
         };
-        let var = |name: &Rc<str>| checker::Variable::from(VariableExpr::Identifier(Rc::clone(name)));
+        let var =
+            |name: &Rc<str>| checker::Variable::from(VariableExpr::Identifier(Rc::clone(name)));
         match row {
             Row::LinearLeq {
                 weights,
@@ -248,7 +256,11 @@ impl Relaxation<'_> {
         let (x, y) = match (weights, names) {
             ([1, -1], [x, y]) => (x, y),
             ([-1, 1], [y, x]) => (x, y),
-            _ => return Err("only rows y − x ≥ w over two variables are rules of an instance".into()),
+            _ => {
+                return Err(
+                    "only rows y − x ≥ w over two variables are rules of an instance".into(),
+                )
+            }
         };
         let w = -bound * self.g;
         let a = self.activity(x)?;
@@ -281,26 +293,31 @@ impl Relaxation<'_> {
         }
         // Each candidate: (capacity, the most an activity may occupy: (time, units)).
         let agents = self.instance.agents.map(|m| {
-            let busy: Box<dyn Fn(&Activity) -> (i64, i64)> = Box::new(|a| (rules::agent_time(a), 1));
+            let busy: Occupancy = Box::new(|a| (rules::agent_time(a), 1));
             (i64::from(m), busy)
         });
         let resources = self.instance.resources.iter().map(|r| {
             let id = r.id.clone();
-            let busy: Box<dyn Fn(&Activity) -> (i64, i64)> =
-                Box::new(move |a| (a.duration, rules::units(a, &id)));
+            let busy: Occupancy = Box::new(move |a| (a.duration, rules::units(a, &id)));
             (i64::from(r.capacity), busy)
         });
-        let fits = |(true_capacity, busy): &(i64, Box<dyn Fn(&Activity) -> (i64, i64)>)| {
+        let fits = |(true_capacity, busy): &(i64, Occupancy)| {
             capacity >= *true_capacity
-                && activities.iter().zip(durations.iter().zip(usages)).all(|(a, (&d, &u))| {
-                    let (time, units) = busy(a);
-                    u <= 0 || d <= 0 || (i64::from(d) * self.g <= time && i64::from(u) <= units)
-                })
+                && activities
+                    .iter()
+                    .zip(durations.iter().zip(usages))
+                    .all(|(a, (&d, &u))| {
+                        let (time, units) = busy(a);
+                        u <= 0 || d <= 0 || (i64::from(d) * self.g <= time && i64::from(u) <= units)
+                    })
         };
         if agents.into_iter().chain(resources).any(|c| fits(&c)) {
             Ok(())
         } else {
-            Err("no resource of the instance (nor the agents) has these tasks and this capacity".into())
+            Err(
+                "no resource of the instance (nor the agents) has these tasks and this capacity"
+                    .into(),
+            )
         }
     }
 }
@@ -309,7 +326,10 @@ impl Relaxation<'_> {
 fn conclusion(path: &Path) -> Result<Conclusion<Rc<str>, i32>, String> {
     let mut proof = reader(path)?;
     loop {
-        match proof.next_step().map_err(|e| format!("{}: {e}", path.display()))? {
+        match proof
+            .next_step()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+        {
             Some(Step::Conclusion(conclusion)) => return Ok(conclusion),
             Some(_) => {}
             None => return Err(format!("{}: the proof has no conclusion", path.display())),

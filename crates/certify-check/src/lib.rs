@@ -68,8 +68,7 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
     };
     let path = dir.join(&record.file);
     let text = std::fs::read_to_string(&path).map_err(|e| read_error(&path, e))?;
-    let certificate: Certificate =
-        serde_json::from_str(&text).map_err(|e| read_error(&path, e))?;
+    let certificate: Certificate = serde_json::from_str(&text).map_err(|e| read_error(&path, e))?;
     let instance = &solution.instance.instance;
     let reject = |why: String| Err(CheckError::Rejected(why));
     if certificate.format != CERTIFICATE_FORMAT {

@@ -32,7 +32,15 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
     let (mut certified, mut failed) = (0, 0);
     let clock = Instant::now();
     for file in &files {
-        let solution = Solution::read(file)?;
+        // One unreadable file is one failure; the others are still checked.
+        let solution = match Solution::read(file) {
+            Ok(solution) => solution,
+            Err(e) => {
+                failed += 1;
+                println!("{}: not certified: {e}", file.display());
+                continue;
+            }
+        };
         let started = Instant::now();
         let report = makespan::verify(&solution.instance.instance, &solution.schedule);
         let dir = file.parent().unwrap_or(Path::new("."));
@@ -79,7 +87,7 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
 }
 
 /// Solution files under `path`: the file itself, or every `*.json` below a folder except
-/// certificates.
+/// certificates and native answers (`*.answer.json`).
 fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     if path.is_file() {
         files.push(path.to_path_buf());
@@ -91,10 +99,16 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
         .collect();
     entries.sort();
     for entry in entries {
-        let name = entry.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let name = entry
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         if entry.is_dir() {
             collect(&entry, files)?;
-        } else if name.ends_with(".json") && !name.ends_with(".cert.json") && !name.starts_with('.') {
+        } else if name.ends_with(".json")
+            && !name.ends_with(".cert.json")
+            && !name.contains(".answer.")
+            && !name.starts_with('.')
+        {
             files.push(entry);
         }
     }

@@ -15,11 +15,11 @@ use makespan::formats::{self, ImportOptions};
 use makespan::solution::{Status, Verdict};
 use makespan::{Method, SolveOptions};
 
+mod check_proof_cmd;
 mod compare_cmd;
 mod explain_cmd;
 mod generate_cmd;
 mod interrupt;
-mod check_proof_cmd;
 mod score_cmd;
 mod terminal;
 mod validate_cmd;

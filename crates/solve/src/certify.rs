@@ -52,7 +52,10 @@ pub fn certify(
     } else if let Some(load) = load(instance, makespan) {
         (load, ProofKind::Bound)
     } else {
-        (drcp(&problem, makespan, dir, stem, seconds)?, ProofKind::Drcp)
+        (
+            drcp(&problem, makespan, dir, stem, seconds)?,
+            ProofKind::Drcp,
+        )
     };
     let certificate = Certificate {
         format: CERTIFICATE_FORMAT.into(),

@@ -25,6 +25,10 @@ impl ExactMethod for Cp {
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
     ) -> Option<Outcome> {
+        // `--export-lp` asks for the MILP's model: leave the instance to the MILP.
+        if options.export_lp.is_some() {
+            return None;
+        }
         let upper = heuristic.map(|h| h.makespan(problem));
         let horizon = upper.map_or_else(|| safe_horizon(problem), |u| u - 1);
         let proven = |value| {

@@ -24,9 +24,9 @@ use pumpkin_solver::core::proof::ProofLog;
 use pumpkin_solver::core::results::{
     OptimisationResult, ProblemSolution, Solution, SolutionReference,
 };
-use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::core::termination::TimeBudget;
 use pumpkin_solver::core::variables::{DomainId, TransformableVariable};
+use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::propagators::disjunctive::ArgDisjunctiveTask;
 use pumpkin_solver::Solver;
 
@@ -92,9 +92,13 @@ pub fn minimise(
         Var::Makespan => makespan,
     };
     // The proof names rows by tag, and the FlatZinc by position: tags first, in row order.
-    let tags: Vec<_> = model.rows.iter().map(|_| solver.new_constraint_tag()).collect();
+    let tags: Vec<_> = model
+        .rows
+        .iter()
+        .map(|_| solver.new_constraint_tag())
+        .collect();
     for (row, tag) in model.rows.iter().zip(tags) {
-        let _ = match row {
+        match row {
             Row::Le { terms, rhs } => solver
                 .add_constraint(pumpkin_solver::less_than_or_equals(
                     terms
@@ -127,7 +131,7 @@ pub fn minimise(
             let big: Vec<_> = tasks.iter().filter(|t| 2 * t.2 > *capacity).collect();
             if big.len() >= 2 {
                 let tag = solver.new_constraint_tag();
-                let _ = solver
+                solver
                     .add_constraint(pumpkin_solver::disjunctive_strict(
                         big.iter().map(|t| ArgDisjunctiveTask {
                             start_time: starts[t.0],

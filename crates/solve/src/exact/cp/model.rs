@@ -79,14 +79,18 @@ impl CpModel {
             .map(|j| (0, horizon - problem.durations[j]))
             .collect();
         let mut rows = Vec::new();
-        let var = |i: usize| if i == sink { Var::Makespan } else { Var::Start(i) };
+        let var = |i: usize| {
+            if i == sink {
+                Var::Makespan
+            } else {
+                Var::Start(i)
+            }
+        };
         for a in problem.network.arcs() {
             // S_to ≥ S_from + weight.
             match (a.from == origin, a.to == origin) {
                 (true, false) if a.to < n => windows[a.to].0 = windows[a.to].0.max(a.weight),
-                (false, true) if a.from < n => {
-                    windows[a.from].1 = windows[a.from].1.min(-a.weight)
-                }
+                (false, true) if a.from < n => windows[a.from].1 = windows[a.from].1.min(-a.weight),
                 (false, false) if a.from != sink => {
                     let weight = small(a.weight)?;
                     // The arcs to the sink that only say "the makespan covers the end" are

@@ -155,13 +155,20 @@ struct Job {
 }
 
 impl Job {
-    /// Energy the job must spend inside `[t1, t2)` however it is placed in its window.
-    fn mandatory(&self, t1: i64, t2: i64) -> i64 {
+    /// Energy the job must spend inside `[t1, t2)` however it is placed in its window. In
+    /// i128: windows without a deadline reach far, and amount × length would overflow i64.
+    fn mandatory(&self, t1: i64, t2: i64) -> i128 {
+        let (t1, t2) = (i128::from(t1), i128::from(t2));
+        let (release, due, len) = (
+            i128::from(self.release),
+            i128::from(self.due),
+            i128::from(self.len),
+        );
         let overlap = (t2 - t1)
-            .min(self.len)
-            .min(self.release + self.len - t1)
-            .min(t2 - (self.due - self.len));
-        overlap.max(0) * self.amount
+            .min(len)
+            .min(release + len - t1)
+            .min(t2 - (due - len));
+        overlap.max(0) * i128::from(self.amount)
     }
 }
 
@@ -202,8 +209,8 @@ fn overloaded(
             return Err(Expired);
         }
         let over = ends.iter().filter(|&&t2| t2 > t1).any(|&t2| {
-            let energy: i64 = jobs.iter().map(|j| j.mandatory(t1, t2)).sum();
-            energy > capacity * (t2 - t1)
+            let energy: i128 = jobs.iter().map(|j| j.mandatory(t1, t2)).sum();
+            energy > i128::from(capacity) * (i128::from(t2) - i128::from(t1))
         });
         if over {
             return Ok(true);
@@ -266,5 +273,16 @@ mod tests {
         // One agent: all 15 units of work on one agent, CP 11 → load bound 15.
         let p = Problem::compile(&instance(1, &[3, 3, 3, 3, 3], &[(0, 1, 5)])).unwrap();
         assert_eq!(best(&p, None).value, 15);
+    }
+
+    #[test]
+    fn energetic_reasoning_survives_far_deadlines() {
+        // Windows reaching near i64::MAX: energy × length once overflowed i64 (a panic).
+        let mut inst = instance(3, &[4, 4, 4, 4], &[(0, 1, 0)]);
+        for a in &mut inst.activities {
+            a.deadline = Some(i64::MAX / 4);
+        }
+        let p = Problem::compile(&inst).unwrap();
+        assert_eq!(best(&p, None).value, 8);
     }
 }

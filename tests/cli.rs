@@ -218,3 +218,24 @@ fn export_lp_writes_the_milp_that_proves_the_bundled_showcase() {
     let lp = std::fs::read_to_string(models.join("three-cooks-seven-dishes.lp")).unwrap();
     assert!(lp.contains("st") && lp.contains("bin"), "{lp}");
 }
+
+/// `makespan … | head`: a reader that has gone ends the program quietly (SIGPIPE), never
+/// with a panic on the failed write.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_program_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    // The reading end is closed before the program starts, so its first write fails.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .arg("--help")
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}

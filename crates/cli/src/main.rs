@@ -163,7 +163,22 @@ struct SolveArgs {
     quiet: bool,
 }
 
+/// A reader that stops early (`makespan verify … | head`) ends the program quietly, as it
+/// does every Unix tool, instead of `println!` panicking on the failed write: Rust starts
+/// programs with SIGPIPE ignored.
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    // SAFETY: called first in `main`, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     if let Some(mb) = cli.max_file_mb {
         // Read by every reader (`makespan::input`); set before any thread starts.

@@ -139,9 +139,11 @@ pub fn best_until(
     // strongest bound they have (the solve pipeline: the energetic one).
     // Local search pays per activity on every move: fewer moves on large instances.
     let moves = (effort.samples * 2).min(LOCAL_SEARCH_WORK / problem.len().max(1));
-    let best =
-    best.map(|b| {
-        let stop = Stop { effort: &effort, cancel };
+    let best = best.map(|b| {
+        let stop = Stop {
+            effort: &effort,
+            cancel,
+        };
         local::search(problem, &mirror, b, lower_bound, moves, &stop, &mut rng)
     });
     let evaluations =

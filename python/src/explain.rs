@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use makespan::report::gantt::{self, Chart};
+use makespan::report::gantt::{html, svg, Chart};
 use makespan::{CheckedPlan, Solution as Reference};
 
 use crate::errors;
@@ -75,11 +75,13 @@ fn gantt(
     format: &str,
 ) -> PyResult<String> {
     let draw = match format {
-        "svg" => gantt::svg,
-        "html" => gantt::html,
-        other => return Err(errors::usage(format!(
+        "svg" => svg,
+        "html" => html,
+        other => {
+            return Err(errors::usage(format!(
             "format: \"{other}\" is not a picture format makespan draws; use \"svg\" or \"html\""
-        ))),
+        )))
+        }
     };
     let reference = compare.as_ref().map(|s| &s.0);
     let (checked, explanation) = explained(plan, instance.as_deref(), reference)?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use makespan::score::{self, ScoreOptions};
+use makespan::score::{score_run, ScoreOptions};
 
 use crate::errors;
 use crate::objects::RunReport;
@@ -40,7 +40,7 @@ fn score(
         solutions,
         solve: crate::solve::options(time_limit, 1, None, false)?,
     };
-    py.detach(|| score::score_run(&run, &options))
+    py.detach(|| score_run(&run, &options))
         .map(RunReport)
         .map_err(errors::load)
 }

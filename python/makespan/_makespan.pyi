@@ -120,6 +120,57 @@ class Report:
     def from_json(text: str) -> Report: ...
     def __eq__(self, other: object) -> bool: ...
 
+class RunReport:
+    """A whole run scored (``makespan score``); ``str()`` is the CLI's text."""
+
+    @property
+    def benchmark(self) -> str: ...
+    @property
+    def run(self) -> str: ...
+    @property
+    def data(self) -> str: ...
+    @property
+    def score_name(self) -> str: ...
+    @property
+    def rows(self) -> List[Dict[str, Any]]: ...
+    @property
+    def headline(self) -> Dict[str, Any]: ...
+    @property
+    def differences(self) -> List[Dict[str, Any]]: ...
+    @property
+    def unscored(self) -> int: ...
+    @property
+    def invalid(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> RunReport: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Explanation:
+    """Why a plan took as long as it did (``makespan explain``); ``str()`` is the CLI's text."""
+
+    @property
+    def instance(self) -> str: ...
+    @property
+    def makespan(self) -> int: ...
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def violations(self) -> List[Violation]: ...
+    @property
+    def chain(self) -> List[Dict[str, Any]]: ...
+    @property
+    def waits(self) -> List[Dict[str, Any]]: ...
+    @property
+    def agents(self) -> List[Dict[str, Any]]: ...
+    @property
+    def activities(self) -> List[Dict[str, Any]]: ...
+    @property
+    def lost(self) -> Optional[Dict[str, Any]]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+
 # load.rs
 def load(
     path: Union[str, os.PathLike[str]],
@@ -172,3 +223,31 @@ def verify(
     solution: Optional[Solution] = None,
 ) -> Report:
     """Checks a plan (a native answer, raw LLM text, a unified plan, a path) against its instance."""
+
+Plan = Union[str, os.PathLike[str], Dict[str, Any], List[Any]]
+
+# score.rs
+def score(
+    run: Union[str, os.PathLike[str]],
+    data: Union[str, os.PathLike[str], None] = None,
+    solutions: Union[str, os.PathLike[str], None] = None,
+    *,
+    time_limit: float = 60.0,
+) -> RunReport:
+    """Scores a whole model run (a ParaCook results file, TimeArena or Recipe2Plan folder)."""
+
+# explain.rs
+def explain(
+    plan: Plan,
+    instance: Optional[Instance] = None,
+    solution: Optional[Solution] = None,
+) -> Explanation:
+    """Where a plan's time went: critical chain, unforced waits, agents, lost time."""
+
+def gantt(
+    plan: Plan,
+    instance: Optional[Instance] = None,
+    compare: Optional[Solution] = None,
+    format: Literal["svg", "html"] = "svg",
+) -> str:
+    """The plan's Gantt chart as SVG or a self-contained HTML page."""

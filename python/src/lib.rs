@@ -7,9 +7,11 @@ use pyo3::prelude::*;
 
 mod convert;
 mod errors;
+mod explain;
 mod interrupt;
 mod load;
 mod objects;
+mod score;
 mod solve;
 mod verify;
 
@@ -23,5 +25,7 @@ fn _makespan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     load::register(m)?;
     solve::register(m)?;
     verify::register(m)?;
+    score::register(m)?;
+    explain::register(m)?;
     Ok(())
 }

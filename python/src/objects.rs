@@ -1,7 +1,8 @@
-//! The Python classes: `Instance`, `Solution`, `Report` and `Violation`, each a frozen
-//! wrapper around the library's value. All of them have a readable `repr`, equality,
+//! The Python classes: `Instance`, `Solution`, `Report`, `Violation` and `RunReport`, each a
+//! frozen wrapper around the library's value. All of them have a readable `repr`, equality,
 //! `to_dict`/`to_json`/`from_json` in the library's JSON forms, and pickle through that JSON
-//! (so they cross process boundaries, e.g. to Dask workers).
+//! (so they cross process boundaries, e.g. to Dask workers). `Explanation` is the one
+//! exception: the library only writes it, so it has `to_dict`/`to_json` and no way back.
 
 use std::path::Path;
 
@@ -20,6 +21,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
     m.add_class::<Report>()?;
     m.add_class::<Violation>()?;
+    m.add_class::<RunReport>()?;
+    m.add_class::<Explanation>()?;
     Ok(())
 }
 
@@ -452,6 +455,204 @@ impl Violation {
                 .collect::<Vec<_>>()
                 .join(", "),
             optional(self.0.time)
+        )
+    }
+}
+
+/// A whole run scored (``makespan score``): one row per answer, the benchmark's headline
+/// metrics original and corrected, and the answers whose two verdicts differ.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct RunReport(pub makespan::score::RunReport);
+
+#[pymethods]
+impl RunReport {
+    /// The benchmark whose harness wrote the run (``"paracook"``, ``"timearena"``, …).
+    #[getter]
+    fn benchmark(&self) -> &str {
+        &self.0.benchmark
+    }
+
+    /// The run as given: a results file or a folder.
+    #[getter]
+    fn run(&self) -> &str {
+        &self.0.run
+    }
+
+    /// The root of the benchmark checkout the instances were read from.
+    #[getter]
+    fn data(&self) -> &str {
+        &self.0.data
+    }
+
+    /// What a row's ``original_score`` and ``corrected_score`` measure (``"time"``, …).
+    #[getter]
+    fn score_name(&self) -> &str {
+        &self.0.score_name
+    }
+
+    /// One dict per answer: ``key``, ``instance``, ``valid``, ``violations`` (counts by
+    /// rule), ``makespan``, ``optimum``, ``proven``, ``ratio``, ``original_valid``,
+    /// ``original_score``, ``corrected_score``, ``notes`` and ``error``.
+    #[getter]
+    fn rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.rows)
+    }
+
+    /// The benchmark's headline metrics over the run, original and corrected.
+    #[getter]
+    fn headline<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.headline)
+    }
+
+    /// The answers whose original and strict verdicts differ: ``key``, ``original_valid``,
+    /// ``valid`` and the ``reason``.
+    #[getter]
+    fn differences<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.differences)
+    }
+
+    /// How many rows could not be scored (each has an ``error``).
+    #[getter]
+    fn unscored(&self) -> usize {
+        self.0.unscored()
+    }
+
+    /// How many scored answers break a rule.
+    #[getter]
+    fn invalid(&self) -> usize {
+        self.0.invalid()
+    }
+
+    /// The report as ``makespan score --json`` writes it (``makespan-run-report/1``).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The report as JSON text (the ``to_dict`` form).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads the ``to_json`` form (or ``makespan score --json`` output) back.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<RunReport> {
+        parse(text, "run report").map(RunReport)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<RunReport>(py, self.to_json(None)?)
+    }
+
+    /// The CLI's text: the table of answers, the headline and the differences.
+    fn __str__(&self) -> String {
+        makespan::score::render_text(&self.0)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "RunReport({}, benchmark={}, rows={}, invalid={}, unscored={}, differences={})",
+            quoted(&self.0.run),
+            quoted(&self.0.benchmark),
+            self.0.rows.len(),
+            self.0.invalid(),
+            self.0.unscored(),
+            self.0.differences.len()
+        )
+    }
+}
+
+/// Why a plan took as long as it did (``makespan explain``): the critical chain, the
+/// unforced waits, each agent's time and, given a reference solution, the lost time.
+#[pyclass(module = "makespan", frozen)]
+pub struct Explanation(pub makespan::report::Explanation);
+
+#[pymethods]
+impl Explanation {
+    /// The instance's name.
+    #[getter]
+    fn instance(&self) -> &str {
+        &self.0.instance
+    }
+
+    /// The plan's makespan: the latest end of any placed activity.
+    #[getter]
+    fn makespan(&self) -> i64 {
+        self.0.makespan
+    }
+
+    /// Whether the plan breaks no rule.
+    #[getter]
+    fn valid(&self) -> bool {
+        self.0.valid
+    }
+
+    /// The violations, in time order.
+    #[getter]
+    fn violations(&self) -> Vec<Violation> {
+        self.0.violations.iter().cloned().map(Violation).collect()
+    }
+
+    /// The critical chain from 0 to the makespan, in time order: one dict per step.
+    #[getter]
+    fn chain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.chain)
+    }
+
+    /// Every unforced wait (an activity that could have started earlier with everything
+    /// else unchanged), in time order.
+    #[getter]
+    fn waits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.waits)
+    }
+
+    /// Each agent's busy time, idle time with nothing ready and idle time with work ready
+    /// (empty with unlimited agents).
+    #[getter]
+    fn agents<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.agents)
+    }
+
+    /// Every placed activity: its place, earliest start, wait and the rules that hold it.
+    #[getter]
+    fn activities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.activities)
+    }
+
+    /// The time lost against the reference solution (``lost``), split into unforced
+    /// ``waits``, ``ordering`` choices and the ``rest``; ``None``
+    /// without one.
+    #[getter]
+    fn lost<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.lost)
+    }
+
+    /// The explanation as ``makespan explain --json`` prints it.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The explanation as JSON text (the ``to_dict`` form).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// The CLI's text (``makespan explain``).
+    fn __str__(&self) -> String {
+        self.0.render_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Explanation({}, valid={}, makespan={}, chain={}, waits={}, lost={})",
+            quoted(&self.0.instance),
+            if self.0.valid { "True" } else { "False" },
+            self.0.makespan,
+            self.0.chain.len(),
+            self.0.waits.len(),
+            optional(self.0.lost.as_ref().map(|l| l.lost))
         )
     }
 }

@@ -19,7 +19,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The options of one solve, checked as the CLI checks its flags.
-fn options(
+pub(crate) fn options(
     time_limit: f64,
     threads: u32,
     node_limit: Option<u64>,

@@ -22,7 +22,7 @@ const LONGEST_PATH: usize = 4096;
 /// The plan's text and the name errors give it: a path (``os.PathLike``, or a one-line
 /// string naming an existing file) is read; a dict or list is JSON; any other string is
 /// the answer itself.
-fn plan_text(plan: &Bound<'_, PyAny>) -> PyResult<(PathBuf, String)> {
+pub(crate) fn plan_text(plan: &Bound<'_, PyAny>) -> PyResult<(PathBuf, String)> {
     let read = |path: PathBuf| -> PyResult<(PathBuf, String)> {
         let text = std::fs::read_to_string(&path).map_err(|source| {
             errors::load(makespan::LoadError::Io {

@@ -25,8 +25,9 @@ impl ExactMethod for Cp {
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
     ) -> Option<Outcome> {
-        // `--export-lp` asks for the MILP's model: leave the instance to the MILP.
-        if options.export_lp.is_some() {
+        // `--export-lp` asks for the MILP's model, and `--node-limit` bounds the MILP's
+        // branch and bound: both ask for the MILP, so leave the instance to it.
+        if options.export_lp.is_some() || options.node_limit.is_some() {
             return None;
         }
         let upper = heuristic.map(|h| h.makespan(problem));

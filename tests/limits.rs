@@ -71,12 +71,12 @@ fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
 
 #[test]
 fn a_model_too_large_for_memory_gives_feasible_with_bound_and_gap() {
-    // The same job shop in units 100 000 times finer (plus one unit, so that scaling by
-    // the gcd of all times cannot undo it): the time grid would need far more variables
-    // than the MILP may build.
+    // The same job shop in units 10^9 times finer (plus one unit, so that scaling by the
+    // gcd of all times cannot undo it): the time grid would need far more variables than
+    // the MILP may build, and the times are beyond the CP method's 32 bits.
     let mut instance = crate::common::needs_branching();
     for a in &mut instance.activities {
-        a.duration = a.duration * 100_000 + 1;
+        a.duration = a.duration * 1_000_000_000 + 1;
     }
     let s = solve(&instance, &SolveOptions::default());
     assert_feasible_with_bound(&instance, &s, "variables");

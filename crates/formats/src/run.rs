@@ -142,6 +142,10 @@ pub trait Harness: Sync {
     /// What [`Row::original_score`] and [`Row::corrected_score`] measure.
     fn score_name(&self) -> &'static str;
 
+    /// The run this harness reads, as a user would look for it (for the error that lists
+    /// what `makespan score` accepts).
+    fn run_form(&self) -> &'static str;
+
     /// Every answer of the run, tied to its instance under the checkout `data`, checked
     /// strictly and by the original's rules. An entry that cannot be scored is an `Err` row;
     /// only a run that cannot be read at all is an error.

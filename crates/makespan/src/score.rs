@@ -90,9 +90,16 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
         })?;
     }
     let (benchmark, harness) = harness_of(run).ok_or_else(|| {
+        let forms: Vec<&str> = formats::registry()
+            .iter()
+            .filter_map(|b| Some(b.harness()?.run_form()))
+            .collect();
         LoadError::usage(
             run,
-            "not a run makespan can score: expected a ParaCook results file (results/abstract/<model>.json), a folder of TimeArena trajectories (LLM_test.py --save_path) or a folder of Recipe2Plan logs (<Recipe1>_<Recipe2>.json)",
+            format!(
+                "not a run makespan can score: expected {}",
+                forms.join(", or ")
+            ),
         )
     })?;
     let entries = harness.read(run, &data)?;

@@ -87,6 +87,10 @@ impl Harness for ParaCookHarness {
         "time"
     }
 
+    fn run_form(&self) -> &'static str {
+        "a ParaCook results file (results/abstract/<model>.json)"
+    }
+
     fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
         let results = read_object(run)?;
         let root = find_in_checkout(data, &ABSTRACT, "ParaCook abstract tasks (data/abstract)")?;

@@ -91,6 +91,10 @@ impl Harness for Recipe2PlanHarness {
         "relative efficiency"
     }
 
+    fn run_form(&self) -> &'static str {
+        "a folder of Recipe2Plan logs (<Recipe1>_<Recipe2>.json)"
+    }
+
     fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
         let level = level_of(run).ok_or_else(|| {
             LoadError::usage(run, "the level is not in the run's path: Recipe2Plan logs live in logs/<model>/<easy|medium>/<agent>/<domain>/")

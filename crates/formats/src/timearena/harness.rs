@@ -86,6 +86,10 @@ impl Harness for TimeArenaHarness {
         "progress score"
     }
 
+    fn run_form(&self) -> &'static str {
+        "a folder of TimeArena trajectories (LLM_test.py --save_path)"
+    }
+
     fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
         let checkout = super::Checkout::open(data)?;
         let by_description: HashMap<&str, &Task> = checkout

@@ -247,3 +247,19 @@ pub fn rule_counts(report: &Report) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// The files of a run kept one per answer (TimeArena trajectories, Recipe2Plan logs): the
+/// file itself, or every `.json` file of the folder (not below it), by name.
+pub(crate) fn json_files(run: &Path) -> Vec<PathBuf> {
+    if run.is_file() {
+        return vec![run.to_path_buf()];
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(run)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}

@@ -20,7 +20,7 @@ use super::benchmark::heuristic_plan;
 use super::steps::{final_answer, parse_steps, verify_steps, StepPlan};
 use super::{key_and_level, Level};
 use crate::run::{
-    find_in_checkout, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
+    find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
 };
 use crate::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
@@ -35,21 +35,6 @@ const COOKING: [&str; 3] = [
     "cooking.json",
     "recipe2plan/cooking.json",
 ];
-
-/// The logs of a run: the file itself, or every `.json` file of the folder, by name.
-fn logs(run: &Path) -> Vec<std::path::PathBuf> {
-    if run.is_file() {
-        return vec![run.to_path_buf()];
-    }
-    let mut files: Vec<_> = std::fs::read_dir(run)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// A log's key, `<R1>_<R2>`, from its file name.
 fn log_key(path: &Path) -> Option<String> {
@@ -78,7 +63,7 @@ fn is_log(value: &Value) -> bool {
 
 impl Harness for Recipe2PlanHarness {
     fn recognises(&self, run: &Path) -> bool {
-        logs(run).iter().any(|p| {
+        json_files(run).iter().any(|p| {
             log_key(p).is_some()
                 && std::fs::read_to_string(p)
                     .ok()
@@ -109,7 +94,7 @@ impl Harness for Recipe2PlanHarness {
             .filter_map(|i| Some((key_and_level(&i)?.0, i)))
             .collect();
         let mut entries = Vec::new();
-        for path in logs(run) {
+        for path in json_files(run) {
             let file = path
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());

@@ -11,33 +11,18 @@
 //! and completion time, summed up as the paper defines AS, CS, CR and CT.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
 
 use super::log::{aggregate, read_decisions, verify_decisions, RunMetrics};
 use super::tasks::Task;
-use crate::run::{mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored};
+use crate::run::{json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_verify::{Report, Rule};
 
 /// The TimeArena harness.
 pub struct TimeArenaHarness;
-
-/// The trajectories of a run: the file itself, or every `.json` file of the folder, by name.
-fn trajectories(run: &Path) -> Vec<PathBuf> {
-    if run.is_file() {
-        return vec![run.to_path_buf()];
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(run)
-        .into_iter()
-        .flatten()
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn is_trajectory(value: &Value) -> bool {
     value.as_array().is_some_and(|list| {
@@ -74,7 +59,7 @@ fn listed_objects(instruction: &str) -> Vec<&str> {
 
 impl Harness for TimeArenaHarness {
     fn recognises(&self, run: &Path) -> bool {
-        trajectories(run).iter().any(|p| {
+        json_files(run).iter().any(|p| {
             std::fs::read_to_string(p)
                 .ok()
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -99,7 +84,7 @@ impl Harness for TimeArenaHarness {
             .collect();
         let mut built: HashMap<String, Instance> = HashMap::new();
         let mut entries = Vec::new();
-        for path in trajectories(run) {
+        for path in json_files(run) {
             let key = path
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());

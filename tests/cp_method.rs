@@ -209,6 +209,44 @@ fn a_drcp_proof_with_a_changed_line_is_rejected() {
     assert!(check(&solution, dir.path()).is_err());
 }
 
+/// Three tasks on a resource of 2 where the two-unit task must go first: at the horizon one
+/// below the optimum 3, `a2`'s window is the single start 0.
+fn a_start_fixed_by_its_window() -> Instance {
+    serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "fixed",
+            "resources": [{"id": "r0", "capacity": 2}],
+            "activities": [{"id": "a0", "duration": 1, "uses": [{"resource": "r0", "amount": 2}]},
+                           {"id": "a1", "duration": 1},
+                           {"id": "a2", "duration": 2, "uses": [{"resource": "r0", "amount": 1}]}],
+            "precedences": [{"before": "a0", "after": "a1"}]}"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_start_fixed_by_its_window_is_certified_and_its_unary_row_checked() {
+    // Pumpkin leaves a single-value variable's bounds out of its explanations, so the
+    // model gives it two values and a unary row; the checker accepts that row only as
+    // tight as the instance allows.
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(&a_start_fixed_by_its_window(), dir.path()).unwrap();
+    assert_eq!(solution.certificate.as_ref().unwrap().kind, ProofKind::Drcp);
+    let model = dir.path().join("s.fzn");
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.contains("var 0..1: s2;"), "{text}");
+    let tightened = text.replacen("int_lin_le([1],[s2],0)", "int_lin_le([-1],[s2],-1)", 1);
+    assert_ne!(
+        text, tightened,
+        "the model fixes s2 by a unary row:\n{text}"
+    );
+    std::fs::write(&model, tightened).unwrap();
+    let verdict = check(&solution, dir.path());
+    assert!(
+        format!("{verdict:?}").contains("does not bound s2"),
+        "{verdict:?}"
+    );
+}
+
 /// The docs' example: `solve --certify` on the bundled instances, then `check-proof` on
 /// the folder certifies every optimum (bound-only and DRCP proofs alike).
 #[test]

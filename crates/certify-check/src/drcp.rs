@@ -145,6 +145,19 @@ impl Relaxation<'_> {
             })
     }
 
+    /// The least and the greatest value a schedule ending by `below` may give a variable.
+    fn values(&self, name: &str) -> Result<(i64, i64), String> {
+        if name == MAKESPAN {
+            return Ok((0, self.below));
+        }
+        let a = self.activity(name)?;
+        let mut latest = self.below - a.duration / self.g;
+        if let Some(d) = a.deadline {
+            latest = latest.min((d - a.duration) / self.g);
+        }
+        Ok((rules::release(a) / self.g, latest))
+    }
+
     /// Every domain must hold every value a schedule ending by `below` can give it.
     fn variables(&self, fzn: &FlatZinc) -> Result<(), String> {
         if !fzn.variables.contains_key(MAKESPAN) {
@@ -162,16 +175,7 @@ impl Relaxation<'_> {
                 return Err(format!("variable \"{name}\" is not a finite integer range"));
             };
             let (lo, hi) = (*range.lower_bound(), *range.upper_bound());
-            let (need_lo, need_hi) = if &**name == MAKESPAN {
-                (0, self.below)
-            } else {
-                let a = self.activity(name)?;
-                let mut latest = self.below - a.duration / self.g;
-                if let Some(d) = a.deadline {
-                    latest = latest.min((d - a.duration) / self.g);
-                }
-                (rules::release(a) / self.g, latest)
-            };
+            let (need_lo, need_hi) = self.values(name)?;
             if !range.is_continuous() || lo > need_lo || (need_lo <= need_hi && hi < need_hi) {
                 return Err(format!(
                     "the domain of \"{name}\" leaves out values in [{need_lo}, {need_hi}] that a schedule may give it"
@@ -251,14 +255,24 @@ impl Relaxation<'_> {
     }
 
     /// `x − y ≤ bound`, i.e. `y ≥ x − bound`: a precedence lag between two starts, or the
-    /// makespan covering an activity's end.
+    /// makespan covering an activity's end; or `±x ≤ bound`, a bound every schedule ending
+    /// by `below` keeps (the model's way of fixing a variable, see [`Relaxation::values`]).
     fn lag(&self, weights: &[i32], names: &[Rc<str>], bound: i64) -> Result<(), String> {
         let (x, y) = match (weights, names) {
             ([1, -1], [x, y]) => (x, y),
             ([-1, 1], [y, x]) => (x, y),
+            ([w @ (1 | -1)], [x]) => {
+                let (lo, hi) = self.values(x)?;
+                let kept = if *w == 1 { bound >= hi } else { -bound <= lo };
+                return if kept {
+                    Ok(())
+                } else {
+                    Err(format!("the instance does not bound {x} by {bound}"))
+                };
+            }
             _ => {
                 return Err(
-                    "only rows y − x ≥ w over two variables are rules of an instance".into(),
+                    "only rows y − x ≥ w over two variables, or ±x ≤ b over one, are rules of an instance".into(),
                 )
             }
         };

@@ -12,7 +12,7 @@ use makespan_model::certificate::{
 use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
-use crate::exact::cp::{self, model::CpModel, CpOutcome};
+use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
 use crate::problem::Problem;
 
 /// Why no certificate was written.
@@ -182,28 +182,36 @@ fn drcp(
     write_atomically(&dir.join(&fzn), |path| {
         std::fs::write(path, model.flatzinc())
     })?;
-    let mut outcome = None;
-    write_atomically(&dir.join(&drcp), |path| {
-        let result = cp::minimise(&model, seconds, Some(path))
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        outcome = Some(result);
-        Ok(())
-    })?;
-    if outcome == Some(CpOutcome::NoneByHorizon) {
-        return Ok(Proof::Drcp {
-            scale: g,
-            model: fzn,
-            proof: drcp,
-        });
-    }
-    for file in [&fzn, &drcp] {
-        let _ = std::fs::remove_file(dir.join(file));
-    }
-    match outcome {
-        Some(CpOutcome::Stopped { .. }) => {
+    // Pumpkin's proof as logged, then with its hints in an order that applies.
+    let raw = dir.join(format!(".tmp-raw-{drcp}"));
+    let outcome = cp::minimise(&model, seconds, Some(&raw)).map_err(|e| CertifyError::Io {
+        path: raw.clone(),
+        source: std::io::Error::other(e.to_string()),
+    });
+    let written = match outcome {
+        Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
+            hints::reorder(&raw, path).map(|_| ())
+        })
+        .map(|()| CpOutcome::NoneByHorizon),
+        other => other,
+    };
+    let _ = std::fs::remove_file(&raw);
+    match written? {
+        CpOutcome::NoneByHorizon => {
+            return Ok(Proof::Drcp {
+                scale: g,
+                model: fzn,
+                proof: drcp,
+            })
+        }
+        CpOutcome::Stopped { .. } => {
+            let _ = std::fs::remove_file(dir.join(&fzn));
             no("Pumpkin did not finish the proof within the time limit")
         }
-        _ => no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal"),
+        CpOutcome::Optimal { .. } => {
+            let _ = std::fs::remove_file(dir.join(&fzn));
+            no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
+        }
     }
 }
 

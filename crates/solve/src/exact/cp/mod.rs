@@ -9,6 +9,7 @@
 //! maximum lag into them. Setups, holds, start-instant needs and states are left to the
 //! other methods ([`applies`]).
 
+pub(crate) mod hints;
 pub(crate) mod method;
 pub mod model;
 
@@ -86,7 +87,8 @@ pub fn minimise(
         .enumerate()
         .map(|(j, &(lo, hi))| solver.new_named_bounded_integer(lo, hi, Var::Start(j).name()))
         .collect();
-    let makespan = solver.new_named_bounded_integer(0, model.horizon, Var::Makespan.name());
+    let (lo, hi) = model.makespan_domain();
+    let makespan = solver.new_named_bounded_integer(lo, hi, Var::Makespan.name());
     let var = |v: Var| match v {
         Var::Start(j) => starts[j],
         Var::Makespan => makespan,

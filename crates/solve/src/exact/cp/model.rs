@@ -1,6 +1,11 @@
 //! The constraint model of a problem on a horizon, as one list of rows that is both posted
 //! to Pumpkin and written as FlatZinc: the proof Pumpkin logs names the rows by their place
 //! in this list, so the FlatZinc a checker reads must list them in the same order.
+//!
+//! No variable has a single-value domain. Pumpkin takes such a variable for a constant and
+//! leaves its bounds out of every explanation it logs, so the checker, which sees only the
+//! logged premises, rejects each inference that relied on them. A start fixed by its window
+//! gets the domain `[t, t + 1]` and the unary row `s ≤ t` instead (the makespan likewise).
 
 use std::fmt::Write as _;
 
@@ -38,9 +43,11 @@ pub enum Row {
 /// Start windows, the makespan's domain and the rows.
 #[derive(Debug, Clone)]
 pub struct CpModel {
-    /// `[earliest, latest]` start of every activity.
+    /// The domain of every activity's start: its window `[earliest, latest]`, widened to
+    /// two values where it has one (a unary row keeps the one).
     pub windows: Vec<(i32, i32)>,
-    /// The makespan's domain is `[0, horizon]`.
+    /// The makespan is at most `horizon` (its domain is `[0, horizon]`, or `[0, 1]` with a
+    /// unary row when the horizon is 0).
     pub horizon: i32,
     pub rows: Vec<Row>,
 }
@@ -107,6 +114,21 @@ impl CpModel {
         if windows.iter().any(|&(lo, hi)| lo > hi) {
             return Err(Unbuildable::EmptyWindow);
         }
+        for (j, window) in windows.iter_mut().enumerate() {
+            if window.0 == window.1 {
+                rows.push(Row::Le {
+                    terms: vec![(1, Var::Start(j))],
+                    rhs: small(window.1)?,
+                });
+                window.1 += 1;
+            }
+        }
+        if horizon == 0 {
+            rows.push(Row::Le {
+                terms: vec![(1, Var::Makespan)],
+                rhs: 0,
+            });
+        }
         for (r, &capacity) in problem.capacities.iter().enumerate() {
             let tasks: Vec<(usize, i32, i32)> = problem.demands[..n]
                 .iter()
@@ -133,6 +155,11 @@ impl CpModel {
         })
     }
 
+    /// The makespan's domain, `[0, max(horizon, 1)]`: never a single value.
+    pub fn makespan_domain(&self) -> (i32, i32) {
+        (0, self.horizon.max(1))
+    }
+
     /// The model as FlatZinc, in the dialect `pumpkin-checker` reads (`int_lin_le`,
     /// `pumpkin_cumulative`), rows in order.
     pub fn flatzinc(&self) -> String {
@@ -140,7 +167,8 @@ impl CpModel {
         for (j, (lo, hi)) in self.windows.iter().enumerate() {
             let _ = writeln!(out, "var {lo}..{hi}: {};", Var::Start(j).name());
         }
-        let _ = writeln!(out, "var 0..{}: {};", self.horizon, Var::Makespan.name());
+        let (lo, hi) = self.makespan_domain();
+        let _ = writeln!(out, "var {lo}..{hi}: {};", Var::Makespan.name());
         let list = |items: Vec<String>| format!("[{}]", items.join(","));
         for row in &self.rows {
             let _ = match row {

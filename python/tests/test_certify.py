@@ -126,6 +126,13 @@ def test_a_solution_that_is_not_optimal_is_refused(breakfast, tmp_path):
     assert not check.certified and check.reason
 
 
+def test_an_optimum_no_proof_reaches_in_time_raises_and_leaves_no_file(breakfast, tmp_path):
+    # Breakfast needs a search proof; with no time for it there is none.
+    with pytest.raises(makespan.Error, match="not certified: Pumpkin did not finish the proof within the time limit"):
+        makespan.certify(makespan.solve(breakfast), tmp_path, time_limit=0)
+    assert files(tmp_path) == []
+
+
 def test_unreadable_solution_files_raise_read_error(tmp_path):
     with pytest.raises(makespan.ReadError, match="missing.json"):
         makespan.check_proof(tmp_path / "missing.json")

@@ -1,7 +1,7 @@
 # Type stubs of the native module, re-exported by `makespan`: one entry per public name.
 # A function added to the Rust binding gets its signature here in the same change.
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict, Union
 
 __version__: str
 __all__: List[str]
@@ -10,6 +10,13 @@ Agents = Union[int, str, None, Sequence[Union[int, str, None]]]
 Levels = Union[str, Sequence[str]]
 Combine = Union[int, Sequence[int]]
 Status = Literal["optimal", "feasible", "infeasible", "error", "invalid"]
+ProofKind = Literal["bound", "drcp"]
+
+class CertificateRecord(TypedDict):
+    """A solution's record of its certificate (``Solution.certificate``)."""
+
+    kind: ProofKind
+    file: str
 
 class Error(ValueError):
     """Base of every makespan error; a ValueError, carrying the CLI's message."""
@@ -59,6 +66,8 @@ class Solution:
     def method(self) -> str: ...
     @property
     def seconds(self) -> float: ...
+    @property
+    def certificate(self) -> Optional[CertificateRecord]: ...
     @property
     def instance(self) -> Instance: ...
     @property
@@ -171,6 +180,27 @@ class Explanation:
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self, indent: Optional[int] = None) -> str: ...
 
+class ProofCheck:
+    """The re-check of a solution's certificate (``check_proof``); ``str()`` is the CLI's line."""
+
+    @property
+    def solution(self) -> str: ...
+    @property
+    def certified(self) -> bool: ...
+    @property
+    def kind(self) -> Optional[ProofKind]: ...
+    @property
+    def bound(self) -> Optional[int]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def seconds(self) -> float: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+    def to_json(self, indent: Optional[int] = None) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> ProofCheck: ...
+    def __eq__(self, other: object) -> bool: ...
+
 # load.rs
 def load(
     path: Union[str, os.PathLike[str]],
@@ -251,3 +281,19 @@ def gantt(
     format: Literal["svg", "html"] = "svg",
 ) -> str:
     """The plan's Gantt chart as SVG or a self-contained HTML page."""
+
+# certify.rs
+def certify(
+    solution: Solution,
+    dir: Union[str, os.PathLike[str]],
+    *,
+    name: Optional[str] = None,
+    time_limit: float = 60.0,
+) -> Solution:
+    """Writes an optimal solution's certificate and the solution into ``dir``; returns it certified."""
+
+def check_proof(
+    solution: Union[Solution, str, os.PathLike[str]],
+    dir: Union[str, os.PathLike[str], None] = None,
+) -> ProofCheck:
+    """Re-checks a solution's certificate as ``makespan check-proof`` does; never raises for a bad proof."""

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod certify;
 mod convert;
 mod errors;
 mod explain;
@@ -27,5 +28,6 @@ fn _makespan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     verify::register(m)?;
     score::register(m)?;
     explain::register(m)?;
+    certify::register(m)?;
     Ok(())
 }

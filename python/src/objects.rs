@@ -1,4 +1,5 @@
-//! The Python classes: `Instance`, `Solution`, `Report`, `Violation` and `RunReport`, each a
+//! The Python classes: `Instance`, `Solution`, `Report`, `Violation`, `RunReport` and
+//! `ProofCheck`, each a
 //! frozen wrapper around the library's value. All of them have a readable `repr`, equality,
 //! `to_dict`/`to_json`/`from_json` in the library's JSON forms, and pickle through that JSON
 //! (so they cross process boundaries, e.g. to Dask workers). `Explanation` is the one
@@ -10,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::PyTypeInfo;
 use serde::{Deserialize, Serialize};
 
+use makespan::certificate::ProofKind;
 use makespan::instance::{content_hash, parse_instance};
 use makespan::verify::Comparison;
 
@@ -23,6 +25,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Violation>()?;
     m.add_class::<RunReport>()?;
     m.add_class::<Explanation>()?;
+    m.add_class::<ProofCheck>()?;
     Ok(())
 }
 
@@ -191,6 +194,13 @@ impl Solution {
     #[getter]
     fn seconds(&self) -> f64 {
         self.0.seconds
+    }
+
+    /// The record of its certificate, ``{"kind": "bound" | "drcp", "file": …}`` (the
+    /// file relative to the solution file's folder), or ``None``: see ``certify``.
+    #[getter]
+    fn certificate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0.certificate)
     }
 
     /// The solved instance.
@@ -654,5 +664,133 @@ impl Explanation {
             self.0.waits.len(),
             optional(self.0.lost.as_ref().map(|l| l.lost))
         )
+    }
+}
+
+/// What `check_proof` found, in one serialisable value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProofVerdict {
+    /// The solution file, or the instance's name for a `Solution` object.
+    pub solution: String,
+    /// The certificate proves the bound and the schedule breaks no rule.
+    pub certified: bool,
+    /// The kind proven, or for a rejected certificate the kind the solution records.
+    pub kind: Option<ProofKind>,
+    /// The bound proven, when certified.
+    pub bound: Option<i64>,
+    /// The checker's message, when not certified.
+    pub reason: Option<String>,
+    /// Time of the check.
+    pub seconds: f64,
+}
+
+/// The re-check of a solution's certificate (``check_proof``): ``certified``, the
+/// ``kind`` of proof and the ``bound`` it proves, or the ``reason`` it does not.
+#[pyclass(module = "makespan", frozen, eq)]
+#[derive(PartialEq)]
+pub struct ProofCheck(pub ProofVerdict);
+
+#[pymethods]
+impl ProofCheck {
+    /// The solution file checked, or the instance's name for a ``Solution`` object.
+    #[getter]
+    fn solution(&self) -> &str {
+        &self.0.solution
+    }
+
+    /// Whether the certificate proves the solution's makespan a lower bound, and the
+    /// schedule breaks no rule.
+    #[getter]
+    fn certified(&self) -> bool {
+        self.0.certified
+    }
+
+    /// ``"bound"`` (a critical path or a load) or ``"drcp"`` (a search proof); for a
+    /// rejected certificate the kind the solution records; ``None`` without a record.
+    #[getter]
+    fn kind(&self) -> Option<&'static str> {
+        self.0.kind.map(kind_name)
+    }
+
+    /// The lower bound proven (the makespan) when ``certified``, else ``None``.
+    #[getter]
+    fn bound(&self) -> Option<i64> {
+        self.0.bound
+    }
+
+    /// Why it is not certified (the certificate missing, unreadable or rejected, and
+    /// where), as ``makespan check-proof`` prints it; ``None`` when ``certified``.
+    #[getter]
+    fn reason(&self) -> Option<&str> {
+        self.0.reason.as_deref()
+    }
+
+    /// Wall-clock seconds of the check (the schedule and the proof).
+    #[getter]
+    fn seconds(&self) -> f64 {
+        self.0.seconds
+    }
+
+    /// ``{"solution", "certified", "kind", "bound", "reason", "seconds"}``.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.0)
+    }
+
+    /// The check as JSON text (the ``to_dict`` form).
+    #[pyo3(signature = (indent=None))]
+    fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
+        json(&self.0, indent)
+    }
+
+    /// Reads the ``to_json`` form back.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<ProofCheck> {
+        parse(text, "proof check").map(ProofCheck)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        reduce::<ProofCheck>(py, self.to_json(None)?)
+    }
+
+    /// The CLI's line: ``FILE: certified (makespan M proven optimal by a K proof, T ms)``
+    /// or ``FILE: not certified: REASON``.
+    fn __str__(&self) -> String {
+        let v = &self.0;
+        match (&v.reason, v.bound) {
+            (None, Some(bound)) => format!(
+                "{}: certified (makespan {bound} proven optimal by a {} proof, {:.1} ms)",
+                v.solution,
+                match v.kind {
+                    Some(ProofKind::Drcp) => "DRCP",
+                    _ => "bound",
+                },
+                v.seconds * 1000.0
+            ),
+            (reason, _) => format!(
+                "{}: not certified: {}",
+                v.solution,
+                reason.as_deref().unwrap_or("no reason recorded")
+            ),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ProofCheck({}, certified={}, kind={}, bound={})",
+            quoted(&self.0.solution),
+            if self.0.certified { "True" } else { "False" },
+            self.0
+                .kind
+                .map_or_else(|| "None".into(), |k| quoted(kind_name(k))),
+            optional(self.0.bound)
+        )
+    }
+}
+
+/// The kind's name in the certificate and solution files.
+fn kind_name(kind: ProofKind) -> &'static str {
+    match kind {
+        ProofKind::Bound => "bound",
+        ProofKind::Drcp => "drcp",
     }
 }

@@ -4,6 +4,11 @@
 //! easy/medium) and every TimeArena run (525, plus the 175 constrained cooking runs) from
 //! `../shared/benchmarks` with the default
 //! options and all cores, and prints counts and times.
+//!
+//! With `MAKESPAN_COMPARE=1` each corpus is solved twice, without and with the constraint
+//! model (Pumpkin), and every instance that took over 1.5 times as long with it (and 0.2 s
+//! more) is listed: the rule that the constraint model takes whatever it expresses is
+//! measured here.
 
 use std::path::Path;
 use std::time::Instant;
@@ -16,8 +21,8 @@ use rayon::prelude::*;
 
 fn main() {
     println!(
-        "{:<22} {:>9} {:>8} {:>6} {:>10} {:>10} {:>10} {:>10}",
-        "corpus", "instances", "optimal", "milp", "wall s", "cpu s", "median s", "max s"
+        "{:<32} {:>9} {:>8} {:>6} {:>6} {:>10} {:>10} {:>10} {:>10}",
+        "corpus", "instances", "optimal", "milp", "cp", "wall s", "cpu s", "median s", "max s"
     );
     let agents = |agents| ImportOptions {
         agents,
@@ -61,7 +66,7 @@ fn main() {
 fn run(label: &str, path: &str, options: ImportOptions) {
     let path = Path::new(path);
     if !path.exists() {
-        println!("{label:<22} skipped: {} is not there", path.display());
+        println!("{label:<32} skipped: {} is not there", path.display());
         return;
     }
     let instances: Vec<Instance> = formats::input_files(path)
@@ -69,26 +74,49 @@ fn run(label: &str, path: &str, options: ImportOptions) {
         .iter()
         .flat_map(|f| formats::import(f, &options).expect("importable corpus"))
         .collect();
-    let clock = Instant::now();
-    let solutions: Vec<Solution> = instances
-        .par_iter()
-        .map(|i| solve(i, &SolveOptions::default()))
-        .collect();
-    let wall = clock.elapsed().as_secs_f64();
-    let mut seconds: Vec<f64> = solutions.iter().map(|s| s.seconds).collect();
-    seconds.sort_by(f64::total_cmp);
-    println!(
-        "{:<22} {:>9} {:>8} {:>6} {:>10.2} {:>10.2} {:>10.4} {:>10.3}",
-        label,
-        solutions.len(),
-        solutions
-            .iter()
-            .filter(|s| s.status == Status::Optimal)
-            .count(),
-        solutions.iter().filter(|s| s.nodes.is_some()).count(),
-        wall,
-        seconds.iter().sum::<f64>(),
-        seconds.get(seconds.len() / 2).copied().unwrap_or(0.0),
-        seconds.last().copied().unwrap_or(0.0),
-    );
+    let compare = std::env::var("MAKESPAN_COMPARE").is_ok_and(|v| v == "1");
+    let pipelines: &[bool] = if compare { &[false, true] } else { &[true] };
+    let mut runs: Vec<Vec<Solution>> = Vec::new();
+    for &cp in pipelines {
+        let options = SolveOptions {
+            cp,
+            ..SolveOptions::default()
+        };
+        let clock = Instant::now();
+        let solutions: Vec<Solution> = instances.par_iter().map(|i| solve(i, &options)).collect();
+        let wall = clock.elapsed().as_secs_f64();
+        let mut seconds: Vec<f64> = solutions.iter().map(|s| s.seconds).collect();
+        seconds.sort_by(f64::total_cmp);
+        let name = match (compare, cp) {
+            (false, _) => label.to_string(),
+            (true, false) => format!("{label} (no cp)"),
+            (true, true) => format!("{label} (cp)"),
+        };
+        println!(
+            "{:<32} {:>9} {:>8} {:>6} {:>6} {:>10.2} {:>10.2} {:>10.4} {:>10.3}",
+            name,
+            solutions.len(),
+            solutions
+                .iter()
+                .filter(|s| s.status == Status::Optimal)
+                .count(),
+            solutions.iter().filter(|s| s.nodes.is_some()).count(),
+            solutions.iter().filter(|s| s.method.contains("cp")).count(),
+            wall,
+            seconds.iter().sum::<f64>(),
+            seconds.get(seconds.len() / 2).copied().unwrap_or(0.0),
+            seconds.last().copied().unwrap_or(0.0),
+        );
+        runs.push(solutions);
+    }
+    if let [without, with] = &runs[..] {
+        for (a, b) in without.iter().zip(with) {
+            if b.seconds > 1.5 * a.seconds + 0.2 {
+                println!(
+                    "  slower with cp: {} {:.2} s ({}) -> {:.2} s ({})",
+                    a.instance.name, a.seconds, a.method, b.seconds, b.method
+                );
+            }
+        }
+    }
 }

@@ -51,10 +51,12 @@ fn window_instances() -> impl Strategy<Value = Instance> {
         })
 }
 
-/// The optimum by the constraint model alone (`None`: infeasible).
+/// The optimum by the constraint model alone (`None`: infeasible), starting from the
+/// strongest combinatorial bound as the pipeline does.
 fn cp_optimum(problem: &Problem) -> Option<i64> {
     let horizon = problem.durations.iter().sum::<i64>() + 40;
-    match cp::solve(problem, horizon, 30.0).expect("small times fit") {
+    let floor = makespan::solve::bounds::best(problem, None).value;
+    match cp::solve(problem, floor, horizon, 30.0).expect("small times fit") {
         CpOutcome::Optimal { makespan, .. } => Some(makespan),
         CpOutcome::NoneByHorizon => None,
         CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),

@@ -104,7 +104,11 @@ fn energetic(problem: &Problem, from: i64, upper: Option<i64>, clock: Clock) -> 
     let mut lo = from; // fails
     let mut step = 1;
     let mut hi = loop {
-        let candidate = lo + step;
+        // Every makespan failing up to the end of time: no schedule exists (deadlines
+        // the resources cannot meet), and any bound is proven.
+        let Some(candidate) = lo.checked_add(step) else {
+            return proven(Some(lo));
+        };
         if let Some(u) = upper {
             if candidate >= u {
                 break match passes(problem, u, clock) {
@@ -120,7 +124,7 @@ fn energetic(problem: &Problem, from: i64, upper: Option<i64>, clock: Clock) -> 
             Err(Expired) => return proven(Some(lo)),
         }
         lo = candidate;
-        step *= 2;
+        step = step.saturating_mul(2);
     };
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
@@ -284,5 +288,17 @@ mod tests {
         }
         let p = Problem::compile(&inst).unwrap();
         assert_eq!(best(&p, None).value, 8);
+    }
+
+    #[test]
+    fn energetic_reasoning_ends_on_deadlines_the_agents_cannot_meet() {
+        // One agent, two jobs of 4 both due by 5: every makespan is overloaded, so the
+        // doubling search once ran past i64::MAX (a panic); any bound above 5 is proven.
+        let mut inst = instance(1, &[4, 4], &[]);
+        for a in &mut inst.activities {
+            a.deadline = Some(5);
+        }
+        let p = Problem::compile(&inst).unwrap();
+        assert!(best(&p, None).value > 5);
     }
 }

@@ -33,6 +33,9 @@ pub struct SolveOptions {
     pub export_lp: Option<PathBuf>,
     /// Stop after bounds and heuristics: never run the MILP.
     pub heuristic_only: bool,
+    /// Whether the constraint model (Pumpkin) may take the problems it expresses; `false`
+    /// leaves them to the searches and the MILP, as before it existed (for comparisons).
+    pub cp: bool,
     /// How hard the heuristics try (samples, local search).
     pub effort: Effort,
     /// Unit chunks preemptible activities may become, in all; above it they are scheduled
@@ -54,6 +57,7 @@ impl Default for SolveOptions {
             node_limit: None,
             export_lp: None,
             heuristic_only: false,
+            cp: true,
             effort: Effort::default(),
             max_chunks: MAX_CHUNKS,
             cancel: Cancel::new(),
@@ -245,11 +249,14 @@ fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> O
     }
 }
 
-/// The heuristics' effort: a twentieth of the samples where an exact search over time
-/// applies, which needs only a bound to prune with and finds the optimum on its own.
+/// The heuristics' effort: a twentieth of the samples where an exact search over time or
+/// the constraint model takes the problem, which need only a horizon to start from and find
+/// the optimum on their own.
 fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
     let mut effort = options.effort;
-    if !options.heuristic_only && crate::exact::agent_search::applies(problem) {
+    let searched = crate::exact::agent_search::applies(problem)
+        || crate::exact::cp::method::runs(problem, options);
+    if !options.heuristic_only && searched {
         effort.samples = effort.samples.div_ceil(20);
     }
     effort

@@ -10,6 +10,13 @@ use crate::heuristics::Heuristic;
 use crate::problem::Problem;
 use crate::SolveOptions;
 
+/// Whether the method takes `problem` under `options`. `--export-lp` asks for the MILP's
+/// model, and `--node-limit` bounds the MILP's branch and bound: both ask for the MILP, so
+/// the method leaves the instance to it.
+pub(crate) fn runs(problem: &Problem, options: &SolveOptions) -> bool {
+    options.cp && options.export_lp.is_none() && options.node_limit.is_none() && applies(problem)
+}
+
 /// Pumpkin on the constraint model.
 pub(crate) struct Cp;
 
@@ -25,9 +32,7 @@ impl ExactMethod for Cp {
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
     ) -> Option<Outcome> {
-        // `--export-lp` asks for the MILP's model, and `--node-limit` bounds the MILP's
-        // branch and bound: both ask for the MILP, so leave the instance to it.
-        if options.export_lp.is_some() || options.node_limit.is_some() {
+        if !runs(problem, options) {
             return None;
         }
         let upper = heuristic.map(|h| h.makespan(problem));
@@ -48,7 +53,9 @@ impl ExactMethod for Cp {
             nodes: None,
         };
         // Times beyond 32 bits: the MILP's turn.
-        Some(match solve(problem, horizon, options.time_limit)? {
+        // From the heuristic's makespan down to the bound: where the bound is already the
+        // optimum (energetic reasoning often finds it), the search only has to reach it.
+        Some(match solve(problem, lower.value, horizon, options.time_limit)? {
             CpOutcome::Optimal {
                 mut starts,
                 makespan,

@@ -180,10 +180,11 @@ pub fn minimise(
     })
 }
 
-/// [`minimise`] on `problem` without a proof; `None` when times exceed 32 bits.
-pub fn solve(problem: &Problem, horizon: i64, seconds: f64) -> Option<CpOutcome> {
+/// [`minimise`] on `problem` without a proof, knowing that no schedule is shorter than
+/// `floor`; `None` when times exceed 32 bits.
+pub fn solve(problem: &Problem, floor: i64, horizon: i64, seconds: f64) -> Option<CpOutcome> {
     match CpModel::build(problem, horizon) {
-        Ok(model) => minimise(&model, seconds, None).ok(),
+        Ok(model) => minimise(&model.with_floor(floor), seconds, None).ok(),
         Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
         Err(Unbuildable::TooLarge) => None,
     }

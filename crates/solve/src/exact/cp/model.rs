@@ -46,9 +46,12 @@ pub struct CpModel {
     /// The domain of every activity's start: its window `[earliest, latest]`, widened to
     /// two values where it has one (a unary row keeps the one).
     pub windows: Vec<(i32, i32)>,
-    /// The makespan is at most `horizon` (its domain is `[0, horizon]`, or `[0, 1]` with a
-    /// unary row when the horizon is 0).
+    /// The makespan is at most `horizon` (its domain is `[floor, horizon]`, or two values
+    /// with a unary row when that is one).
     pub horizon: i32,
+    /// The makespan is at least `floor`: a proven lower bound that spares the search from
+    /// refuting shorter schedules again (0 in a proof's model, which must stand alone).
+    pub floor: i32,
     pub rows: Vec<Row>,
 }
 
@@ -123,12 +126,6 @@ impl CpModel {
                 window.1 += 1;
             }
         }
-        if horizon == 0 {
-            rows.push(Row::Le {
-                terms: vec![(1, Var::Makespan)],
-                rhs: 0,
-            });
-        }
         for (r, &capacity) in problem.capacities.iter().enumerate() {
             let tasks: Vec<(usize, i32, i32)> = problem.demands[..n]
                 .iter()
@@ -151,13 +148,34 @@ impl CpModel {
                 .map(|(lo, hi)| Ok((small(lo)?, small(hi)?)))
                 .collect::<Result<_, _>>()?,
             horizon: horizon as i32,
+            floor: 0,
             rows,
-        })
+        }
+        .fixing_the_makespan())
     }
 
-    /// The makespan's domain, `[0, max(horizon, 1)]`: never a single value.
+    /// The model with the makespan at least `floor` (a proven lower bound).
+    pub fn with_floor(mut self, floor: i64) -> CpModel {
+        self.floor = floor.clamp(0, i64::from(self.horizon)) as i32;
+        self.fixing_the_makespan()
+    }
+
+    /// A unary row `makespan ≤ horizon` when its domain would be one value (see the module
+    /// documentation), once.
+    fn fixing_the_makespan(mut self) -> CpModel {
+        let row = Row::Le {
+            terms: vec![(1, Var::Makespan)],
+            rhs: self.horizon,
+        };
+        if self.floor == self.horizon && !self.rows.contains(&row) {
+            self.rows.push(row);
+        }
+        self
+    }
+
+    /// The makespan's domain, `[floor, max(horizon, floor + 1)]`: never a single value.
     pub fn makespan_domain(&self) -> (i32, i32) {
-        (0, self.horizon.max(1))
+        (self.floor, self.horizon.max(self.floor + 1))
     }
 
     /// The model as FlatZinc, in the dialect `pumpkin-checker` reads (`int_lin_le`,

@@ -265,4 +265,18 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
         "{text}"
     );
     assert!(!text.contains("not certified"), "{text}");
+    // `check-proof out/*.json` names the certificates too: they are passed over.
+    let mut named: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    named.sort();
+    assert!(named.iter().any(|p| p.ends_with(".cert.json")));
+    let mut args = vec!["check-proof"];
+    args.extend(named.iter().map(String::as_str));
+    let globbed = crate::common::makespan(&args);
+    let text = crate::common::text(&globbed);
+    assert!(globbed.status.success(), "{text}");
+    assert!(text.contains("11 solutions: 11 certified, 0 not"), "{text}");
 }

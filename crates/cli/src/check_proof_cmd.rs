@@ -86,11 +86,19 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
     })
 }
 
-/// Solution files under `path`: the file itself, or every `*.json` below a folder except
-/// certificates and native answers (`*.answer.json`).
+/// Whether a file name is a certificate or a native answer, which sit beside solutions.
+fn beside_solutions(name: &str) -> bool {
+    name.ends_with(".cert.json") || name.contains(".answer.")
+}
+
+/// Solution files under `path`: the file itself (unless a certificate or a native answer,
+/// which `solutions/*.json` also names), or every `*.json` below a folder except those.
 fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     if path.is_file() {
-        files.push(path.to_path_buf());
+        let name = path.file_name().map(|n| n.to_string_lossy());
+        if !name.is_some_and(|n| beside_solutions(&n)) {
+            files.push(path.to_path_buf());
+        }
         return Ok(());
     }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
@@ -104,11 +112,7 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         if entry.is_dir() {
             collect(&entry, files)?;
-        } else if name.ends_with(".json")
-            && !name.ends_with(".cert.json")
-            && !name.contains(".answer.")
-            && !name.starts_with('.')
-        {
+        } else if name.ends_with(".json") && !beside_solutions(&name) && !name.starts_with('.') {
             files.push(entry);
         }
     }

@@ -52,9 +52,9 @@ impl ExactMethod for Cp {
             milp_ran: false,
             nodes: None,
         };
-        // Times beyond 32 bits: the MILP's turn.
         // From the heuristic's makespan down to the bound: where the bound is already the
         // optimum (energetic reasoning often finds it), the search only has to reach it.
+        // Times beyond 32 bits: the MILP's turn.
         Some(match solve(problem, lower.value, horizon, options.time_limit)? {
             CpOutcome::Optimal {
                 mut starts,

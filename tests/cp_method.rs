@@ -56,7 +56,9 @@ fn window_instances() -> impl Strategy<Value = Instance> {
 fn cp_optimum(problem: &Problem) -> Option<i64> {
     let horizon = problem.durations.iter().sum::<i64>() + 40;
     let floor = makespan::solve::bounds::best(problem, None).value;
-    match cp::solve(problem, floor, horizon, 30.0).expect("small times fit") {
+    match cp::solve(problem, floor, horizon, 30.0, &makespan::Cancel::new())
+        .expect("small times fit")
+    {
         CpOutcome::Optimal { makespan, .. } => Some(makespan),
         CpOutcome::NoneByHorizon => None,
         CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),
@@ -84,7 +86,17 @@ fn certified(instance: &Instance, dir: &Path) -> Option<Solution> {
     if solution.status != Status::Optimal {
         return None;
     }
-    solution.certificate = Some(certify(instance, &solution, dir, "s", 30.0).unwrap());
+    solution.certificate = Some(
+        certify(
+            instance,
+            &solution,
+            dir,
+            "s",
+            30.0,
+            &makespan::Cancel::new(),
+        )
+        .unwrap(),
+    );
     let checked = check(&solution, dir);
     assert!(checked.is_ok(), "{checked:?}");
     Some(solution)

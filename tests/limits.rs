@@ -48,10 +48,9 @@ fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
     assert_feasible_with_bound(&instance, &s, "time limit of 0.5 s");
 }
 
-#[test]
-fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
+/// Solves the hard job shop with `options`, cancelled after 0.3 s.
+fn cancelled_after_300_ms(options: SolveOptions) {
     let instance = crate::common::hard();
-    let options = SolveOptions::default();
     let trip = options.cancel.clone();
     let canceller = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -60,13 +59,26 @@ fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
     let clock = std::time::Instant::now();
     let s = solve(&instance, &options);
     canceller.join().unwrap();
-    // The default time limit is 60 s; the MILP sees the token at its next interrupt check.
+    // The default time limit is 60 s; the exact method sees the token at its next check.
     assert!(
         clock.elapsed().as_secs_f64() < 10.0,
         "{:?}",
         clock.elapsed()
     );
     assert_feasible_with_bound(&instance, &s, "cancelled");
+}
+
+#[test]
+fn a_cancelled_solve_stops_the_constraint_model_at_once_and_keeps_a_schedule() {
+    cancelled_after_300_ms(SolveOptions::default());
+}
+
+#[test]
+fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
+    cancelled_after_300_ms(SolveOptions {
+        cp: false,
+        ..SolveOptions::default()
+    });
 }
 
 #[test]

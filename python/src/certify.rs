@@ -34,8 +34,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 ///
 /// Raises ``makespan.Error`` for a solution that is not ``optimal``, and when no proof
 /// reaches its makespan (the message says why: the time limit, or a rule the constraint
-/// model cannot express). The GIL is released; the proof search watches its time limit
-/// only, so Ctrl-C raises ``KeyboardInterrupt`` once it ends.
+/// model cannot express). The GIL is released, and Ctrl-C stops the proof search and
+/// raises ``KeyboardInterrupt`` (no file is left).
 ///
 /// >>> sol = makespan.certify(makespan.solve(inst), "proofs")    # doctest: +SKIP
 /// >>> sol.certificate                                            # doctest: +SKIP
@@ -72,10 +72,9 @@ fn certify(
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| errors::usage(format!("{}: cannot create the folder: {e}", dir.display())))?;
-    // Nothing watches this token: the worker thread gives the proof search the solver's
-    // stack, and a Ctrl-C during it is raised when it ends.
-    let certified = interrupt::run(py, &Cancel::new(), || {
-        let record = write_certificate(instance, solution, &dir, &stem, seconds)
+    let cancel = Cancel::new();
+    let certified = interrupt::run(py, &cancel, || {
+        let record = write_certificate(instance, solution, &dir, &stem, seconds, &cancel)
             .map_err(|e| format!("{}: {e}", instance.name))?;
         let certified = makespan::Solution {
             certificate: Some(record),

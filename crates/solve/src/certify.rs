@@ -14,6 +14,7 @@ use makespan_model::solution::{Solution, Status};
 
 use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
 use crate::problem::Problem;
+use crate::Cancel;
 
 /// Why no certificate was written.
 #[derive(Debug, thiserror::Error)]
@@ -32,14 +33,15 @@ pub enum CertifyError {
 }
 
 /// Writes the certificate of `solution` (of `instance`) as `dir/<stem>.cert.json` (plus the
-/// FlatZinc model and DRCP proof for a search proof, found within `seconds`), and returns
-/// the record for the solution file.
+/// FlatZinc model and DRCP proof for a search proof, found within `seconds` unless `cancel`
+/// is tripped first), and returns the record for the solution file.
 pub fn certify(
     instance: &Instance,
     solution: &Solution,
     dir: &Path,
     stem: &str,
     seconds: f64,
+    cancel: &Cancel,
 ) -> Result<CertificateRecord, CertifyError> {
     let no = |why: &str| Err(CertifyError::NoProof(why.into()));
     let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
@@ -53,7 +55,7 @@ pub fn certify(
         (load, ProofKind::Bound)
     } else {
         (
-            drcp(&problem, makespan, dir, stem, seconds)?,
+            drcp(&problem, makespan, dir, stem, seconds, cancel)?,
             ProofKind::Drcp,
         )
     };
@@ -169,6 +171,7 @@ fn drcp(
     dir: &Path,
     stem: &str,
     seconds: f64,
+    cancel: &Cancel,
 ) -> Result<Proof, CertifyError> {
     let no = |why: &str| Err(CertifyError::NoProof(why.into()));
     let g = problem.expanded.scale;
@@ -184,7 +187,7 @@ fn drcp(
     })?;
     // Pumpkin's proof as logged, then with its hints in an order that applies.
     let raw = dir.join(format!(".tmp-raw-{drcp}"));
-    let outcome = cp::minimise(&model, seconds, Some(&raw)).map_err(|e| CertifyError::Io {
+    let outcome = cp::minimise(&model, seconds, cancel, Some(&raw)).map_err(|e| CertifyError::Io {
         path: raw.clone(),
         source: std::io::Error::other(e.to_string()),
     });
@@ -204,7 +207,11 @@ fn drcp(
         }),
         CpOutcome::Stopped { .. } => {
             let _ = std::fs::remove_file(dir.join(&fzn));
-            no("Pumpkin did not finish the proof within the time limit")
+            no(if cancel.is_cancelled() {
+                "the proof search was cancelled"
+            } else {
+                "Pumpkin did not finish the proof within the time limit"
+            })
         }
         CpOutcome::Optimal { .. } => {
             let _ = std::fs::remove_file(dir.join(&fzn));

@@ -49,6 +49,16 @@ pub struct SolveOptions {
 /// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
 pub const MAX_CHUNKS: u64 = 5_000;
 
+impl SolveOptions {
+    /// Seconds left before the instance's deadline (the whole time limit when none is
+    /// set): the budget of each phase, while messages name `time_limit` itself.
+    pub fn seconds_left(&self) -> f64 {
+        self.effort.deadline.map_or(self.time_limit, |d| {
+            d.saturating_duration_since(Instant::now()).as_secs_f64()
+        })
+    }
+}
+
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
@@ -182,10 +192,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
         );
     }
     // The exact methods get what is left of the instance's time.
-    let left = options.effort.deadline.map_or(options.time_limit, |d| {
-        d.saturating_duration_since(Instant::now()).as_secs_f64()
-    });
-    if left <= 0.0 {
+    if options.seconds_left() <= 0.0 {
         if let Some(h) = &heuristic {
             return Outcome {
                 status: Status::Feasible,
@@ -201,11 +208,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             };
         }
     }
-    let exact_options = SolveOptions {
-        time_limit: left,
-        ..options.clone()
-    };
-    exact::solve(problem, lower, heuristic.as_ref(), &exact_options)
+    exact::solve(problem, lower, heuristic.as_ref(), options)
 }
 
 /// The instance with every activity whole: a schedule of it is one of the instance (a

@@ -293,6 +293,7 @@ fn certify_into(
         &options.out,
         &stem,
         options.solve.time_limit,
+        &options.solve.cancel,
     ) {
         Ok(record) => solution.certificate = Some(record),
         Err(certify::CertifyError::NoProof(_)) => solution.certificate = None,

@@ -66,7 +66,7 @@ fn run(
             source: BoundSource::Search,
         }))
     };
-    let (starts, method, bound) = match search(problem, upper, options.time_limit, &options.cancel) {
+    let (starts, method, bound) = match search(problem, upper, options.seconds_left(), &options.cancel) {
         SearchOutcome::GaveUp => return None,
         SearchOutcome::NoneShorter => match heuristic {
             Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),

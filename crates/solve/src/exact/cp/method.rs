@@ -55,7 +55,8 @@ impl ExactMethod for Cp {
         // From the heuristic's makespan down to the bound: where the bound is already the
         // optimum (energetic reasoning often finds it), the search only has to reach it.
         // Times beyond 32 bits: the MILP's turn.
-        Some(match solve(problem, lower.value, horizon, options.time_limit)? {
+        let (left, limit) = (options.seconds_left(), options.time_limit);
+        Some(match solve(problem, lower.value, horizon, left, &options.cancel)? {
             CpOutcome::Optimal {
                 mut starts,
                 makespan,
@@ -76,6 +77,13 @@ impl ExactMethod for Cp {
                 ),
             },
             CpOutcome::Stopped { best } => {
+                let stopped = if options.cancel.is_cancelled() {
+                    "Pumpkin was cancelled".to_string()
+                } else {
+                    format!(
+                        "Pumpkin stopped at the time limit of {limit} s (--time-limit)"
+                    )
+                };
                 let (starts, method) = match (best, heuristic) {
                     (Some((mut starts, makespan)), _) => {
                         starts.extend([0, makespan]);
@@ -85,17 +93,13 @@ impl ExactMethod for Cp {
                     (None, None) => {
                         return Some(Outcome::refused(
                             Status::Error,
-                            format!(
-                                "no schedule found: Pumpkin stopped at the time limit of {} s (--time-limit)",
-                                options.time_limit
-                            ),
+                            format!("no schedule found: {stopped}"),
                         ))
                     }
                 };
                 Outcome {
                     reason: Some(format!(
-                        "not proven optimal: Pumpkin stopped at the time limit of {} s (--time-limit); lower_bound and gap say how far from optimal it can be",
-                        options.time_limit
+                        "not proven optimal: {stopped}; lower_bound and gap say how far from optimal it can be"
                     )),
                     ..outcome(Status::Feasible, starts, Some(lower), method)
                 }

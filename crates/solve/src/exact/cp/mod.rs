@@ -25,13 +25,14 @@ use pumpkin_solver::core::proof::ProofLog;
 use pumpkin_solver::core::results::{
     OptimisationResult, ProblemSolution, Solution, SolutionReference,
 };
-use pumpkin_solver::core::termination::TimeBudget;
+use pumpkin_solver::core::termination::{Combinator, TerminationCondition, TimeBudget};
 use pumpkin_solver::core::variables::{DomainId, TransformableVariable};
 use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::propagators::disjunctive::ArgDisjunctiveTask;
 use pumpkin_solver::Solver;
 
 use crate::problem::Problem;
+use crate::Cancel;
 use model::{CpModel, Row, Unbuildable, Var};
 
 /// Whether the constraint model expresses every rule of `problem`.
@@ -63,11 +64,22 @@ pub struct ProofFileError {
     source: std::io::Error,
 }
 
-/// Minimises the makespan over schedules that end by `horizon`, within `seconds`; with
-/// `proof`, logs Pumpkin's DRCP proof there (the model is [`CpModel::flatzinc`]).
+/// Stops Pumpkin between conflicts once the caller cancels.
+struct Cancelled<'a>(&'a Cancel);
+
+impl TerminationCondition for Cancelled<'_> {
+    fn should_stop(&mut self) -> bool {
+        self.0.is_cancelled()
+    }
+}
+
+/// Minimises the makespan over schedules that end by `horizon`, within `seconds` or until
+/// `cancel` is tripped; with `proof`, logs Pumpkin's DRCP proof there (the model is
+/// [`CpModel::flatzinc`]).
 pub fn minimise(
     model: &CpModel,
     seconds: f64,
+    cancel: &Cancel,
     proof: Option<&Path>,
 ) -> Result<CpOutcome, ProofFileError> {
     let proof_log = match proof {
@@ -147,7 +159,10 @@ pub fn minimise(
     }
     let mut brancher = solver.default_brancher();
     let mut resolver = ResolutionResolver::default();
-    let mut termination = TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0)));
+    let mut termination = Combinator::new(
+        TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
+        Cancelled(cancel),
+    );
     let callback = |_: &Solver,
                     _: SolutionReference,
                     _: &DefaultBrancher,
@@ -182,9 +197,15 @@ pub fn minimise(
 
 /// [`minimise`] on `problem` without a proof, knowing that no schedule is shorter than
 /// `floor`; `None` when times exceed 32 bits.
-pub fn solve(problem: &Problem, floor: i64, horizon: i64, seconds: f64) -> Option<CpOutcome> {
+pub fn solve(
+    problem: &Problem,
+    floor: i64,
+    horizon: i64,
+    seconds: f64,
+    cancel: &Cancel,
+) -> Option<CpOutcome> {
     match CpModel::build(problem, horizon) {
-        Ok(model) => minimise(&model.with_floor(floor), seconds, None).ok(),
+        Ok(model) => minimise(&model.with_floor(floor), seconds, cancel, None).ok(),
         Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
         Err(Unbuildable::TooLarge) => None,
     }

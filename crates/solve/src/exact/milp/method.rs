@@ -43,7 +43,7 @@ fn exact(
     lower: LowerBound,
 ) -> Outcome {
     let settings = MilpSettings {
-        time_limit: options.time_limit,
+        time_limit: options.seconds_left(),
         threads: options.threads,
         node_limit: options.node_limit,
         export_lp: options.export_lp.clone(),

@@ -32,12 +32,21 @@ pub fn instance(
     }
 }
 
-/// The workspace root (two folders above this crate), as a path relative to the current
-/// folder when that is the root itself (the integration tests run there). Relative paths
-/// matter: an instance records the file it was imported from, which enters its content hash,
-/// and the committed solutions were made from `../shared/benchmarks/…`.
+/// The workspace root, as a path relative to the current folder when that is the root
+/// itself (the integration tests run there). Relative paths matter: an instance records the
+/// file it was imported from, which enters its content hash, and the committed solutions
+/// were made from `../shared/benchmarks/…`.
+///
+/// Found at run time, upwards from the running test's package (`$CARGO_MANIFEST_DIR`, which
+/// `cargo test` sets) to the folder with `Cargo.lock`: a path compiled into this crate would
+/// name whichever clone built it first when clones share a build cache.
 pub fn workspace() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let package = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    let root = package
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .map_or_else(|| package.join("../.."), Path::to_path_buf);
     let here = std::env::current_dir().and_then(|d| d.canonicalize());
     match (here, root.canonicalize()) {
         (Ok(here), Ok(canonical)) if here == canonical => PathBuf::new(),

@@ -25,6 +25,7 @@
 //! does one thing at a time and the gaps it may leave are bounded by the slack.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -102,6 +103,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> S
         seen: FxHashMap::default(),
         layers: BTreeMap::new(),
         heads: vec![0; rules.n],
+        latest: vec![0; rules.n],
         jobs: vec![Vec::new(); rules.capacities.len()],
     }
     .run()
@@ -152,8 +154,6 @@ struct Rules {
     piece_anchors: Vec<Vec<Vec<usize>>>,
     /// Activities in an order where every minimum lag points forward.
     order: Vec<usize>,
-    /// Minimum lags (forward arcs) into each activity: `(i, w)`.
-    forward_into: Vec<Vec<(usize, i64)>>,
     /// Ages below this are exact; ages at it stand for every larger one, which behave
     /// alike for every rule.
     cap: Vec<u16>,
@@ -261,7 +261,6 @@ impl Rules {
                 .collect(),
             capacities: problem.capacities.clone(),
             order: topological(&forward_into)?,
-            forward_into,
             pool,
             needs_agent: (0..n)
                 .map(|j| instant[j] || problem.demands[j].iter().any(|d| d.resource == pool))
@@ -314,7 +313,8 @@ impl Key {
 }
 
 struct State {
-    key: Key,
+    /// Shared with [`Search::seen`]: one copy of every state kept.
+    key: Rc<Key>,
     node: u32,
 }
 
@@ -338,11 +338,13 @@ struct Search<'a> {
     nodes: Vec<Node>,
     moves: Vec<u16>,
     /// The earliest instant each state was reached at.
-    seen: FxHashMap<Key, i64>,
+    seen: FxHashMap<Rc<Key>, i64>,
     /// States still to expand, by instant (the lower bound when queued, too).
     layers: BTreeMap<i64, Vec<(State, i64)>>,
     /// Scratch space of the lower bound: heads, and per resource `(head, work, tail)`.
     heads: Vec<i64>,
+    /// Scratch space of [`Search::windows`]: latest starts.
+    latest: Vec<i64>,
     jobs: Vec<Vec<(i64, i64, i64)>>,
 }
 
@@ -354,7 +356,13 @@ impl Search<'_> {
             values: [u8::MAX; MAX_STATE_VARIABLES],
         };
         self.layers
-            .insert(0, vec![(State { key: root, node: 0 }, 0)]);
+            .insert(0, vec![(
+            State {
+                key: Rc::new(root),
+                node: 0,
+            },
+            0,
+        )]);
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
                 break;
@@ -563,7 +571,8 @@ impl Search<'_> {
         if bound >= self.best {
             return;
         }
-        self.seen.insert(child.clone(), now);
+        let child = Rc::new(child);
+        self.seen.insert(Rc::clone(&child), now);
         let node = self.push(state.node, chosen, t);
         self.layers
             .entry(now)
@@ -654,6 +663,81 @@ impl Search<'_> {
             .fold(0, i64::max)
     }
 
+    /// Whether every activity not started yet keeps a start window: its earliest start
+    /// (`self.heads`, from `now`, the ages and every arc, maximum lags included, to a fixed
+    /// point) is no later than its latest one (deadlines, maximum lags from what has started,
+    /// and ending before `self.best` with its tail, carried back along every arc). Each step
+    /// is a rule the schedule must obey, so a state without windows has no completion
+    /// shorter than the best known.
+    fn windows(&mut self, key: &Key, now: i64) -> bool {
+        let r = self.rules;
+        let (head, latest) = (&mut self.heads, &mut self.latest);
+        for &j in &r.order {
+            if has(&key.started, j) {
+                continue;
+            }
+            head[j] = now;
+            latest[j] = r.deadline[j].min(self.best - 1 - r.tail[j]);
+            for &(k, w) in &r.out_of[j] {
+                // S_k ≥ S_j + w with k started: S_j ≤ S_k − w (a capped age only loosens it).
+                if has(&key.started, k) {
+                    if let Some(a) = key.age(k) {
+                        latest[j] = latest[j].min(now - a - w);
+                    }
+                }
+            }
+        }
+        // Longest paths over every arc: forward arcs settle in one pass in `order`, each
+        // maximum lag needs at most one more (the network has no positive cycle; the
+        // passes stop at n in any case, and every value reached is a valid bound).
+        for _ in 0..=r.n {
+            let mut changed = false;
+            for &j in &r.order {
+                if has(&key.started, j) {
+                    continue;
+                }
+                let mut h = head[j];
+                for &(i, w) in &r.into[j] {
+                    if has(&key.started, i) {
+                        if let Some(a) = key.age(i) {
+                            h = h.max(now - a + w);
+                        }
+                    } else {
+                        h = h.max(head[i] + w);
+                    }
+                }
+                changed |= h > head[j];
+                head[j] = h;
+            }
+            if !changed {
+                break;
+            }
+        }
+        for _ in 0..=r.n {
+            let mut changed = false;
+            for &j in r.order.iter().rev() {
+                if has(&key.started, j) {
+                    continue;
+                }
+                let mut l = latest[j];
+                for &(k, w) in &r.out_of[j] {
+                    if !has(&key.started, k) {
+                        l = l.min(latest[k] - w);
+                    }
+                }
+                if l < head[j] {
+                    return false;
+                }
+                changed |= l < latest[j];
+                latest[j] = l;
+            }
+            if !changed {
+                break;
+            }
+        }
+        true
+    }
+
     /// A lower bound on the makespan of any schedule through `key` at `now`: the longest
     /// path ahead of every activity from its earliest start (heads follow the minimum lags
     /// from what has started), and for every resource the one-machine bound with heads and
@@ -662,8 +746,11 @@ impl Search<'_> {
     /// it is followed by its tail).
     fn lower_bound(&mut self, key: &Key, now: i64) -> i64 {
         let r = self.rules;
+        if !self.windows(key, now) {
+            return i64::MAX;
+        }
         let mut bound = now;
-        let (head, jobs) = (&mut self.heads, &mut self.jobs);
+        let jobs = &mut self.jobs;
         jobs.iter_mut().for_each(Vec::clear);
         for &(i, a) in &key.ages {
             let (i, a) = (usize::from(i), i64::from(a));
@@ -676,21 +763,12 @@ impl Search<'_> {
                 }
             }
         }
+        let head = &self.heads;
         for &j in &r.order {
             if has(&key.started, j) {
                 continue;
             }
-            let mut h = now;
-            for &(i, w) in &r.forward_into[j] {
-                if has(&key.started, i) {
-                    if let Some(a) = key.age(i) {
-                        h = h.max(now - a + w);
-                    }
-                } else {
-                    h = h.max(head[i] + w);
-                }
-            }
-            head[j] = h;
+            let h = head[j];
             bound = bound.max(h + r.tail[j]);
             for &(res, amount, until) in &r.demands[j] {
                 jobs[res].push((h, amount * until, r.tail[j] - until));
@@ -710,6 +788,14 @@ impl Search<'_> {
                 work += p;
                 tail = tail.min(q);
                 bound = bound.max(h + work + tail);
+            }
+            // The mirror image: longest tails first, the work and the earliest head.
+            jobs.sort_unstable_by_key(|&(_, _, tail)| std::cmp::Reverse(tail));
+            let (mut work, mut head) = (0, i64::MAX);
+            for &(h, p, q) in jobs.iter() {
+                work += p;
+                head = head.min(h);
+                bound = bound.max(head + work + q);
             }
         }
         bound

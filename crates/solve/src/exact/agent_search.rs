@@ -24,7 +24,8 @@
 //! weak on unit chunks and start-instant rules, while the states here stay few: the agent
 //! does one thing at a time and the gaps it may leave are bounded by the slack.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -105,6 +106,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> S
         heads: vec![0; rules.n],
         latest: vec![0; rules.n],
         jobs: vec![Vec::new(); rules.capacities.len()],
+        due: BinaryHeap::new(),
     }
     .run()
 }
@@ -345,7 +347,9 @@ struct Search<'a> {
     heads: Vec<i64>,
     /// Scratch space of [`Search::windows`]: latest starts.
     latest: Vec<i64>,
-    jobs: Vec<Vec<(i64, i64, i64)>>,
+    jobs: Vec<Vec<(i64, i64, i64, i64)>>,
+    /// Scratch space of [`meets_due_dates`].
+    due: BinaryHeap<Reverse<(i64, i64)>>,
 }
 
 impl Search<'_> {
@@ -355,14 +359,16 @@ impl Search<'_> {
             ages: Vec::new(),
             values: [u8::MAX; MAX_STATE_VARIABLES],
         };
-        self.layers
-            .insert(0, vec![(
-            State {
-                key: Rc::new(root),
-                node: 0,
-            },
+        self.layers.insert(
             0,
-        )]);
+            vec![(
+                State {
+                    key: Rc::new(root),
+                    node: 0,
+                },
+                0,
+            )],
+        );
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
                 break;
@@ -759,11 +765,12 @@ impl Search<'_> {
             }
             for &(res, amount, until) in &r.demands[i] {
                 if a < until {
-                    jobs[res].push((now, amount * (until - a), r.tail[i] - until));
+                    let q = r.tail[i] - until;
+                    jobs[res].push((now, amount * (until - a), q, self.best - 1 - q));
                 }
             }
         }
-        let head = &self.heads;
+        let (head, latest) = (&self.heads, &self.latest);
         for &j in &r.order {
             if has(&key.started, j) {
                 continue;
@@ -771,7 +778,7 @@ impl Search<'_> {
             let h = head[j];
             bound = bound.max(h + r.tail[j]);
             for &(res, amount, until) in &r.demands[j] {
-                jobs[res].push((h, amount * until, r.tail[j] - until));
+                jobs[res].push((h, amount * until, r.tail[j] - until, latest[j] + until));
             }
         }
         for (res, jobs) in jobs.iter_mut().enumerate() {
@@ -782,17 +789,20 @@ impl Search<'_> {
                 continue;
             }
             // Latest heads first: the work and the shortest tail from each head on.
-            jobs.sort_unstable_by_key(|&(head, _, _)| std::cmp::Reverse(head));
+            jobs.sort_unstable_by_key(|&(head, ..)| std::cmp::Reverse(head));
             let (mut work, mut tail) = (0, i64::MAX);
-            for &(h, p, q) in jobs.iter() {
+            for &(h, p, q, _) in jobs.iter() {
                 work += p;
                 tail = tail.min(q);
                 bound = bound.max(h + work + tail);
             }
+            if !meets_due_dates(jobs, &mut self.due) {
+                return i64::MAX;
+            }
             // The mirror image: longest tails first, the work and the earliest head.
-            jobs.sort_unstable_by_key(|&(_, _, tail)| std::cmp::Reverse(tail));
+            jobs.sort_unstable_by_key(|&(_, _, tail, _)| std::cmp::Reverse(tail));
             let (mut work, mut head) = (0, i64::MAX);
-            for &(h, p, q) in jobs.iter() {
+            for &(h, p, q, _) in jobs.iter() {
                 work += p;
                 head = head.min(h);
                 bound = bound.max(head + work + q);
@@ -828,6 +838,44 @@ impl Search<'_> {
             node = parent;
         }
         starts
+    }
+}
+
+/// Whether one machine can do every job `(head, work, tail, due)` between its head and its
+/// due date when work may be interrupted (a relaxation of every schedule that ends before
+/// the best known). Earliest due date first among the released jobs is optimal for this,
+/// so it decides. `jobs` come sorted by latest head first.
+fn meets_due_dates(
+    jobs: &[(i64, i64, i64, i64)],
+    due: &mut BinaryHeap<Reverse<(i64, i64)>>,
+) -> bool {
+    due.clear();
+    let mut next = jobs.iter().rev().peekable();
+    let mut t = i64::MIN;
+    loop {
+        while let Some(&&(h, p, _, d)) = next.peek() {
+            if h > t {
+                break;
+            }
+            due.push(Reverse((d, p)));
+            next.next();
+        }
+        let Some(Reverse((d, p))) = due.pop() else {
+            match next.peek() {
+                Some(&&(h, ..)) => {
+                    t = h;
+                    continue;
+                }
+                None => return true,
+            }
+        };
+        let run = next.peek().map_or(p, |&&(h, ..)| p.min(h - t));
+        t += run;
+        if run < p {
+            due.push(Reverse((d, p - run)));
+        } else if t > d {
+            return false;
+        }
     }
 }
 

@@ -156,6 +156,10 @@ struct Rules {
     piece_anchors: Vec<Vec<Vec<usize>>>,
     /// Activities in an order where every minimum lag points forward.
     order: Vec<usize>,
+    /// The activities with a minimum lag (forward arc) into each.
+    forward_arc: Vec<Vec<usize>>,
+    /// Arcs between activities that are not forward (maximum lags): `(i, j, w)`, `S_j ≥ S_i + w`.
+    backward: Vec<(usize, usize, i64)>,
     /// Ages below this are exact; ages at it stand for every larger one, which behave
     /// alike for every rule.
     cap: Vec<u16>,
@@ -263,6 +267,16 @@ impl Rules {
                 .collect(),
             capacities: problem.capacities.clone(),
             order: topological(&forward_into)?,
+            forward_arc: forward_into
+                .iter()
+                .map(|arcs| arcs.iter().map(|&(i, _)| i).collect())
+                .collect(),
+            backward: net
+                .arcs()
+                .iter()
+                .filter(|a| a.from < n && a.to < n && !a.forward)
+                .map(|a| (a.from, a.to, a.weight))
+                .collect(),
             pool,
             needs_agent: (0..n)
                 .map(|j| instant[j] || problem.demands[j].iter().any(|d| d.resource == pool))
@@ -677,65 +691,84 @@ impl Search<'_> {
     /// shorter than the best known.
     fn windows(&mut self, key: &Key, now: i64) -> bool {
         let r = self.rules;
+        let started = &key.started;
         let (head, latest) = (&mut self.heads, &mut self.latest);
+        // One pass in `order` settles every minimum lag and every rule from what has
+        // started (a capped age only loosens a bound).
         for &j in &r.order {
-            if has(&key.started, j) {
+            if has(started, j) {
                 continue;
             }
-            head[j] = now;
-            latest[j] = r.deadline[j].min(self.best - 1 - r.tail[j]);
-            for &(k, w) in &r.out_of[j] {
-                // S_k ≥ S_j + w with k started: S_j ≤ S_k − w (a capped age only loosens it).
-                if has(&key.started, k) {
-                    if let Some(a) = key.age(k) {
-                        latest[j] = latest[j].min(now - a - w);
+            let mut h = now;
+            for &(i, w) in &r.into[j] {
+                if !has(started, i) {
+                    if r.forward_arc[j].contains(&i) {
+                        h = h.max(head[i] + w);
                     }
+                } else if let Some(a) = key.age(i) {
+                    h = h.max(now - a + w);
                 }
             }
+            head[j] = h;
         }
-        // Longest paths over every arc: forward arcs settle in one pass in `order`, each
-        // maximum lag needs at most one more (the network has no positive cycle; the
+        for &j in r.order.iter().rev() {
+            if has(started, j) {
+                continue;
+            }
+            let mut l = r.deadline[j].min(self.best - 1 - r.tail[j]);
+            for &(k, w) in &r.out_of[j] {
+                // S_k ≥ S_j + w: S_j ≤ S_k − w.
+                if !has(started, k) {
+                    if r.forward_arc[k].contains(&j) {
+                        l = l.min(latest[k] - w);
+                    }
+                } else if let Some(a) = key.age(k) {
+                    l = l.min(now - a - w);
+                }
+            }
+            if l < head[j] {
+                return false;
+            }
+            latest[j] = l;
+        }
+        // Maximum lags between activities still to start: relaxed to a fixed point over
+        // every arc if one of them moves a window (the network has no positive cycle; the
         // passes stop at n in any case, and every value reached is a valid bound).
+        let open = |&&(i, j, _): &&(usize, usize, i64)| !has(started, i) && !has(started, j);
+        let moved = r
+            .backward
+            .iter()
+            .filter(open)
+            .any(|&(i, j, w)| head[i] + w > head[j] || latest[j] - w < latest[i]);
+        if !moved {
+            return true;
+        }
         for _ in 0..=r.n {
             let mut changed = false;
             for &j in &r.order {
-                if has(&key.started, j) {
+                if has(started, j) {
                     continue;
                 }
-                let mut h = head[j];
                 for &(i, w) in &r.into[j] {
-                    if has(&key.started, i) {
-                        if let Some(a) = key.age(i) {
-                            h = h.max(now - a + w);
-                        }
-                    } else {
-                        h = h.max(head[i] + w);
+                    if !has(started, i) && head[i] + w > head[j] {
+                        head[j] = head[i] + w;
+                        changed = true;
                     }
                 }
-                changed |= h > head[j];
-                head[j] = h;
             }
-            if !changed {
-                break;
-            }
-        }
-        for _ in 0..=r.n {
-            let mut changed = false;
             for &j in r.order.iter().rev() {
-                if has(&key.started, j) {
+                if has(started, j) {
                     continue;
                 }
-                let mut l = latest[j];
                 for &(k, w) in &r.out_of[j] {
-                    if !has(&key.started, k) {
-                        l = l.min(latest[k] - w);
+                    if !has(started, k) && latest[k] - w < latest[j] {
+                        latest[j] = latest[k] - w;
+                        changed = true;
                     }
                 }
-                if l < head[j] {
+                if latest[j] < head[j] {
                     return false;
                 }
-                changed |= l < latest[j];
-                latest[j] = l;
             }
             if !changed {
                 break;

@@ -11,6 +11,10 @@
 //! dropped. Lower bounds (the longest path still ahead of each activity, the work left on
 //! each resource followed by the shortest tail after it) prune every state that cannot
 //! end below the best schedule known, so an exhausted search proves that schedule optimal.
+//! So do start windows (`Search::windows`: earliest and latest starts over every lag,
+//! maximum lags included, and the latest start that still ends below the best known) and
+//! a preemptive earliest-due-date check of each unary resource's remaining work against
+//! them ([`meets_due_dates`]): each is a relaxation of every shorter completion.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
 //! into one of the form without making it longer (`Search::canonical`,
@@ -831,14 +835,6 @@ impl Search<'_> {
             }
             if !meets_due_dates(jobs, &mut self.due) {
                 return i64::MAX;
-            }
-            // The mirror image: longest tails first, the work and the earliest head.
-            jobs.sort_unstable_by_key(|&(_, _, tail, _)| std::cmp::Reverse(tail));
-            let (mut work, mut head) = (0, i64::MAX);
-            for &(h, p, q, _) in jobs.iter() {
-                work += p;
-                head = head.min(h);
-                bound = bound.max(head + work + q);
             }
         }
         bound

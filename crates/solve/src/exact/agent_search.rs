@@ -14,7 +14,7 @@
 //! So do start windows (`Search::windows`: earliest and latest starts over every lag,
 //! maximum lags included, and the latest start that still ends below the best known) and
 //! a preemptive earliest-due-date check of each unary resource's remaining work against
-//! them ([`meets_due_dates`]): each is a relaxation of every shorter completion.
+//! them (`meets_due_dates`): each is a relaxation of every shorter completion.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
 //! into one of the form without making it longer (`Search::canonical`,

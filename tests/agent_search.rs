@@ -3,7 +3,9 @@
 //! cook; continuous, interruptible and autonomous steps; a stove and a microwave; time
 //! windows (max lags on every piece); an oven preheat and bake that set and require a
 //! temperature. The search prunes with canonical forms (runs of free chunks, eager
-//! autonomous starts) whose soundness this checks against a method that has none.
+//! autonomous starts) and bounds (start windows over maximum lags, due dates on the cook
+//! and the appliances) whose soundness this checks against a method that has none, also
+//! with the search's bound at the optimum.
 
 use std::num::NonZeroU32;
 
@@ -55,6 +57,17 @@ proptest! {
             SearchOutcome::Optimal { makespan, .. } => prop_assert_eq!(Some(makespan), exact),
             SearchOutcome::NoneShorter => prop_assert_eq!(None, exact),
             SearchOutcome::GaveUp => prop_assert!(false, "the search gave up on a tiny instance"),
+        }
+        // The bound at the optimum itself: the start windows and due dates it prunes with
+        // (ending before the best known) keep the optimum one step above, and prove
+        // nothing shorter exists at it.
+        if let Some(optimum) = exact {
+            match agent_search::search(&problem, optimum + 1, 60.0, &Cancel::new()) {
+                SearchOutcome::Optimal { makespan, .. } => prop_assert_eq!(makespan, optimum),
+                other => prop_assert!(false, "no optimum below {}: {other:?}", optimum + 1),
+            }
+            let shorter = agent_search::search(&problem, optimum, 60.0, &Cancel::new());
+            prop_assert!(matches!(shorter, SearchOutcome::NoneShorter), "{shorter:?}");
         }
     }
 }

@@ -11,6 +11,10 @@
 //! dropped. Lower bounds (the longest path still ahead of each activity, the work left on
 //! each resource followed by the shortest tail after it) prune every state that cannot
 //! end below the best schedule known, so an exhausted search proves that schedule optimal.
+//! So do start windows (`Search::windows`: earliest and latest starts over every lag,
+//! maximum lags included, and the latest start that still ends below the best known) and
+//! a preemptive earliest-due-date check of each unary resource's remaining work against
+//! them (`meets_due_dates`): each is a relaxation of every shorter completion.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
 //! into one of the form without making it longer (`Search::canonical`,
@@ -24,7 +28,9 @@
 //! weak on unit chunks and start-instant rules, while the states here stay few: the agent
 //! does one thing at a time and the gaps it may leave are bounded by the slack.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::rc::Rc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -102,7 +108,9 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> S
         seen: FxHashMap::default(),
         layers: BTreeMap::new(),
         heads: vec![0; rules.n],
+        latest: vec![0; rules.n],
         jobs: vec![Vec::new(); rules.capacities.len()],
+        due: BinaryHeap::new(),
     }
     .run()
 }
@@ -152,8 +160,10 @@ struct Rules {
     piece_anchors: Vec<Vec<Vec<usize>>>,
     /// Activities in an order where every minimum lag points forward.
     order: Vec<usize>,
-    /// Minimum lags (forward arcs) into each activity: `(i, w)`.
-    forward_into: Vec<Vec<(usize, i64)>>,
+    /// The activities with a minimum lag (forward arc) into each.
+    forward_arc: Vec<Vec<usize>>,
+    /// Arcs between activities that are not forward (maximum lags): `(i, j, w)`, `S_j ≥ S_i + w`.
+    backward: Vec<(usize, usize, i64)>,
     /// Ages below this are exact; ages at it stand for every larger one, which behave
     /// alike for every rule.
     cap: Vec<u16>,
@@ -261,7 +271,16 @@ impl Rules {
                 .collect(),
             capacities: problem.capacities.clone(),
             order: topological(&forward_into)?,
-            forward_into,
+            forward_arc: forward_into
+                .iter()
+                .map(|arcs| arcs.iter().map(|&(i, _)| i).collect())
+                .collect(),
+            backward: net
+                .arcs()
+                .iter()
+                .filter(|a| a.from < n && a.to < n && !a.forward)
+                .map(|a| (a.from, a.to, a.weight))
+                .collect(),
             pool,
             needs_agent: (0..n)
                 .map(|j| instant[j] || problem.demands[j].iter().any(|d| d.resource == pool))
@@ -314,7 +333,8 @@ impl Key {
 }
 
 struct State {
-    key: Key,
+    /// Shared with [`Search::seen`]: one copy of every state kept.
+    key: Rc<Key>,
     node: u32,
 }
 
@@ -338,12 +358,16 @@ struct Search<'a> {
     nodes: Vec<Node>,
     moves: Vec<u16>,
     /// The earliest instant each state was reached at.
-    seen: FxHashMap<Key, i64>,
+    seen: FxHashMap<Rc<Key>, i64>,
     /// States still to expand, by instant (the lower bound when queued, too).
     layers: BTreeMap<i64, Vec<(State, i64)>>,
     /// Scratch space of the lower bound: heads, and per resource `(head, work, tail)`.
     heads: Vec<i64>,
-    jobs: Vec<Vec<(i64, i64, i64)>>,
+    /// Scratch space of [`Search::windows`]: latest starts.
+    latest: Vec<i64>,
+    jobs: Vec<Vec<(i64, i64, i64, i64)>>,
+    /// Scratch space of [`meets_due_dates`].
+    due: BinaryHeap<Reverse<(i64, i64)>>,
 }
 
 impl Search<'_> {
@@ -353,8 +377,16 @@ impl Search<'_> {
             ages: Vec::new(),
             values: [u8::MAX; MAX_STATE_VARIABLES],
         };
-        self.layers
-            .insert(0, vec![(State { key: root, node: 0 }, 0)]);
+        self.layers.insert(
+            0,
+            vec![(
+                State {
+                    key: Rc::new(root),
+                    node: 0,
+                },
+                0,
+            )],
+        );
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
                 break;
@@ -563,7 +595,8 @@ impl Search<'_> {
         if bound >= self.best {
             return;
         }
-        self.seen.insert(child.clone(), now);
+        let child = Rc::new(child);
+        self.seen.insert(Rc::clone(&child), now);
         let node = self.push(state.node, chosen, t);
         self.layers
             .entry(now)
@@ -654,6 +687,100 @@ impl Search<'_> {
             .fold(0, i64::max)
     }
 
+    /// Whether every activity not started yet keeps a start window: its earliest start
+    /// (`self.heads`, from `now`, the ages and every arc, maximum lags included, to a fixed
+    /// point) is no later than its latest one (deadlines, maximum lags from what has started,
+    /// and ending before `self.best` with its tail, carried back along every arc). Each step
+    /// is a rule the schedule must obey, so a state without windows has no completion
+    /// shorter than the best known.
+    fn windows(&mut self, key: &Key, now: i64) -> bool {
+        let r = self.rules;
+        let started = &key.started;
+        let (head, latest) = (&mut self.heads, &mut self.latest);
+        // One pass in `order` settles every minimum lag and every rule from what has
+        // started (a capped age only loosens a bound).
+        for &j in &r.order {
+            if has(started, j) {
+                continue;
+            }
+            let mut h = now;
+            for &(i, w) in &r.into[j] {
+                if !has(started, i) {
+                    if r.forward_arc[j].contains(&i) {
+                        h = h.max(head[i] + w);
+                    }
+                } else if let Some(a) = key.age(i) {
+                    h = h.max(now - a + w);
+                }
+            }
+            head[j] = h;
+        }
+        for &j in r.order.iter().rev() {
+            if has(started, j) {
+                continue;
+            }
+            let mut l = r.deadline[j].min(self.best - 1 - r.tail[j]);
+            for &(k, w) in &r.out_of[j] {
+                // S_k ≥ S_j + w: S_j ≤ S_k − w.
+                if !has(started, k) {
+                    if r.forward_arc[k].contains(&j) {
+                        l = l.min(latest[k] - w);
+                    }
+                } else if let Some(a) = key.age(k) {
+                    l = l.min(now - a - w);
+                }
+            }
+            if l < head[j] {
+                return false;
+            }
+            latest[j] = l;
+        }
+        // Maximum lags between activities still to start: relaxed to a fixed point over
+        // every arc if one of them moves a window (the network has no positive cycle; the
+        // passes stop at n in any case, and every value reached is a valid bound).
+        let open = |&&(i, j, _): &&(usize, usize, i64)| !has(started, i) && !has(started, j);
+        let moved = r
+            .backward
+            .iter()
+            .filter(open)
+            .any(|&(i, j, w)| head[i] + w > head[j] || latest[j] - w < latest[i]);
+        if !moved {
+            return true;
+        }
+        for _ in 0..=r.n {
+            let mut changed = false;
+            for &j in &r.order {
+                if has(started, j) {
+                    continue;
+                }
+                for &(i, w) in &r.into[j] {
+                    if !has(started, i) && head[i] + w > head[j] {
+                        head[j] = head[i] + w;
+                        changed = true;
+                    }
+                }
+            }
+            for &j in r.order.iter().rev() {
+                if has(started, j) {
+                    continue;
+                }
+                for &(k, w) in &r.out_of[j] {
+                    if !has(started, k) && latest[k] - w < latest[j] {
+                        latest[j] = latest[k] - w;
+                        changed = true;
+                    }
+                }
+                if latest[j] < head[j] {
+                    return false;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        true
+    }
+
     /// A lower bound on the makespan of any schedule through `key` at `now`: the longest
     /// path ahead of every activity from its earliest start (heads follow the minimum lags
     /// from what has started), and for every resource the one-machine bound with heads and
@@ -662,8 +789,11 @@ impl Search<'_> {
     /// it is followed by its tail).
     fn lower_bound(&mut self, key: &Key, now: i64) -> i64 {
         let r = self.rules;
+        if !self.windows(key, now) {
+            return i64::MAX;
+        }
         let mut bound = now;
-        let (head, jobs) = (&mut self.heads, &mut self.jobs);
+        let jobs = &mut self.jobs;
         jobs.iter_mut().for_each(Vec::clear);
         for &(i, a) in &key.ages {
             let (i, a) = (usize::from(i), i64::from(a));
@@ -672,28 +802,20 @@ impl Search<'_> {
             }
             for &(res, amount, until) in &r.demands[i] {
                 if a < until {
-                    jobs[res].push((now, amount * (until - a), r.tail[i] - until));
+                    let q = r.tail[i] - until;
+                    jobs[res].push((now, amount * (until - a), q, self.best - 1 - q));
                 }
             }
         }
+        let (head, latest) = (&self.heads, &self.latest);
         for &j in &r.order {
             if has(&key.started, j) {
                 continue;
             }
-            let mut h = now;
-            for &(i, w) in &r.forward_into[j] {
-                if has(&key.started, i) {
-                    if let Some(a) = key.age(i) {
-                        h = h.max(now - a + w);
-                    }
-                } else {
-                    h = h.max(head[i] + w);
-                }
-            }
-            head[j] = h;
+            let h = head[j];
             bound = bound.max(h + r.tail[j]);
             for &(res, amount, until) in &r.demands[j] {
-                jobs[res].push((h, amount * until, r.tail[j] - until));
+                jobs[res].push((h, amount * until, r.tail[j] - until, latest[j] + until));
             }
         }
         for (res, jobs) in jobs.iter_mut().enumerate() {
@@ -704,12 +826,15 @@ impl Search<'_> {
                 continue;
             }
             // Latest heads first: the work and the shortest tail from each head on.
-            jobs.sort_unstable_by_key(|&(head, _, _)| std::cmp::Reverse(head));
+            jobs.sort_unstable_by_key(|&(head, ..)| std::cmp::Reverse(head));
             let (mut work, mut tail) = (0, i64::MAX);
-            for &(h, p, q) in jobs.iter() {
+            for &(h, p, q, _) in jobs.iter() {
                 work += p;
                 tail = tail.min(q);
                 bound = bound.max(h + work + tail);
+            }
+            if !meets_due_dates(jobs, &mut self.due) {
+                return i64::MAX;
             }
         }
         bound
@@ -742,6 +867,44 @@ impl Search<'_> {
             node = parent;
         }
         starts
+    }
+}
+
+/// Whether one machine can do every job `(head, work, tail, due)` between its head and its
+/// due date when work may be interrupted (a relaxation of every schedule that ends before
+/// the best known). Earliest due date first among the released jobs is optimal for this,
+/// so it decides. `jobs` come sorted by latest head first.
+fn meets_due_dates(
+    jobs: &[(i64, i64, i64, i64)],
+    due: &mut BinaryHeap<Reverse<(i64, i64)>>,
+) -> bool {
+    due.clear();
+    let mut next = jobs.iter().rev().peekable();
+    let mut t = i64::MIN;
+    loop {
+        while let Some(&&(h, p, _, d)) = next.peek() {
+            if h > t {
+                break;
+            }
+            due.push(Reverse((d, p)));
+            next.next();
+        }
+        let Some(Reverse((d, p))) = due.pop() else {
+            match next.peek() {
+                Some(&&(h, ..)) => {
+                    t = h;
+                    continue;
+                }
+                None => return true,
+            }
+        };
+        let run = next.peek().map_or(p, |&&(h, ..)| p.min(h - t));
+        t += run;
+        if run < p {
+            due.push(Reverse((d, p - run)));
+        } else if t > d {
+            return false;
+        }
     }
 }
 

@@ -16,8 +16,9 @@ const RESTARTS: usize = 200;
 /// "start the window's predecessor late, so its successor can follow at once".
 pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
     let mut delays = vec![0; problem.network.nodes()];
+    let adjacency = Adjacency::new(problem);
     for _ in 0..RESTARTS {
-        match attempt(problem, priority, &delays) {
+        match attempt(problem, &adjacency, priority, &delays) {
             Ok(starts) => return Some(starts),
             Err(Some((node, at_least))) if at_least > delays[node] => delays[node] = at_least,
             Err(_) => return None,
@@ -27,23 +28,47 @@ pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
 }
 
 /// One pass; on failure, the node to delay and the start it needs, when that can help.
+/// The arcs into and out of every node, and the forward arcs into each: built once per
+/// [`serial`] call rather than once per restart.
+struct Adjacency {
+    incoming: Vec<Vec<usize>>,
+    outgoing: Vec<Vec<usize>>,
+    forward_in: Vec<usize>,
+}
+
+impl Adjacency {
+    fn new(problem: &Problem) -> Adjacency {
+        let nodes = problem.network.nodes();
+        let mut incoming = vec![Vec::new(); nodes];
+        let mut outgoing = vec![Vec::new(); nodes];
+        let mut forward_in = vec![0usize; nodes];
+        for (k, a) in problem.network.arcs().iter().enumerate() {
+            incoming[a.to].push(k);
+            outgoing[a.from].push(k);
+            if a.forward {
+                forward_in[a.to] += 1;
+            }
+        }
+        Adjacency {
+            incoming,
+            outgoing,
+            forward_in,
+        }
+    }
+}
+
 fn attempt(
     problem: &Problem,
+    adjacency: &Adjacency,
     priority: &[f64],
     delays: &[i64],
 ) -> Result<Vec<i64>, Option<(usize, i64)>> {
     let nodes = problem.network.nodes();
     let arcs = problem.network.arcs();
-    let mut incoming = vec![Vec::new(); nodes];
-    let mut outgoing = vec![Vec::new(); nodes];
-    let mut waiting = vec![0usize; nodes];
-    for (k, a) in arcs.iter().enumerate() {
-        incoming[a.to].push(k);
-        outgoing[a.from].push(k);
-        if a.forward {
-            waiting[a.to] += 1;
-        }
-    }
+    let Adjacency {
+        incoming, outgoing, ..
+    } = adjacency;
+    let mut waiting = adjacency.forward_in.clone();
     let mut start: Vec<Option<i64>> = vec![None; nodes];
     let mut profiles = vec![Profile::default(); problem.capacities.len()];
     let mut side = SideRules::new(problem);

@@ -322,7 +322,12 @@ impl Relaxation<'_> {
                     .zip(durations.iter().zip(usages))
                     .all(|(a, (&d, &u))| {
                         let (time, units) = busy(a);
-                        u <= 0 || d <= 0 || (i64::from(d) * self.g <= time && i64::from(u) <= units)
+                        // A task is one block of time: a split activity's pieces are not.
+                        u <= 0
+                            || d <= 0
+                            || (i64::from(d) * self.g <= time
+                                && i64::from(u) <= units
+                                && !rules::splittable(a))
                     })
         };
         if agents.into_iter().chain(resources).any(|c| fits(&c)) {

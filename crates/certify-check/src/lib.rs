@@ -4,17 +4,25 @@
 //! compiled problem:
 //!
 //! - a critical path: every step is a release, a precedence lag or an activity's end of the
-//!   instance, and the steps sum to the bound;
+//!   instance, and the steps sum to the bound (an activity split into pieces still ends at
+//!   least its duration after its start, so lags after its end count from its start too;
+//!   a maximum lag after its end is never read backwards);
 //! - a load: every work entry is at most what the activity does on that resource, and the
 //!   work over the capacity, rounded up, reaches the bound;
+//! - an energetic interval: the checker computes each activity's window over the schedules
+//!   that end one unit before the bound itself (longest paths through the instance's
+//!   timing rules), and the work the activities must do inside the interval exceeds the
+//!   capacity there (the soundness argument is in the module `energetic`);
 //! - a DRCP proof: every variable and row of the FlatZinc model is implied by the instance
-//!   (so the model is a relaxation: a shorter schedule would be a solution of it), and
+//!   (so the model is a relaxation: a shorter schedule would be a solution of it; an
+//!   activity split into pieces is never a cumulative's task), and
 //!   `pumpkin-checker` checks that the model has no solution shorter than the bound.
 
 #![warn(missing_docs)]
 
 mod bound;
 mod drcp;
+mod energetic;
 mod rules;
 
 use std::path::{Path, PathBuf};

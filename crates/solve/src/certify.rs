@@ -1,19 +1,24 @@
 //! `solve --certify`: the certificate of an optimal solution's lower bound
 //! ([`makespan_model::certificate`]). The cheapest proof that reaches the makespan wins:
-//! a critical path, then a resource's load (arithmetic anyone can redo), then a DRCP proof
-//! logged by Pumpkin on the constraint model with the horizon one below the makespan.
+//! a critical path, then a resource's load, then an energetic interval (arithmetic anyone
+//! can redo over the instance's own rules, in its own units: see the module `timing`), then a DRCP
+//! proof logged by Pumpkin on the constraint model with the horizon one below the makespan.
 //! `makespan check-proof` re-checks each with its own code (crate `makespan-certify-check`).
+
+mod energetic;
+mod timing;
 
 use std::path::{Path, PathBuf};
 
 use makespan_model::certificate::{
-    Certificate, CertificateRecord, Proof, ProofKind, Step, Work, CERTIFICATE_FORMAT,
+    Certificate, CertificateRecord, Proof, ProofKind, Work, CERTIFICATE_FORMAT,
 };
 use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
 use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
 use crate::problem::Problem;
+use timing::Timing;
 
 /// Why no certificate was written.
 #[derive(Debug, thiserror::Error)]
@@ -45,17 +50,22 @@ pub fn certify(
     let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
         return no("only optimal solutions carry a certificate");
     };
-    let problem = Problem::compile_scaled(instance)
-        .map_err(|refusal| CertifyError::NoProof(refusal.to_string()))?;
-    let (proof, kind) = if let Some(steps) = critical_path(&problem, makespan) {
-        (Proof::CriticalPath { steps }, ProofKind::Bound)
-    } else if let Some(load) = load(instance, makespan) {
-        (load, ProofKind::Bound)
-    } else {
-        (
-            drcp(&problem, makespan, dir, stem, seconds)?,
-            ProofKind::Drcp,
-        )
+    let timing = Timing::new(instance);
+    let bound_only = timing
+        .critical_path(makespan)
+        .map(|steps| Proof::CriticalPath { steps })
+        .or_else(|| load(instance, makespan))
+        .or_else(|| energetic::energetic(instance, &timing, makespan));
+    let (proof, kind) = match bound_only {
+        Some(proof) => (proof, ProofKind::Bound),
+        None => {
+            let problem = Problem::compile_scaled(instance)
+                .map_err(|refusal| CertifyError::NoProof(refusal.to_string()))?;
+            (
+                drcp(&problem, makespan, dir, stem, seconds)?,
+                ProofKind::Drcp,
+            )
+        }
     };
     let certificate = Certificate {
         format: CERTIFICATE_FORMAT.into(),
@@ -67,53 +77,6 @@ pub fn certify(
     let text = serde_json::to_string_pretty(&certificate).expect("certificates serialise");
     write_atomically(&dir.join(&file), |path| std::fs::write(path, &text))?;
     Ok(CertificateRecord { kind, file })
-}
-
-/// The longest chain of timing rules, when it reaches `makespan` and every step is a
-/// release, a precedence lag or an activity's end (no hold, no preemption chunk).
-fn critical_path(problem: &Problem, makespan: i64) -> Option<Vec<Step>> {
-    let g = problem.expanded.scale;
-    if problem.critical_path() * g < makespan
-        || problem.expanded.parts.iter().any(|p| p.len() != 1)
-        || !problem.holds.is_empty()
-    {
-        return None;
-    }
-    let (origin, sink) = (problem.network.origin(), problem.network.sink());
-    let name = |j: usize| problem.names[j].clone();
-    let mut steps = Vec::new();
-    let mut node = sink;
-    let mut visited = vec![false; problem.network.nodes()];
-    while node != origin {
-        visited[node] = true;
-        // A tight arc into `node` from a node not yet on the chain (zero cycles aside).
-        let arc = problem.network.arcs().iter().find(|a| {
-            a.to == node
-                && !visited[a.from]
-                && a.from != sink
-                && problem.earliest[a.from] != i64::MIN
-                && problem.earliest[a.from] + a.weight == problem.earliest[node]
-        })?;
-        steps.push(match (arc.from == origin, node == sink) {
-            (true, false) => Step::Release {
-                activity: name(node),
-                at: arc.weight * g,
-            },
-            (false, true) => Step::End {
-                activity: name(arc.from),
-                duration: arc.weight * g,
-            },
-            (false, false) => Step::Lag {
-                before: name(arc.from),
-                after: name(node),
-                weight: arc.weight * g,
-            },
-            (true, true) => return None,
-        });
-        node = arc.from;
-    }
-    steps.reverse();
-    Some(steps)
 }
 
 /// A resource (or the agents) whose work over its capacity reaches `makespan`.

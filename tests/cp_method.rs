@@ -145,6 +145,7 @@ fn tampered_is_rejected(instance: &Instance, kind: ProofKind) {
             other => panic!("a path ends with an end, not {other:?}"),
         },
         Proof::Load { work, .. } => work[0].work += 1,
+        Proof::Energetic { work, .. } => work[0].work += 1,
         Proof::Drcp { scale, .. } => *scale += 1,
     }
     std::fs::write(&path, serde_json::to_string(&tampered).unwrap()).unwrap();

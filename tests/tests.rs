@@ -12,6 +12,7 @@ mod batch_safety;
 mod benchmarks_end_to_end;
 mod check;
 mod cli;
+mod certify_bounds;
 mod cp_method;
 mod error_text;
 mod explain_properties;

@@ -27,7 +27,8 @@ mod rules;
 
 use std::path::{Path, PathBuf};
 
-use makespan_model::certificate::{Certificate, ProofKind, CERTIFICATE_FORMAT};
+use makespan_model::certificate::{Certificate, Proof, ProofKind, CERTIFICATE_FORMAT};
+use makespan_model::instance::Instance;
 use makespan_model::instance::content_hash;
 use makespan_model::solution::{Solution, Status};
 
@@ -107,6 +108,17 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
         kind,
         bound: makespan,
     })
+}
+
+/// Checks a bound-only proof (critical path, load or energetic interval) that no schedule
+/// of `instance` ends before `bound`, without a solution file.
+pub fn check_bound_proof(instance: &Instance, proof: &Proof, bound: i64) -> Result<(), CheckError> {
+    if bound::kind(proof) != ProofKind::Bound {
+        return Err(CheckError::Nothing(
+            "a DRCP proof needs its files: check it with its solution".into(),
+        ));
+    }
+    bound::check(instance, proof, bound).map_err(CheckError::Rejected)
 }
 
 fn dir_of(path: &Path) -> PathBuf {

@@ -50,13 +50,7 @@ pub fn certify(
     let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
         return no("only optimal solutions carry a certificate");
     };
-    let timing = Timing::new(instance);
-    let bound_only = timing
-        .critical_path(makespan)
-        .map(|steps| Proof::CriticalPath { steps })
-        .or_else(|| load(instance, makespan))
-        .or_else(|| energetic::energetic(instance, &timing, makespan));
-    let (proof, kind) = match bound_only {
+    let (proof, kind) = match bound_proof(instance, makespan) {
         Some(proof) => (proof, ProofKind::Bound),
         None => {
             let problem = Problem::compile_scaled(instance)
@@ -77,6 +71,23 @@ pub fn certify(
     let text = serde_json::to_string_pretty(&certificate).expect("certificates serialise");
     write_atomically(&dir.join(&file), |path| std::fs::write(path, &text))?;
     Ok(CertificateRecord { kind, file })
+}
+
+/// The cheapest bound-only proof that no schedule of `instance` ends before `bound`: a
+/// critical path, a load, or an energetic interval.
+pub fn bound_proof(instance: &Instance, bound: i64) -> Option<Proof> {
+    let timing = Timing::new(instance);
+    timing
+        .critical_path(bound)
+        .map(|steps| Proof::CriticalPath { steps })
+        .or_else(|| load(instance, bound))
+        .or_else(|| energetic::energetic(instance, &timing, bound))
+}
+
+/// The energetic proof that no schedule of `instance` ends before `bound`, when one
+/// interval shows it (whether or not a cheaper proof exists).
+pub fn energetic_proof(instance: &Instance, bound: i64) -> Option<Proof> {
+    energetic::energetic(instance, &Timing::new(instance), bound)
 }
 
 /// A resource (or the agents) whose work over its capacity reaches `makespan`.

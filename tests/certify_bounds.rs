@@ -38,7 +38,9 @@ fn certified(instance: &Instance, dir: &std::path::Path) -> (Solution, Certifica
 fn tampered_is_rejected(instance: &Instance, change: impl Fn(&mut Proof)) {
     let dir = tempfile::tempdir().unwrap();
     let (solution, original) = certified(instance, dir.path());
-    let path = dir.path().join(&solution.certificate.as_ref().unwrap().file);
+    let path = dir
+        .path()
+        .join(&solution.certificate.as_ref().unwrap().file);
     let mut tampered = original.clone();
     change(&mut tampered.proof);
     assert_ne!(tampered, original);
@@ -232,7 +234,10 @@ fn bound_proofs_are_sound(instance: &Instance) -> Result<(), TestCaseError> {
         return Ok(());
     };
     for bound in 1..=optimum + 1 {
-        let proofs = [bound_proof(instance, bound), energetic_proof(instance, bound)];
+        let proofs = [
+            bound_proof(instance, bound),
+            energetic_proof(instance, bound),
+        ];
         for proof in proofs.into_iter().flatten() {
             prop_assert!(bound <= optimum, "{proof:?} proves {bound} > {optimum}");
             let checked = check_bound_proof(instance, &proof, bound);
@@ -294,6 +299,9 @@ fn energetic_intervals_certify_optima_past_the_critical_path_and_the_load() {
                 }
             }
         }
-        assert!(energetic > 0, "no energetic certificate among 200 instances");
+        assert!(
+            energetic > 0,
+            "no energetic certificate among 200 instances"
+        );
     }
 }

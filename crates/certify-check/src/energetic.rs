@@ -117,8 +117,16 @@ fn forced_work(a: &Activity, resource: Option<&str>, w: &IntervalWork, from: i64
         },
         Some(id) => (rules::units(a, id), 0, a.duration),
     };
-    let [from, to, es, le, d, first, last] =
-        [from, to, w.earliest_start, w.latest_end, a.duration, first, last].map(i128::from);
+    let [from, to, es, le, d, first, last] = [
+        from,
+        to,
+        w.earliest_start,
+        w.latest_end,
+        a.duration,
+        first,
+        last,
+    ]
+    .map(i128::from);
     let (release, due, len) = (es + first, le - d + last, last - first);
     let inside = if rules::splittable(a) {
         (len - (from - release).max(0) - (due - to).max(0)).min(to - from)
@@ -210,4 +218,57 @@ fn longest_from_origin(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use makespan_model::instance::Precedence;
+
+    /// a (2) → b (4, split) → c (3), b's end at most 2 before c starts.
+    fn chain() -> Instance {
+        let mut b = Activity::new("b", 4);
+        b.preemptible = true;
+        Instance {
+            activities: vec![Activity::new("a", 2), b, Activity::new("c", 3)],
+            precedences: vec![
+                Precedence::finish_to_start("a", "b", 1),
+                Precedence {
+                    max_lag: Some(2),
+                    ..Precedence::finish_to_start("b", "c", 0)
+                },
+            ],
+            ..Instance::new("t", Some(1))
+        }
+    }
+
+    #[test]
+    fn windows_follow_the_rules_and_keep_a_split_end_free() {
+        let windows = super::windows(&chain(), 12).unwrap();
+        // a ends by b's latest start: b (split) need only end by 9, so b may start as late
+        // as 9 − 4 = 5 and a end by 4; c starts after b's 4 units, at 7 or later.
+        assert_eq!(windows, [(0, 4), (3, 9), (7, 12)]);
+        // The chain needs 2 + 1 + 4 + 3 = 10: by 9 the rules leave no schedule.
+        assert!(super::windows(&chain(), 9).is_none());
+    }
+
+    #[test]
+    fn a_split_activity_is_credited_only_what_cannot_leave_the_interval() {
+        let chain = chain();
+        let entry = |activity: &str, earliest_start, latest_end| IntervalWork {
+            activity: activity.into(),
+            earliest_start,
+            latest_end,
+            work: 0,
+        };
+        // b (4 units) within [3, 9): in [4, 8) it must do 4 − 1 − 1 = 2 units split, and
+        // min(4, 4, 3 + 4 − 4, 8 − (9 − 4)) = 3 in one block.
+        let b = &chain.activities[1];
+        assert_eq!(forced_work(b, None, &entry("b", 3, 9), 4, 8), 2);
+        let block = Activity {
+            preemptible: false,
+            ..b.clone()
+        };
+        assert_eq!(forced_work(&block, None, &entry("b", 3, 9), 4, 8), 3);
+    }
 }

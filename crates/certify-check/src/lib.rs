@@ -28,8 +28,8 @@ mod rules;
 use std::path::{Path, PathBuf};
 
 use makespan_model::certificate::{Certificate, Proof, ProofKind, CERTIFICATE_FORMAT};
-use makespan_model::instance::Instance;
 use makespan_model::instance::content_hash;
+use makespan_model::instance::Instance;
 use makespan_model::solution::{Solution, Status};
 
 /// Why a certificate does not certify its solution.

@@ -171,13 +171,11 @@ fn drcp(
     };
     let _ = std::fs::remove_file(&raw);
     match written? {
-        CpOutcome::NoneByHorizon => {
-            return Ok(Proof::Drcp {
-                scale: g,
-                model: fzn,
-                proof: drcp,
-            })
-        }
+        CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
+            scale: g,
+            model: fzn,
+            proof: drcp,
+        }),
         CpOutcome::Stopped { .. } => {
             let _ = std::fs::remove_file(dir.join(&fzn));
             no("Pumpkin did not finish the proof within the time limit")

@@ -46,7 +46,9 @@ pub fn energetic(instance: &Instance, timing: &Timing, bound: i64) -> Option<Pro
     let agents = instance.agents.map(|m| {
         let demand = |i: usize| {
             let a = &instance.activities[i];
-            a.agent.busy_span(a.duration).map(|(from, to)| (1, from, to))
+            a.agent
+                .busy_span(a.duration)
+                .map(|(from, to)| (1, from, to))
         };
         (None, i64::from(m), jobs(instance, &windows, demand))
     });
@@ -123,8 +125,14 @@ fn jobs(
 /// The first interval `[t1, t2)` between the jobs' breakpoints whose forced work exceeds
 /// `capacity × (t2 − t1)`.
 fn overloaded(jobs: &[Job], capacity: i64) -> Option<(i64, i64)> {
-    let mut starts: Vec<i64> = jobs.iter().flat_map(|j| [j.release, j.due - j.len]).collect();
-    let mut ends: Vec<i64> = jobs.iter().flat_map(|j| [j.due, j.release + j.len]).collect();
+    let mut starts: Vec<i64> = jobs
+        .iter()
+        .flat_map(|j| [j.release, j.due - j.len])
+        .collect();
+    let mut ends: Vec<i64> = jobs
+        .iter()
+        .flat_map(|j| [j.due, j.release + j.len])
+        .collect();
     for times in [&mut starts, &mut ends] {
         times.sort_unstable();
         times.dedup();

@@ -73,7 +73,12 @@ impl<'a> Timing<'a> {
             })
         };
         for (i, a) in instance.activities.iter().enumerate() {
-            rule(ORIGIN, start(i), a.release.unwrap_or(0).max(0), Kind::Release);
+            rule(
+                ORIGIN,
+                start(i),
+                a.release.unwrap_or(0).max(0),
+                Kind::Release,
+            );
             rule(start(i), end(i), a.duration, Kind::Duration);
             if !splittable(a) {
                 rule(end(i), start(i), -a.duration, Kind::Block);

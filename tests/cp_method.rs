@@ -254,3 +254,46 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     );
     assert!(!text.contains("not certified"), "{text}");
 }
+
+/// [`a_task_too_long_for_the_gap`] with rules the constraint model does not take but that do
+/// not make its optimum: `u` needs the cook at its start instant, `s` (agent-free) may be
+/// split, and `t` must start right after `s` ends.
+fn the_gap_with_rules_the_model_leaves_out() -> Instance {
+    let mut instance = a_task_too_long_for_the_gap();
+    let extra: Instance = serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "extra", "agents": 1,
+            "activities": [{"id": "s", "duration": 2, "preemptible": true, "agent": "none"},
+                           {"id": "t", "duration": 1, "agent": "none"},
+                           {"id": "u", "duration": 1, "agent": "start"}],
+            "precedences": [{"before": "s", "after": "t", "max_lag": 0}]}"#,
+    )
+    .unwrap();
+    instance.activities.extend(extra.activities);
+    instance.precedences.extend(extra.precedences);
+    instance
+}
+
+#[test]
+fn a_drcp_proof_on_the_relaxation_certifies_rules_the_model_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(&the_gap_with_rules_the_model_leaves_out(), dir.path()).unwrap();
+    assert_eq!(solution.makespan, Some(17));
+    assert_eq!(solution.certificate.as_ref().unwrap().kind, ProofKind::Drcp);
+    // The maximum lag after the split `s` (s3) bounds its end, not its start: a row that
+    // reads it backwards into its start is not a rule of the instance.
+    let model = dir.path().join("s.fzn");
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(!text.contains("[s4,s3]"), "{text}");
+    let widened = text.replacen(
+        "solve ",
+        "constraint int_lin_le([1,-1],[s4,s3],2);\nsolve ",
+        1,
+    );
+    assert_ne!(text, widened, "{text}");
+    std::fs::write(&model, widened).unwrap();
+    let verdict = check(&solution, dir.path());
+    assert!(
+        format!("{verdict:?}").contains("the instance does not make s3"),
+        "{verdict:?}"
+    );
+}

@@ -365,3 +365,32 @@ fn reader(path: &Path) -> Result<ProofReader<Box<dyn BufRead>, i32>, String> {
     };
     Ok(ProofReader::new(source))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_activity_is_no_task_of_a_cumulative() {
+        let mut chop = Activity::new("chop", 2);
+        let whole = Instance {
+            activities: vec![chop.clone()],
+            ..Instance::new("t", Some(1))
+        };
+        chop.preemptible = true;
+        let split = Instance {
+            activities: vec![chop],
+            ..Instance::new("t", Some(1))
+        };
+        let task = |instance| {
+            let relaxation = Relaxation {
+                instance,
+                g: 1,
+                below: 9,
+            };
+            relaxation.cumulative(&[Rc::from("s0")], &[2], &[1], 1)
+        };
+        assert!(task(&whole).is_ok());
+        assert!(task(&split).is_err());
+    }
+}

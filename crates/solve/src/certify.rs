@@ -2,10 +2,12 @@
 //! ([`makespan_model::certificate`]). The cheapest proof that reaches the makespan wins:
 //! a critical path, then a resource's load, then an energetic interval (arithmetic anyone
 //! can redo over the instance's own rules, in its own units: see the module `timing`), then a DRCP
-//! proof logged by Pumpkin on the constraint model with the horizon one below the makespan.
+//! proof logged by Pumpkin on the constraint model with the horizon one below the makespan,
+//! built on the instance without the rules that model does not take (module `relaxed`).
 //! `makespan check-proof` re-checks each with its own code (crate `makespan-certify-check`).
 
 mod energetic;
+mod relaxed;
 mod timing;
 
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
 use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
-use crate::problem::Problem;
+use crate::problem::{Problem, Refusal};
 use timing::Timing;
 
 /// Why no certificate was written.
@@ -53,12 +55,18 @@ pub fn certify(
     let (proof, kind) = match bound_proof(instance, makespan) {
         Some(proof) => (proof, ProofKind::Bound),
         None => {
-            let problem = Problem::compile_scaled(instance)
-                .map_err(|refusal| CertifyError::NoProof(refusal.to_string()))?;
-            (
-                drcp(&problem, makespan, dir, stem, seconds)?,
-                ProofKind::Drcp,
-            )
+            let relaxed = relaxed::relaxed(instance);
+            let refused = |refusal: Refusal| CertifyError::NoProof(refusal.to_string());
+            let mut problem = Problem::compile_scaled(&relaxed).map_err(refused)?;
+            if !relaxed::scale_divides(instance, problem.expanded.scale) {
+                // The relaxation left out the only times that the scale does not divide.
+                problem = Problem::compile(&relaxed).map_err(refused)?;
+            }
+            let search = Search {
+                problem: &problem,
+                relaxed: relaxed != *instance,
+            };
+            (search.drcp(makespan, dir, stem, seconds)?, ProofKind::Drcp)
         }
     };
     let certificate = Certificate {
@@ -136,53 +144,68 @@ fn load(instance: &Instance, makespan: i64) -> Option<Proof> {
         })
 }
 
-/// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
-fn drcp(
-    problem: &Problem,
-    makespan: i64,
-    dir: &Path,
-    stem: &str,
-    seconds: f64,
-) -> Result<Proof, CertifyError> {
-    let no = |why: &str| Err(CertifyError::NoProof(why.into()));
-    let g = problem.expanded.scale;
-    if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
-        return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
-    }
-    let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
-        return no("the constraint model cannot be built on the horizon below the makespan");
-    };
-    let (fzn, drcp) = (format!("{stem}.fzn"), format!("{stem}.drcp.gz"));
-    write_atomically(&dir.join(&fzn), |path| {
-        std::fs::write(path, model.flatzinc())
-    })?;
-    // Pumpkin's proof as logged, then with its hints in an order that applies.
-    let raw = dir.join(format!(".tmp-raw-{drcp}"));
-    let outcome = cp::minimise(&model, seconds, Some(&raw)).map_err(|e| CertifyError::Io {
-        path: raw.clone(),
-        source: std::io::Error::other(e.to_string()),
-    });
-    let written = match outcome {
-        Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
-            hints::reorder(&raw, path).map(|_| ())
-        })
-        .map(|()| CpOutcome::NoneByHorizon),
-        other => other,
-    };
-    let _ = std::fs::remove_file(&raw);
-    match written? {
-        CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
-            scale: g,
-            model: fzn,
-            proof: drcp,
-        }),
-        CpOutcome::Stopped { .. } => {
-            let _ = std::fs::remove_file(dir.join(&fzn));
-            no("Pumpkin did not finish the proof within the time limit")
+/// The constraint model a DRCP proof is searched on.
+struct Search<'a> {
+    /// The instance's relaxation, compiled.
+    problem: &'a Problem,
+    /// Whether the relaxation left rules out.
+    relaxed: bool,
+}
+
+impl Search<'_> {
+    /// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
+    fn drcp(
+        &self,
+        makespan: i64,
+        dir: &Path,
+        stem: &str,
+        seconds: f64,
+    ) -> Result<Proof, CertifyError> {
+        let problem = self.problem;
+        let no = |why: &str| Err(CertifyError::NoProof(why.into()));
+        let g = problem.expanded.scale;
+        if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
+            return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
         }
-        CpOutcome::Optimal { .. } => {
-            let _ = std::fs::remove_file(dir.join(&fzn));
-            no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
+        let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
+            return no("the constraint model cannot be built on the horizon below the makespan");
+        };
+        let (fzn, drcp) = (format!("{stem}.fzn"), format!("{stem}.drcp.gz"));
+        write_atomically(&dir.join(&fzn), |path| {
+            std::fs::write(path, model.flatzinc())
+        })?;
+        // Pumpkin's proof as logged, then with its hints in an order that applies.
+        let raw = dir.join(format!(".tmp-raw-{drcp}"));
+        let outcome = cp::minimise(&model, seconds, Some(&raw)).map_err(|e| CertifyError::Io {
+            path: raw.clone(),
+            source: std::io::Error::other(e.to_string()),
+        });
+        let written = match outcome {
+            Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
+                hints::reorder(&raw, path).map(|_| ())
+            })
+            .map(|()| CpOutcome::NoneByHorizon),
+            other => other,
+        };
+        let _ = std::fs::remove_file(&raw);
+        match written? {
+            CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
+                scale: g,
+                model: fzn,
+                proof: drcp,
+            }),
+            CpOutcome::Stopped { .. } => {
+                let _ = std::fs::remove_file(dir.join(&fzn));
+                no("Pumpkin did not finish the proof within the time limit")
+            }
+            CpOutcome::Optimal { .. } => {
+                let _ = std::fs::remove_file(dir.join(&fzn));
+                if self.relaxed {
+                    no("no bound-only proof reaches the makespan, and the constraint model, which leaves out this instance's setups, holds, states, start-instant needs and splitting, has a shorter schedule")
+                } else {
+                    no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
+                }
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ mod relaxed;
 mod timing;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use makespan_model::certificate::{
     Certificate, CertificateRecord, Proof, ProofKind, Work, CERTIFICATE_FORMAT,
@@ -19,6 +20,7 @@ use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
 use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
+use crate::heuristics::{self, Effort};
 use crate::problem::{Problem, Refusal};
 use timing::Timing;
 
@@ -66,6 +68,9 @@ pub fn certify(
                 problem: &problem,
                 relaxed: relaxed != *instance,
             };
+            if search.relaxed && shorter_by_heuristics(&problem, makespan) {
+                return no("no bound-only proof reaches the makespan, and without the rules the constraint model leaves out (setups, holds, states, start-instant needs, splitting) a shorter schedule exists");
+            }
             (search.drcp(makespan, dir, stem, seconds)?, ProofKind::Drcp)
         }
     };
@@ -142,6 +147,19 @@ fn load(instance: &Instance, makespan: i64) -> Option<Proof> {
             capacity,
             work,
         })
+}
+
+/// Whether the heuristics find, within a second, a schedule of the relaxation
+/// shorter than `makespan`: then no proof on it exists, and Pumpkin need not spend its time
+/// limit finding that out (Robotouille without its travel and held items).
+fn shorter_by_heuristics(problem: &Problem, makespan: i64) -> bool {
+    let g = problem.expanded.scale;
+    let effort = Effort {
+        deadline: Some(Instant::now() + Duration::from_secs(1)),
+        ..Effort::default()
+    };
+    heuristics::best(problem, makespan / g - 1, effort)
+        .is_some_and(|h| h.makespan(problem) * g < makespan)
 }
 
 /// The constraint model a DRCP proof is searched on.

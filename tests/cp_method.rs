@@ -159,6 +159,7 @@ fn tampered_is_rejected(instance: &Instance, kind: ProofKind) {
             other => panic!("a path ends with an end, not {other:?}"),
         },
         Proof::Load { work, .. } => work[0].work += 1,
+        Proof::Energetic { work, .. } => work[0].work += 1,
         Proof::Drcp { scale, .. } => *scale += 1,
     }
     std::fs::write(&path, serde_json::to_string(&tampered).unwrap()).unwrap();
@@ -173,13 +174,16 @@ fn tampered_is_rejected(instance: &Instance, kind: ProofKind) {
     assert!(check(&solution, dir.path()).is_err());
 }
 
-fn three_jobs_on_two_agents() -> Instance {
-    // Load ⌈10/2⌉ = 5 and critical path 4 fall short of the optimum 6: a search proof.
+fn a_task_too_long_for_the_gap() -> Instance {
+    // One agent; b starts exactly 6 after a ends, and c (7) fits neither in that gap nor
+    // anywhere that energetic reasoning sees: critical path 10, load 11, optimum 17, a
+    // search proof. `f` runs alone for 16 units: below the optimum its start is fixed.
     serde_json::from_str(
-        r#"{"format": "makespan-instance/1", "name": "three", "agents": 2,
-            "activities": [{"id": "a", "duration": 3}, {"id": "b", "duration": 3},
-                           {"id": "c", "duration": 3}, {"id": "d", "duration": 1}],
-            "precedences": [{"before": "a", "after": "d"}]}"#,
+        r#"{"format": "makespan-instance/1", "name": "gap", "agents": 1,
+            "activities": [{"id": "a", "duration": 2}, {"id": "b", "duration": 2},
+                           {"id": "c", "duration": 7},
+                           {"id": "f", "duration": 16, "agent": "none"}],
+            "precedences": [{"before": "a", "after": "b", "min_lag": 6, "max_lag": 6}]}"#,
     )
     .unwrap()
 }
@@ -207,34 +211,20 @@ fn a_tampered_load_is_rejected() {
 
 #[test]
 fn a_tampered_drcp_certificate_is_rejected() {
-    tampered_is_rejected(&three_jobs_on_two_agents(), ProofKind::Drcp);
+    tampered_is_rejected(&a_task_too_long_for_the_gap(), ProofKind::Drcp);
 }
 
 #[test]
 fn a_drcp_proof_with_a_changed_line_is_rejected() {
     let dir = tempfile::tempdir().unwrap();
-    let solution = certified(&three_jobs_on_two_agents(), dir.path()).unwrap();
+    let solution = certified(&a_task_too_long_for_the_gap(), dir.path()).unwrap();
     // The model is part of the proof: a weakened row (one number changed) is rejected.
     let model = dir.path().join("s.fzn");
     let text = std::fs::read_to_string(&model).unwrap();
-    let changed = text.replacen("],-3);", "],-4);", 1);
-    assert_ne!(text, changed, "the model has a lag row of 3:\n{text}");
+    let changed = text.replacen("],-8);", "],-9);", 1);
+    assert_ne!(text, changed, "the model has a lag row of 8:\n{text}");
     std::fs::write(&model, changed).unwrap();
     assert!(check(&solution, dir.path()).is_err());
-}
-
-/// Three tasks on a resource of 2 where the two-unit task must go first: at the horizon one
-/// below the optimum 3, `a2`'s window is the single start 0.
-fn a_start_fixed_by_its_window() -> Instance {
-    serde_json::from_str(
-        r#"{"format": "makespan-instance/1", "name": "fixed",
-            "resources": [{"id": "r0", "capacity": 2}],
-            "activities": [{"id": "a0", "duration": 1, "uses": [{"resource": "r0", "amount": 2}]},
-                           {"id": "a1", "duration": 1},
-                           {"id": "a2", "duration": 2, "uses": [{"resource": "r0", "amount": 1}]}],
-            "precedences": [{"before": "a0", "after": "a1"}]}"#,
-    )
-    .unwrap()
 }
 
 #[test]
@@ -243,20 +233,20 @@ fn a_start_fixed_by_its_window_is_certified_and_its_unary_row_checked() {
     // model gives it two values and a unary row; the checker accepts that row only as
     // tight as the instance allows.
     let dir = tempfile::tempdir().unwrap();
-    let solution = certified(&a_start_fixed_by_its_window(), dir.path()).unwrap();
+    let solution = certified(&a_task_too_long_for_the_gap(), dir.path()).unwrap();
     assert_eq!(solution.certificate.as_ref().unwrap().kind, ProofKind::Drcp);
     let model = dir.path().join("s.fzn");
     let text = std::fs::read_to_string(&model).unwrap();
-    assert!(text.contains("var 0..1: s2;"), "{text}");
-    let tightened = text.replacen("int_lin_le([1],[s2],0)", "int_lin_le([-1],[s2],-1)", 1);
+    assert!(text.contains("var 0..1: s3;"), "{text}");
+    let tightened = text.replacen("int_lin_le([1],[s3],0)", "int_lin_le([-1],[s3],-1)", 1);
     assert_ne!(
         text, tightened,
-        "the model fixes s2 by a unary row:\n{text}"
+        "the model fixes s3 by a unary row:\n{text}"
     );
     std::fs::write(&model, tightened).unwrap();
     let verdict = check(&solution, dir.path());
     assert!(
-        format!("{verdict:?}").contains("does not bound s2"),
+        format!("{verdict:?}").contains("does not bound s3"),
         "{verdict:?}"
     );
 }
@@ -291,4 +281,47 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     let text = crate::common::text(&globbed);
     assert!(globbed.status.success(), "{text}");
     assert!(text.contains("11 solutions: 11 certified, 0 not"), "{text}");
+}
+
+/// [`a_task_too_long_for_the_gap`] with rules the constraint model does not take but that do
+/// not make its optimum: `u` needs the cook at its start instant, `s` (agent-free) may be
+/// split, and `t` must start right after `s` ends.
+fn the_gap_with_rules_the_model_leaves_out() -> Instance {
+    let mut instance = a_task_too_long_for_the_gap();
+    let extra: Instance = serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "extra", "agents": 1,
+            "activities": [{"id": "s", "duration": 2, "preemptible": true, "agent": "none"},
+                           {"id": "t", "duration": 1, "agent": "none"},
+                           {"id": "u", "duration": 1, "agent": "start"}],
+            "precedences": [{"before": "s", "after": "t", "max_lag": 0}]}"#,
+    )
+    .unwrap();
+    instance.activities.extend(extra.activities);
+    instance.precedences.extend(extra.precedences);
+    instance
+}
+
+#[test]
+fn a_drcp_proof_on_the_relaxation_certifies_rules_the_model_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(&the_gap_with_rules_the_model_leaves_out(), dir.path()).unwrap();
+    assert_eq!(solution.makespan, Some(17));
+    assert_eq!(solution.certificate.as_ref().unwrap().kind, ProofKind::Drcp);
+    // The maximum lag after the split `s` (s3) bounds its end, not its start: a row that
+    // reads it backwards into its start is not a rule of the instance.
+    let model = dir.path().join("s.fzn");
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(!text.contains("[s4,s3]"), "{text}");
+    let widened = text.replacen(
+        "solve ",
+        "constraint int_lin_le([1,-1],[s4,s3],2);\nsolve ",
+        1,
+    );
+    assert_ne!(text, widened, "{text}");
+    std::fs::write(&model, widened).unwrap();
+    let verdict = check(&solution, dir.path());
+    assert!(
+        format!("{verdict:?}").contains("the instance does not make s3"),
+        "{verdict:?}"
+    );
 }

@@ -64,7 +64,7 @@ fn a_huge_preemptible_activity_is_proven_by_its_load_without_chunks() {
 
 #[test]
 fn a_time_limit_of_zero_keeps_the_first_schedule_and_names_the_limit() {
-    // A 12 × 12 job shop: the heuristics alone would sample for seconds, the MILP longer.
+    // A 15 × 15 job shop: the heuristics alone would sample for seconds, the exact methods longer.
     let instance = crate::common::hard();
     for heuristic_only in [false, true] {
         let options = SolveOptions {

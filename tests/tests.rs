@@ -10,6 +10,7 @@ mod answer_forms;
 mod asynctool;
 mod batch_safety;
 mod benchmarks_end_to_end;
+mod certify_bounds;
 mod check;
 mod cli;
 mod cp_method;

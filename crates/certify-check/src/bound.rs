@@ -1,16 +1,19 @@
-//! Bound-only certificates: a critical path or a load, re-done step by step.
+//! Bound-only certificates: a critical path, a load or an energetic interval, re-done step
+//! by step.
 
 use std::collections::HashSet;
 
 use makespan_model::certificate::{Proof, ProofKind, Step, Work};
 use makespan_model::instance::Instance;
 
-use crate::rules;
+use crate::{energetic, rules};
 
 /// The kind of proof a certificate's proof is.
 pub fn kind(proof: &Proof) -> ProofKind {
     match proof {
-        Proof::CriticalPath { .. } | Proof::Load { .. } => ProofKind::Bound,
+        Proof::CriticalPath { .. } | Proof::Load { .. } | Proof::Energetic { .. } => {
+            ProofKind::Bound
+        }
         Proof::Drcp { .. } => ProofKind::Drcp,
     }
 }
@@ -24,6 +27,7 @@ pub fn check(instance: &Instance, proof: &Proof, bound: i64) -> Result<(), Strin
             capacity,
             work,
         } => load(instance, resource.as_deref(), *capacity, work, bound),
+        Proof::Energetic { .. } => energetic::check(instance, proof, bound),
         Proof::Drcp { .. } => Err("not a bound-only proof".into()),
     }
 }

@@ -322,7 +322,12 @@ impl Relaxation<'_> {
                     .zip(durations.iter().zip(usages))
                     .all(|(a, (&d, &u))| {
                         let (time, units) = busy(a);
-                        u <= 0 || d <= 0 || (i64::from(d) * self.g <= time && i64::from(u) <= units)
+                        // A task is one block of time: a split activity's pieces are not.
+                        u <= 0
+                            || d <= 0
+                            || (i64::from(d) * self.g <= time
+                                && i64::from(u) <= units
+                                && !rules::splittable(a))
                     })
         };
         if agents.into_iter().chain(resources).any(|c| fits(&c)) {
@@ -359,4 +364,33 @@ fn reader(path: &Path) -> Result<ProofReader<Box<dyn BufRead>, i32>, String> {
         Box::new(BufReader::new(file))
     };
     Ok(ProofReader::new(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_activity_is_no_task_of_a_cumulative() {
+        let mut chop = Activity::new("chop", 2);
+        let whole = Instance {
+            activities: vec![chop.clone()],
+            ..Instance::new("t", Some(1))
+        };
+        chop.preemptible = true;
+        let split = Instance {
+            activities: vec![chop],
+            ..Instance::new("t", Some(1))
+        };
+        let task = |instance| {
+            let relaxation = Relaxation {
+                instance,
+                g: 1,
+                below: 9,
+            };
+            relaxation.cumulative(&[Rc::from("s0")], &[2], &[1], 1)
+        };
+        assert!(task(&whole).is_ok());
+        assert!(task(&split).is_err());
+    }
 }

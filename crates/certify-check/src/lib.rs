@@ -4,23 +4,32 @@
 //! compiled problem:
 //!
 //! - a critical path: every step is a release, a precedence lag or an activity's end of the
-//!   instance, and the steps sum to the bound;
+//!   instance, and the steps sum to the bound (an activity split into pieces still ends at
+//!   least its duration after its start, so lags after its end count from its start too;
+//!   a maximum lag after its end is never read backwards);
 //! - a load: every work entry is at most what the activity does on that resource, and the
 //!   work over the capacity, rounded up, reaches the bound;
+//! - an energetic interval: the checker computes each activity's window over the schedules
+//!   that end one unit before the bound itself (longest paths through the instance's
+//!   timing rules), and the work the activities must do inside the interval exceeds the
+//!   capacity there (the soundness argument is in the module `energetic`);
 //! - a DRCP proof: every variable and row of the FlatZinc model is implied by the instance
-//!   (so the model is a relaxation: a shorter schedule would be a solution of it), and
+//!   (so the model is a relaxation: a shorter schedule would be a solution of it; an
+//!   activity split into pieces is never a cumulative's task), and
 //!   `pumpkin-checker` checks that the model has no solution shorter than the bound.
 
 #![warn(missing_docs)]
 
 mod bound;
 mod drcp;
+mod energetic;
 mod rules;
 
 use std::path::{Path, PathBuf};
 
-use makespan_model::certificate::{Certificate, ProofKind, CERTIFICATE_FORMAT};
+use makespan_model::certificate::{Certificate, Proof, ProofKind, CERTIFICATE_FORMAT};
 use makespan_model::instance::content_hash;
+use makespan_model::instance::Instance;
 use makespan_model::solution::{Solution, Status};
 
 /// Why a certificate does not certify its solution.
@@ -99,6 +108,17 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
         kind,
         bound: makespan,
     })
+}
+
+/// Checks a bound-only proof (critical path, load or energetic interval) that no schedule
+/// of `instance` ends before `bound`, without a solution file.
+pub fn check_bound_proof(instance: &Instance, proof: &Proof, bound: i64) -> Result<(), CheckError> {
+    if bound::kind(proof) != ProofKind::Bound {
+        return Err(CheckError::Nothing(
+            "a DRCP proof needs its files: check it with its solution".into(),
+        ));
+    }
+    bound::check(instance, proof, bound).map_err(CheckError::Rejected)
 }
 
 fn dir_of(path: &Path) -> PathBuf {

@@ -3,7 +3,8 @@
 //! `makespan check-proof` with code that shares nothing with the solver.
 //!
 //! A bound-only proof is arithmetic over the instance's own numbers: a chain of rules
-//! (critical path), or the work one resource must do (load). A search proof is a DRCP proof
+//! (critical path), the work one resource must do (load), or the work it must do inside one
+//! interval when the schedule ends one unit before the bound (energetic). A search proof is a DRCP proof
 //! (Pumpkin's format) over a FlatZinc model, which the checker first shows to be a
 //! relaxation of the instance.
 
@@ -16,7 +17,8 @@ pub const CERTIFICATE_FORMAT: &str = "makespan-certificate/1";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProofKind {
-    /// Arithmetic over the instance: [`Proof::CriticalPath`] or [`Proof::Load`].
+    /// Arithmetic over the instance: [`Proof::CriticalPath`], [`Proof::Load`] or
+    /// [`Proof::Energetic`].
     Bound,
     /// A DRCP proof over a FlatZinc model: [`Proof::Drcp`].
     Drcp,
@@ -63,6 +65,20 @@ pub enum Proof {
         capacity: i64,
         /// Each activity's work on it (units × time).
         work: Vec<Work>,
+    },
+    /// If every schedule ended by `bound − 1`, the activities would have to do more work on
+    /// one resource (or the agents) inside `[from, to)` than its capacity allows there.
+    Energetic {
+        /// The resource's id, or `None` for the agents.
+        resource: Option<String>,
+        /// Its capacity.
+        capacity: i64,
+        /// The interval's start.
+        from: i64,
+        /// The interval's end (exclusive).
+        to: i64,
+        /// The work each activity must do on it inside the interval, given its window.
+        work: Vec<IntervalWork>,
     },
     /// A DRCP proof that the FlatZinc model has no solution with a makespan below `bound /
     /// scale`, where the model's times are the instance's divided by `scale`.
@@ -112,5 +128,20 @@ pub struct Work {
     /// The activity.
     pub activity: String,
     /// Units × time it occupies the resource.
+    pub work: i64,
+}
+
+/// The work an activity must do on a resource inside an energetic certificate's interval,
+/// from a window that every schedule ending by `bound − 1` keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IntervalWork {
+    /// The activity.
+    pub activity: String,
+    /// No such schedule starts it earlier.
+    pub earliest_start: i64,
+    /// No such schedule ends it later.
+    pub latest_end: i64,
+    /// Units × time it must occupy the resource inside the interval.
     pub work: i64,
 }

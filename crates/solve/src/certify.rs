@@ -1,20 +1,29 @@
 //! `solve --certify`: the certificate of an optimal solution's lower bound
 //! ([`makespan_model::certificate`]). The cheapest proof that reaches the makespan wins:
-//! a critical path, then a resource's load (arithmetic anyone can redo), then a DRCP proof
-//! logged by Pumpkin on the constraint model with the horizon one below the makespan.
+//! a critical path, then a resource's load, then an energetic interval (arithmetic anyone
+//! can redo over the instance's own rules, in its own units: see the module `timing`), then a DRCP
+//! proof logged by Pumpkin on the constraint model with the horizon one below the makespan,
+//! built on the instance without the rules that model does not take (module `relaxed`).
 //! `makespan check-proof` re-checks each with its own code (crate `makespan-certify-check`).
 
+mod energetic;
+mod relaxed;
+mod timing;
+
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use makespan_model::certificate::{
-    Certificate, CertificateRecord, Proof, ProofKind, Step, Work, CERTIFICATE_FORMAT,
+    Certificate, CertificateRecord, Proof, ProofKind, Work, CERTIFICATE_FORMAT,
 };
 use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
 use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
-use crate::problem::Problem;
+use crate::heuristics::{self, Effort};
+use crate::problem::{Problem, Refusal};
 use crate::Cancel;
+use timing::Timing;
 
 /// Why no certificate was written.
 #[derive(Debug, thiserror::Error)]
@@ -47,17 +56,26 @@ pub fn certify(
     let (Status::Optimal, Some(makespan)) = (solution.status, solution.makespan) else {
         return no("only optimal solutions carry a certificate");
     };
-    let problem = Problem::compile_scaled(instance)
-        .map_err(|refusal| CertifyError::NoProof(refusal.to_string()))?;
-    let (proof, kind) = if let Some(steps) = critical_path(&problem, makespan) {
-        (Proof::CriticalPath { steps }, ProofKind::Bound)
-    } else if let Some(load) = load(instance, makespan) {
-        (load, ProofKind::Bound)
-    } else {
-        (
-            drcp(&problem, makespan, dir, stem, seconds, cancel)?,
-            ProofKind::Drcp,
-        )
+    let (proof, kind) = match bound_proof(instance, makespan) {
+        Some(proof) => (proof, ProofKind::Bound),
+        None => {
+            let relaxed = relaxed::relaxed(instance);
+            let refused = |refusal: Refusal| CertifyError::NoProof(refusal.to_string());
+            let mut problem = Problem::compile_scaled(&relaxed).map_err(refused)?;
+            if !relaxed::scale_divides(instance, problem.expanded.scale) {
+                // The relaxation left out the only times that the scale does not divide.
+                problem = Problem::compile(&relaxed).map_err(refused)?;
+            }
+            let search = Search {
+                problem: &problem,
+                relaxed: relaxed != *instance,
+            };
+            if search.relaxed && shorter_by_heuristics(&problem, makespan) {
+                return no("no bound-only proof reaches the makespan, and without the rules the constraint model leaves out (setups, holds, states, start-instant needs, splitting) a shorter schedule exists");
+            }
+            let proof = search.drcp(makespan, dir, stem, seconds, cancel)?;
+            (proof, ProofKind::Drcp)
+        }
     };
     let certificate = Certificate {
         format: CERTIFICATE_FORMAT.into(),
@@ -71,51 +89,21 @@ pub fn certify(
     Ok(CertificateRecord { kind, file })
 }
 
-/// The longest chain of timing rules, when it reaches `makespan` and every step is a
-/// release, a precedence lag or an activity's end (no hold, no preemption chunk).
-fn critical_path(problem: &Problem, makespan: i64) -> Option<Vec<Step>> {
-    let g = problem.expanded.scale;
-    if problem.critical_path() * g < makespan
-        || problem.expanded.parts.iter().any(|p| p.len() != 1)
-        || !problem.holds.is_empty()
-    {
-        return None;
-    }
-    let (origin, sink) = (problem.network.origin(), problem.network.sink());
-    let name = |j: usize| problem.names[j].clone();
-    let mut steps = Vec::new();
-    let mut node = sink;
-    let mut visited = vec![false; problem.network.nodes()];
-    while node != origin {
-        visited[node] = true;
-        // A tight arc into `node` from a node not yet on the chain (zero cycles aside).
-        let arc = problem.network.arcs().iter().find(|a| {
-            a.to == node
-                && !visited[a.from]
-                && a.from != sink
-                && problem.earliest[a.from] != i64::MIN
-                && problem.earliest[a.from] + a.weight == problem.earliest[node]
-        })?;
-        steps.push(match (arc.from == origin, node == sink) {
-            (true, false) => Step::Release {
-                activity: name(node),
-                at: arc.weight * g,
-            },
-            (false, true) => Step::End {
-                activity: name(arc.from),
-                duration: arc.weight * g,
-            },
-            (false, false) => Step::Lag {
-                before: name(arc.from),
-                after: name(node),
-                weight: arc.weight * g,
-            },
-            (true, true) => return None,
-        });
-        node = arc.from;
-    }
-    steps.reverse();
-    Some(steps)
+/// The cheapest bound-only proof that no schedule of `instance` ends before `bound`: a
+/// critical path, a load, or an energetic interval.
+pub fn bound_proof(instance: &Instance, bound: i64) -> Option<Proof> {
+    let timing = Timing::new(instance);
+    timing
+        .critical_path(bound)
+        .map(|steps| Proof::CriticalPath { steps })
+        .or_else(|| load(instance, bound))
+        .or_else(|| energetic::energetic(instance, &timing, bound))
+}
+
+/// The energetic proof that no schedule of `instance` ends before `bound`, when one
+/// interval shows it (whether or not a cheaper proof exists).
+pub fn energetic_proof(instance: &Instance, bound: i64) -> Option<Proof> {
+    energetic::energetic(instance, &Timing::new(instance), bound)
 }
 
 /// A resource (or the agents) whose work over its capacity reaches `makespan`.
@@ -164,58 +152,87 @@ fn load(instance: &Instance, makespan: i64) -> Option<Proof> {
         })
 }
 
-/// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
-fn drcp(
-    problem: &Problem,
-    makespan: i64,
-    dir: &Path,
-    stem: &str,
-    seconds: f64,
-    cancel: &Cancel,
-) -> Result<Proof, CertifyError> {
-    let no = |why: &str| Err(CertifyError::NoProof(why.into()));
+/// Whether the heuristics find, within a second, a schedule of the relaxation
+/// shorter than `makespan`: then no proof on it exists, and Pumpkin need not spend its time
+/// limit finding that out (Robotouille without its travel and held items).
+fn shorter_by_heuristics(problem: &Problem, makespan: i64) -> bool {
     let g = problem.expanded.scale;
-    if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
-        return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
-    }
-    let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
-        return no("the constraint model cannot be built on the horizon below the makespan");
+    let effort = Effort {
+        deadline: Some(Instant::now() + Duration::from_secs(1)),
+        ..Effort::default()
     };
-    let (fzn, drcp) = (format!("{stem}.fzn"), format!("{stem}.drcp.gz"));
-    write_atomically(&dir.join(&fzn), |path| {
-        std::fs::write(path, model.flatzinc())
-    })?;
-    // Pumpkin's proof as logged, then with its hints in an order that applies.
-    let raw = dir.join(format!(".tmp-raw-{drcp}"));
-    let outcome = cp::minimise(&model, seconds, cancel, Some(&raw)).map_err(|e| CertifyError::Io {
-        path: raw.clone(),
-        source: std::io::Error::other(e.to_string()),
-    });
-    let written = match outcome {
-        Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
-            hints::reorder(&raw, path).map(|_| ())
-        })
-        .map(|()| CpOutcome::NoneByHorizon),
-        other => other,
-    };
-    let _ = std::fs::remove_file(&raw);
-    match written? {
-        CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
-            scale: g,
-            model: fzn,
-            proof: drcp,
-        }),
-        CpOutcome::Stopped { .. } => {
-            let _ = std::fs::remove_file(dir.join(&fzn));
-            no(if cancel.is_cancelled() {
-                "the proof search was cancelled"
-            } else {
-                "Pumpkin did not finish the proof within the time limit"
-            })
+    heuristics::best(problem, makespan / g - 1, effort)
+        .is_some_and(|h| h.makespan(problem) * g < makespan)
+}
+
+/// The constraint model a DRCP proof is searched on.
+struct Search<'a> {
+    /// The instance's relaxation, compiled.
+    problem: &'a Problem,
+    /// Whether the relaxation left rules out.
+    relaxed: bool,
+}
+
+impl Search<'_> {
+    /// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
+    fn drcp(
+        &self,
+        makespan: i64,
+        dir: &Path,
+        stem: &str,
+        seconds: f64,
+        cancel: &Cancel,
+    ) -> Result<Proof, CertifyError> {
+        let problem = self.problem;
+        let no = |why: &str| Err(CertifyError::NoProof(why.into()));
+        let g = problem.expanded.scale;
+        if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
+            return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
         }
-        CpOutcome::Optimal { .. } => {
-            let _ = std::fs::remove_file(dir.join(&fzn));
-            no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
+        let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
+            return no("the constraint model cannot be built on the horizon below the makespan");
+        };
+        let (fzn, drcp) = (format!("{stem}.fzn"), format!("{stem}.drcp.gz"));
+        write_atomically(&dir.join(&fzn), |path| {
+            std::fs::write(path, model.flatzinc())
+        })?;
+        // Pumpkin's proof as logged, then with its hints in an order that applies.
+        let raw = dir.join(format!(".tmp-raw-{drcp}"));
+        let outcome =
+            cp::minimise(&model, seconds, cancel, Some(&raw)).map_err(|e| CertifyError::Io {
+                path: raw.clone(),
+                source: std::io::Error::other(e.to_string()),
+            });
+        let written = match outcome {
+            Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
+                hints::reorder(&raw, path).map(|_| ())
+            })
+            .map(|()| CpOutcome::NoneByHorizon),
+            other => other,
+        };
+        let _ = std::fs::remove_file(&raw);
+        match written? {
+            CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
+                scale: g,
+                model: fzn,
+                proof: drcp,
+            }),
+            CpOutcome::Stopped { .. } => {
+                let _ = std::fs::remove_file(dir.join(&fzn));
+                no(if cancel.is_cancelled() {
+                    "the proof search was cancelled"
+                } else {
+                    "Pumpkin did not finish the proof within the time limit"
+                })
+            }
+            CpOutcome::Optimal { .. } => {
+                let _ = std::fs::remove_file(dir.join(&fzn));
+                if self.relaxed {
+                    no("no bound-only proof reaches the makespan, and the constraint model, which leaves out this instance's setups, holds, states, start-instant needs and splitting, has a shorter schedule")
+                } else {
+                    no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
+                }
+            }
         }
     }
 }

@@ -200,6 +200,23 @@ fn a_tampered_critical_path_is_rejected() {
 }
 
 #[test]
+fn a_bound_certificate_replaces_an_earlier_search_proof_of_the_same_name() {
+    let dir = tempfile::tempdir().unwrap();
+    certified(&a_task_too_long_for_the_gap(), dir.path()).unwrap();
+    assert!(dir.path().join("s.drcp.gz").exists());
+    let chain: Instance = serde_json::from_str(
+        r#"{"format": "makespan-instance/1", "name": "chain", "agents": 2,
+            "activities": [{"id": "a", "duration": 3}, {"id": "b", "duration": 4}],
+            "precedences": [{"before": "a", "after": "b"}]}"#,
+    )
+    .unwrap();
+    let solution = certified(&chain, dir.path()).unwrap();
+    assert_eq!(solution.certificate.unwrap().kind, ProofKind::Bound);
+    assert!(!dir.path().join("s.drcp.gz").exists());
+    assert!(!dir.path().join("s.fzn").exists());
+}
+
+#[test]
 fn a_tampered_load_is_rejected() {
     let instance: Instance = serde_json::from_str(
         r#"{"format": "makespan-instance/1", "name": "load", "agents": 1,

@@ -86,6 +86,12 @@ pub fn certify(
     let file = format!("{stem}.cert.json");
     let text = serde_json::to_string_pretty(&certificate).expect("certificates serialise");
     write_atomically(&dir.join(&file), |path| std::fs::write(path, &text))?;
+    if kind == ProofKind::Bound {
+        // A search proof from an earlier run is no longer the certificate: leave none behind.
+        for stale in [format!("{stem}.fzn"), format!("{stem}.drcp.gz")] {
+            let _ = std::fs::remove_file(dir.join(stale));
+        }
+    }
     Ok(CertificateRecord { kind, file })
 }
 

@@ -7,7 +7,7 @@ use makespan::certificate::{Certificate, Proof, ProofKind, Step};
 use makespan::instance::Instance;
 use makespan::schedule::ScheduledActivity;
 use makespan::solution::{Solution, Status};
-use makespan::solve::certify::{bound_proof, certify, energetic_proof};
+use makespan::solve::certify::{bound_proof, energetic_proof};
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 use makespan_certify_check::{check, check_bound_proof};
@@ -23,21 +23,9 @@ fn instance(json: &str) -> Instance {
 
 /// Solves `instance` to optimality, certifies it into `dir` and checks the certificate.
 fn certified(instance: &Instance, dir: &std::path::Path) -> (Solution, Certificate) {
-    let mut solution = solve(instance, &SolveOptions::default());
-    assert_eq!(solution.status, Status::Optimal);
-    let record = certify(
-        instance,
-        &solution,
-        dir,
-        "s",
-        30.0,
-        &makespan::Cancel::new(),
-    )
-    .unwrap();
-    let text = std::fs::read_to_string(dir.join(&record.file)).unwrap();
-    solution.certificate = Some(record);
-    let checked = check(&solution, dir);
-    assert!(checked.is_ok(), "{checked:?}\n{text}");
+    let solution = crate::common::certified(instance, dir).expect("an optimal solution");
+    let file = &solution.certificate.as_ref().unwrap().file;
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
     (solution, serde_json::from_str(&text).unwrap())
 }
 

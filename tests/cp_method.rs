@@ -4,12 +4,10 @@
 //! and a certificate with one number changed is rejected.
 
 use std::num::NonZeroU32;
-use std::path::Path;
 
 use makespan::certificate::{Certificate, Proof, ProofKind, Step};
 use makespan::instance::Instance;
-use makespan::solution::{Solution, Status, Verdict};
-use makespan::solve::certify::certify;
+use makespan::solution::{Status, Verdict};
 use makespan::solve::check::cross_check;
 use makespan::solve::exact::cp::{self, CpOutcome};
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
@@ -19,6 +17,7 @@ use makespan::verify::verify;
 use makespan_certify_check::check;
 use proptest::prelude::*;
 
+use crate::common::certified;
 use crate::common::strategies::{agent_instances, rcpsp_instances};
 
 fn settings() -> MilpSettings {
@@ -78,28 +77,6 @@ fn milp_optimum(problem: &Problem) -> Option<i64> {
         MilpOutcome::Infeasible { .. } => None,
         other => panic!("unexpected {other:?}"),
     }
-}
-
-/// Solves with the pipeline, certifies into `dir`, and checks the certificate.
-fn certified(instance: &Instance, dir: &Path) -> Option<Solution> {
-    let mut solution = solve(instance, &SolveOptions::default());
-    if solution.status != Status::Optimal {
-        return None;
-    }
-    solution.certificate = Some(
-        certify(
-            instance,
-            &solution,
-            dir,
-            "s",
-            30.0,
-            &makespan::Cancel::new(),
-        )
-        .unwrap(),
-    );
-    let checked = check(&solution, dir);
-    assert!(checked.is_ok(), "{checked:?}");
-    Some(solution)
 }
 
 proptest! {

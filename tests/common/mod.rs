@@ -9,11 +9,26 @@ pub mod strategies;
 use std::process::{Command, Output};
 
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
-use makespan::solution::Status;
+use makespan::solution::{Solution, Status};
 use makespan::solve::bounds;
 use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
+
+/// Solves `instance` with the pipeline and, when it is proven optimal, certifies it into
+/// `dir` (as `s.cert.json`) and checks the certificate with the independent checker.
+pub fn certified(instance: &Instance, dir: &std::path::Path) -> Option<Solution> {
+    let mut solution = solve(instance, &SolveOptions::default());
+    if solution.status != Status::Optimal {
+        return None;
+    }
+    let cancel = makespan::Cancel::new();
+    let record = makespan::solve::certify::certify(instance, &solution, dir, "s", 30.0, &cancel);
+    solution.certificate = Some(record.unwrap());
+    let checked = makespan_certify_check::check(&solution, dir);
+    assert!(checked.is_ok(), "{checked:?}");
+    Some(solution)
+}
 
 /// `None` when `solve` proves `instance` optimal: a verified schedule whose makespan equals
 /// the solution's lower bound and is at least the combinatorial bound; else what went wrong.

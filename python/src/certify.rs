@@ -39,7 +39,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 ///
 /// >>> sol = makespan.certify(makespan.solve(inst), "proofs")    # doctest: +SKIP
 /// >>> sol.certificate                                            # doctest: +SKIP
-/// {'kind': 'drcp', 'file': 'two-cooks-breakfast.cert.json'}
+/// {'kind': 'drcp', 'file': 'three-cooks-seven-dishes.cert.json'}
 #[pyfunction]
 #[pyo3(signature = (solution, dir, *, name=None, time_limit=60.0))]
 fn certify(
@@ -97,9 +97,9 @@ fn certify(
 /// missing or rejected certificate is a result (``certified`` false, ``reason`` says
 /// why), not an exception; a solution file that cannot be read raises ``ReadError``.
 ///
-/// >>> check = makespan.check_proof("proofs/two-cooks-breakfast.json")   # doctest: +SKIP
+/// >>> check = makespan.check_proof("proofs/three-cooks-seven-dishes.json")   # doctest: +SKIP
 /// >>> check.certified, check.kind, check.bound                          # doctest: +SKIP
-/// (True, 'drcp', 21)
+/// (True, 'drcp', 14)
 #[pyfunction]
 #[pyo3(signature = (solution, dir=None))]
 fn check_proof(

@@ -15,6 +15,12 @@ from conftest import ROOT
 
 
 @pytest.fixture
+def cooks() -> makespan.Instance:
+    """A bundled instance whose optimum only a search proof (DRCP) reaches."""
+    return makespan.load(ROOT / "instances" / "three-cooks-seven-dishes.json")[0]
+
+
+@pytest.fixture
 def assembly() -> makespan.Instance:
     return makespan.load(ROOT / "instances" / "three-agent-assembly.json")[0]
 
@@ -23,10 +29,10 @@ def files(folder):
     return sorted(p.name for p in folder.iterdir())
 
 
-def test_a_drcp_proof_is_written_beside_the_solution_and_checks(breakfast, tmp_path):
-    sol = makespan.solve(breakfast)
+def test_a_drcp_proof_is_written_beside_the_solution_and_checks(cooks, tmp_path):
+    sol = makespan.solve(cooks)
     certified = makespan.certify(sol, tmp_path)
-    stem = "two-cooks-breakfast"
+    stem = "three-cooks-seven-dishes"
     assert certified.certificate == {"kind": "drcp", "file": f"{stem}.cert.json"}
     assert sol.certificate is None  # the given solution is left as it was
     # Every file in place, no temporary file left behind.
@@ -37,9 +43,9 @@ def test_a_drcp_proof_is_written_beside_the_solution_and_checks(breakfast, tmp_p
     assert (certified.status, certified.makespan, certified.schedule) == (sol.status, sol.makespan, sol.schedule)
 
     check = makespan.check_proof(tmp_path / f"{stem}.json")
-    assert (check.certified, check.kind, check.bound, check.reason) == (True, "drcp", 21, None)
+    assert (check.certified, check.kind, check.bound, check.reason) == (True, "drcp", 14, None)
     assert check.seconds > 0
-    assert str(check).startswith(f"{tmp_path / stem}.json: certified (makespan 21 proven optimal by a DRCP proof, ")
+    assert str(check).startswith(f"{tmp_path / stem}.json: certified (makespan 14 proven optimal by a DRCP proof, ")
     # A Solution object with the folder of its certificate, and a path given as text.
     assert makespan.check_proof(certified, tmp_path).certified
     assert makespan.check_proof(str(tmp_path / f"{stem}.json")).certified
@@ -74,38 +80,38 @@ def test_a_bound_certificate_with_one_number_changed_is_rejected(assembly, tmp_p
     assert str(check) == f"{tmp_path / 'three-agent-assembly.json'}: not certified: {check.reason}"
 
 
-def test_a_drcp_model_with_one_number_changed_is_rejected(breakfast, tmp_path):
-    makespan.certify(makespan.solve(breakfast), tmp_path)
+def test_a_drcp_model_with_one_number_changed_is_rejected(cooks, tmp_path):
+    makespan.certify(makespan.solve(cooks), tmp_path)
     # s0 takes 4; a model claiming it takes 5 is no relaxation of the instance.
-    change_one_number(tmp_path / "two-cooks-breakfast.fzn", r"\[s0,makespan\],-4\)", "[s0,makespan],-5)")
-    check = makespan.check_proof(tmp_path / "two-cooks-breakfast.json")
+    change_one_number(tmp_path / "three-cooks-seven-dishes.fzn", r"\[s0,makespan\],-5\)", "[s0,makespan],-6)")
+    check = makespan.check_proof(tmp_path / "three-cooks-seven-dishes.json")
     assert (check.certified, check.kind) == (False, "drcp")
     assert check.reason.startswith("rejected: ")
 
 
-def test_a_certificate_with_another_bound_is_rejected(breakfast, tmp_path):
-    makespan.certify(makespan.solve(breakfast), tmp_path)
-    change_one_number(tmp_path / "two-cooks-breakfast.cert.json", r'"bound": 21', '"bound": 20')
-    check = makespan.check_proof(tmp_path / "two-cooks-breakfast.json")
+def test_a_certificate_with_another_bound_is_rejected(cooks, tmp_path):
+    makespan.certify(makespan.solve(cooks), tmp_path)
+    change_one_number(tmp_path / "three-cooks-seven-dishes.cert.json", r'"bound": 14', '"bound": 13')
+    check = makespan.check_proof(tmp_path / "three-cooks-seven-dishes.json")
     assert not check.certified
-    assert "bound of 20" in check.reason
+    assert "bound of 13" in check.reason
 
 
-def test_a_missing_certificate_is_a_result_not_an_exception(breakfast, tmp_path):
-    sol = makespan.solve(breakfast)
+def test_a_missing_certificate_is_a_result_not_an_exception(cooks, tmp_path):
+    sol = makespan.solve(cooks)
     none = makespan.check_proof(sol, tmp_path)
     assert (none.certified, none.kind, none.bound) == (False, None, None)
     assert "no certificate" in none.reason
     makespan.certify(sol, tmp_path)
-    (tmp_path / "two-cooks-breakfast.cert.json").unlink()
-    gone = makespan.check_proof(tmp_path / "two-cooks-breakfast.json")
+    (tmp_path / "three-cooks-seven-dishes.cert.json").unlink()
+    gone = makespan.check_proof(tmp_path / "three-cooks-seven-dishes.json")
     assert (gone.certified, gone.kind) == (False, "drcp")
-    assert "two-cooks-breakfast.cert.json" in gone.reason
+    assert "three-cooks-seven-dishes.cert.json" in gone.reason
 
 
-def test_a_broken_schedule_is_not_certified(breakfast, tmp_path):
-    makespan.certify(makespan.solve(breakfast), tmp_path)
-    path = tmp_path / "two-cooks-breakfast.json"
+def test_a_broken_schedule_is_not_certified(cooks, tmp_path):
+    makespan.certify(makespan.solve(cooks), tmp_path)
+    path = tmp_path / "three-cooks-seven-dishes.json"
     solution = json.loads(path.read_text())
     solution["schedule"] = solution["schedule"][1:]  # one activity never done
     path.write_text(json.dumps(solution))
@@ -114,9 +120,9 @@ def test_a_broken_schedule_is_not_certified(breakfast, tmp_path):
     assert "the schedule breaks" in check.reason
 
 
-def test_a_solution_that_is_not_optimal_is_refused(breakfast, tmp_path):
-    solution = makespan.solve(breakfast).to_dict()
-    solution.update(status="feasible", lower_bound=20, gap=1 / 21)
+def test_a_solution_that_is_not_optimal_is_refused(cooks, tmp_path):
+    solution = makespan.solve(cooks).to_dict()
+    solution.update(status="feasible", lower_bound=13, gap=1 / 14)
     feasible = makespan.Solution.from_json(json.dumps(solution))
     out = tmp_path / "out"
     with pytest.raises(makespan.Error, match="is feasible, and only optimal solutions carry a certificate"):
@@ -126,10 +132,10 @@ def test_a_solution_that_is_not_optimal_is_refused(breakfast, tmp_path):
     assert not check.certified and check.reason
 
 
-def test_an_optimum_no_proof_reaches_in_time_raises_and_leaves_no_file(breakfast, tmp_path):
+def test_an_optimum_no_proof_reaches_in_time_raises_and_leaves_no_file(cooks, tmp_path):
     # Breakfast needs a search proof; with no time for it there is none.
     with pytest.raises(makespan.Error, match="not certified: Pumpkin did not finish the proof within the time limit"):
-        makespan.certify(makespan.solve(breakfast), tmp_path, time_limit=0)
+        makespan.certify(makespan.solve(cooks), tmp_path, time_limit=0)
     assert files(tmp_path) == []
 
 
@@ -141,8 +147,8 @@ def test_unreadable_solution_files_raise_read_error(tmp_path):
         makespan.check_proof(tmp_path / "broken.json")
 
 
-def test_arguments_are_checked(breakfast, tmp_path):
-    sol = makespan.solve(breakfast)
+def test_arguments_are_checked(cooks, tmp_path):
+    sol = makespan.solve(cooks)
     with pytest.raises(makespan.Error, match="dir"):
         makespan.check_proof(sol)
     with pytest.raises(makespan.Error, match="name"):
@@ -155,14 +161,14 @@ def test_arguments_are_checked(breakfast, tmp_path):
     assert makespan.check_proof(tmp_path / "run-1.json").certified
 
 
-def test_proof_checks_convert_and_pickle(breakfast, tmp_path):
-    makespan.certify(makespan.solve(breakfast), tmp_path)
-    check = makespan.check_proof(tmp_path / "two-cooks-breakfast.json")
+def test_proof_checks_convert_and_pickle(cooks, tmp_path):
+    makespan.certify(makespan.solve(cooks), tmp_path)
+    check = makespan.check_proof(tmp_path / "three-cooks-seven-dishes.json")
     assert makespan.ProofCheck.from_json(check.to_json(indent=2)) == check
     assert pickle.loads(pickle.dumps(check)) == check
     assert json.loads(check.to_json()) == check.to_dict()
     assert check.to_dict()["kind"] == "drcp"
-    assert repr(check).endswith("certified=True, kind='drcp', bound=21)")
+    assert repr(check).endswith("certified=True, kind='drcp', bound=14)")
 
 
 def docs_section() -> str:

@@ -1,6 +1,6 @@
 """Ctrl-C during solve and solve_many: KeyboardInterrupt promptly, no thread left running.
-A child process solves a job shop that takes far longer than the test; the test sends it
-SIGINT, as a terminal's Ctrl-C does."""
+A child process solves a 20 × 20 job shop that takes far longer than the test (the constraint
+model proves 15 × 15 ones in seconds); the test sends it SIGINT, as a terminal's Ctrl-C does."""
 
 import os
 import signal
@@ -21,7 +21,7 @@ CHILD = textwrap.dedent(
     import makespan
     from conftest import job_shop
 
-    insts = [job_shop(f"js{{seed}}", 12, 12, seed) for seed in (1, 2, 3)]
+    insts = [job_shop(f"js{{seed}}", 20, 20, seed) for seed in (1, 2, 3)]
     threads = lambda: len(os.listdir("/proc/self/task"))
     before = threads()
     print("solving", flush=True)
@@ -50,7 +50,7 @@ def test_ctrl_c_raises_keyboard_interrupt_and_stops_every_thread(many):
     )
     try:
         assert child.stdout.readline().strip() == "solving", child.stderr.read()
-        time.sleep(1.5)  # into the heuristics and the MILP
+        time.sleep(1.5)  # into the exact methods
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)

@@ -210,10 +210,10 @@ impl Search<'_> {
                 source: std::io::Error::other(e.to_string()),
             });
         let written = match outcome {
-            Ok(CpOutcome::NoneByHorizon) => write_atomically(&dir.join(&drcp), |path| {
-                hints::reorder(&raw, path).map(|_| ())
-            })
-            .map(|()| CpOutcome::NoneByHorizon),
+            Ok(CpOutcome::NoneByHorizon) => {
+                write_atomically(&dir.join(&drcp), |path| hints::reorder(&raw, path))
+                    .map(|()| CpOutcome::NoneByHorizon)
+            }
             other => other,
         };
         let _ = std::fs::remove_file(&raw);

@@ -61,8 +61,8 @@ fn owned(atomic: ReadAtomic<i32>) -> IntAtomic<String, i32> {
 type Fact = (Vec<Atom>, Option<Atom>);
 
 /// Rewrites the gzipped proof `from` into `to` with every deduction's hints in an order
-/// that applies (and no longer than it needs); returns how many deductions changed.
-pub fn reorder(from: &Path, to: &Path) -> std::io::Result<usize> {
+/// that applies (and no longer than it needs).
+pub fn reorder(from: &Path, to: &Path) -> std::io::Result<()> {
     let mut reader = ProofReader::<_, i32>::new(BufReader::new(GzDecoder::new(File::open(from)?)));
     let mut out = GzEncoder::new(
         BufWriter::new(File::create(to)?),
@@ -71,7 +71,6 @@ pub fn reorder(from: &Path, to: &Path) -> std::io::Result<usize> {
     let mut writer = ProofWriter::<_, i32>::new(&mut out);
     // The inferences since the last deduction: a deduction may use only these.
     let mut facts: HashMap<NonZero<u32>, Fact> = HashMap::new();
-    let mut reordered = 0;
     while let Some(step) = reader.next_step().map_err(std::io::Error::other)? {
         match step {
             Step::Inference(inference) => {
@@ -90,10 +89,7 @@ pub fn reorder(from: &Path, to: &Path) -> std::io::Result<usize> {
             }
             Step::Deduction(mut deduction) => {
                 if let Some(order) = applying_order(&deduction, &facts) {
-                    if order != deduction.sequence {
-                        reordered += 1;
-                        deduction.sequence = order;
-                    }
+                    deduction.sequence = order;
                 }
                 facts.clear();
                 writer.log_deduction(Deduction {
@@ -112,8 +108,7 @@ pub fn reorder(from: &Path, to: &Path) -> std::io::Result<usize> {
         }
     }
     drop(writer);
-    out.finish()?.flush()?;
-    Ok(reordered)
+    out.finish()?.flush()
 }
 
 /// The deduction's hints in an order that reaches a conflict when applied once each, or

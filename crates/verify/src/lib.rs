@@ -42,7 +42,7 @@
 #![warn(missing_docs)]
 
 mod metrics;
-mod placed;
+pub mod placed;
 pub mod plan;
 mod recheck;
 mod report;

@@ -2,6 +2,9 @@
 //! entry, if that entry has usable pieces), with its agent normalised and what it asks of
 //! that agent. Coverage and piece rules look at the raw schedule; every other rule looks
 //! only at placements, so one bad entry is reported once instead of cascading.
+//!
+//! Public so that explanations and pictures (`makespan-report`) judge a plan by the same
+//! placements the verifier checks.
 
 use std::collections::{HashMap, HashSet};
 
@@ -9,7 +12,9 @@ use makespan_model::instance::{Activity, AgentUse, Instance};
 use makespan_model::schedule::{Piece, ScheduledActivity};
 
 /// An activity the timing rules can reason about.
-pub(super) struct Placed<'a> {
+#[derive(Debug, Clone)]
+pub struct Placed<'a> {
+    /// The instance's activity.
     pub activity: &'a Activity,
     /// The agent; with exactly one agent in the instance an unassigned entry is agent 0.
     pub agent: Option<u32>,
@@ -19,14 +24,17 @@ pub(super) struct Placed<'a> {
 }
 
 impl Placed<'_> {
+    /// The activity's id.
     pub fn id(&self) -> &str {
         &self.activity.id
     }
 
+    /// The start of its first piece.
     pub fn start(&self) -> i64 {
         self.pieces[0].start()
     }
 
+    /// The latest end of its pieces.
     pub fn end(&self) -> i64 {
         self.pieces
             .iter()
@@ -86,13 +94,17 @@ impl Placed<'_> {
 }
 
 /// All placements of a schedule, indexed by activity id.
-pub(super) struct Placements<'a> {
+#[derive(Debug, Clone)]
+pub struct Placements<'a> {
+    /// The instance the schedule is of.
     pub instance: &'a Instance,
+    /// The placements, in the schedule's order.
     pub all: Vec<Placed<'a>>,
     index: HashMap<&'a str, usize>,
 }
 
 impl<'a> Placements<'a> {
+    /// The placements of `schedule`.
     pub fn new(instance: &'a Instance, schedule: &[ScheduledActivity]) -> Self {
         let activities: HashMap<&str, &Activity> = instance
             .activities
@@ -139,8 +151,25 @@ impl<'a> Placements<'a> {
         }
     }
 
+    /// The index in [`Placements::all`] of the activity `id`, if placed.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The placement of the activity `id`, if placed.
     pub fn get(&self, id: &str) -> Option<&Placed<'a>> {
-        self.index.get(id).map(|&i| &self.all[i])
+        self.position(id).map(|i| &self.all[i])
+    }
+
+    /// Latest end of any placement (0 for none).
+    pub fn makespan(&self) -> i64 {
+        self.all.iter().map(Placed::end).max().unwrap_or(0)
+    }
+
+    /// Whether agents are checked as one pool: limited agents and some activity that needs
+    /// one without naming it.
+    pub fn pooled(&self) -> bool {
+        self.instance.agents.is_some() && self.needing_agent().any(|p| p.agent.is_none())
     }
 
     /// Placements that ask something of an agent.

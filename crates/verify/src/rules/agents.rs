@@ -140,7 +140,7 @@ pub fn pool_capacity(placements: &Placements, out: &mut Vec<Violation>) {
     let Some(m) = placements.instance.agents else {
         return;
     };
-    if !placements.needing_agent().any(|p| p.agent.is_none()) {
+    if !placements.pooled() {
         return;
     }
     // (time, +1 start / −1 end, placement): ends sort before starts at the same instant.

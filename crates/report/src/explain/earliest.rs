@@ -69,6 +69,7 @@ pub(crate) fn earliest_starts(plan: &Plan) -> Vec<Earliest> {
             }
             precedences(plan, i, &mut limits);
             agents(plan, i, pooled, &mut limits);
+            pauses(plan, i, &mut limits);
             setups_before(plan, i, &setups, &mut limits);
             resources(plan, i, &spans, &mut limits);
             states(plan, i, &mut limits);
@@ -148,6 +149,51 @@ fn last_piece_start(plan: &Plan, c: usize) -> i64 {
         }
     }
     last
+}
+
+/// A start instant strictly inside a piece of a preemptible activity on the same agent
+/// pauses that activity there, and the verifier counts the pause as a piece start for the
+/// activity's max lags. So `a` may not move its instant into a piece of such an `o` past
+/// `o`'s latest piece start. (The converse cannot arise in a valid plan: every piece of a
+/// preemptible activity starts by its latest, so moving it earlier never makes it surround
+/// a later instant.)
+fn pauses(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
+    let a = &plan.all[i];
+    let (Some(g), Some(s)) = (a.agent, a.instant()) else {
+        return;
+    };
+    for (j, o) in plan.all.iter().enumerate() {
+        if j == i || o.agent != Some(g) || !o.activity.preemptible {
+            continue;
+        }
+        for (latest, b) in latest_piece_starts(plan, j) {
+            for q in &o.pieces {
+                // The last instant before `s` strictly inside `q`; when `a` is the
+                // predecessor, the bound moves with it and only `s` against it counts.
+                let t = (s - 1).min(q.end() - 1);
+                let past = if b == i { s > latest } else { t > latest };
+                if t > q.start() && past {
+                    out.push(agent_limit(s - t, g, o, j));
+                }
+            }
+        }
+    }
+}
+
+/// The latest piece start that each max lag into `c` allows, from its predecessor's current
+/// place, with the predecessor.
+fn latest_piece_starts(plan: &Plan, c: usize) -> Vec<(i64, usize)> {
+    let after = plan.all[c].id();
+    plan.instance
+        .precedences
+        .iter()
+        .filter(|p| p.after == after && p.before != after)
+        .filter_map(|p| {
+            let max_lag = p.max_lag?;
+            let b = plan.position(&p.before)?;
+            Some((anchor(&plan.all[b], p.relation).saturating_add(max_lag), b))
+        })
+        .collect()
 }
 
 fn anchor(b: &Placed, relation: Relation) -> i64 {

@@ -165,7 +165,7 @@ pub fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use makespan_model::instance::{Activity, Precedence};
+    use makespan_model::instance::{Activity, AgentUse, Precedence};
 
     /// Chop (4) then sauce (6) on one cook, rice (9) on the other; the sauce starts 2 late.
     fn dinner() -> (Instance, Vec<ScheduledActivity>) {
@@ -236,6 +236,38 @@ mod tests {
         assert_eq!(
             e.agents[1].idle_work_ready, 10,
             "cook 1 idles while the rice is ready"
+        );
+    }
+
+    #[test]
+    fn an_instant_may_not_pause_work_past_its_time_window() {
+        // `knead` must run without a pause right after `mix`; `bake` only needs the cook at
+        // its start, so starting it inside `knead` would pause `knead` past its window.
+        let mut knead = Activity::new("knead", 4);
+        knead.preemptible = true;
+        let mut bake = Activity::new("bake", 3);
+        bake.agent = AgentUse::StartInstant;
+        let mut tight = Precedence::finish_to_start("mix", "knead", 0);
+        tight.max_lag = Some(0);
+        let instance = Instance {
+            activities: vec![Activity::new("mix", 1), knead, bake],
+            precedences: vec![tight],
+            ..Instance::new("bread", Some(1))
+        };
+        let plan = vec![
+            ScheduledActivity::at("mix", Some(0), 0, 1),
+            ScheduledActivity::at("knead", Some(0), 1, 4),
+            ScheduledActivity::at("bake", Some(0), 5, 3),
+        ];
+        let e = explain(&instance, &plan, &[], None).unwrap();
+        let bake = e.activities.iter().find(|a| a.activity == "bake").unwrap();
+        assert_eq!(bake.wait, 0, "{bake:?}");
+        assert_eq!(
+            bake.reasons,
+            [Reason::Agent {
+                agent: Some(0),
+                busy: vec!["knead".into()]
+            }]
         );
     }
 }

@@ -254,14 +254,17 @@ fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> O
 
 /// The heuristics' effort: a twentieth of the samples where an exact search over time or
 /// the constraint model takes the problem, which need only a horizon to start from and find
-/// the optimum on their own.
+/// the optimum on their own; and no polishing where the search over time takes it.
 fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
     let mut effort = options.effort;
-    let searched = crate::exact::agent_search::applies(problem)
-        || crate::exact::cp::method::runs(problem, options);
-    if !options.heuristic_only && searched {
+    if options.heuristic_only {
+        return effort;
+    }
+    let over_time = crate::exact::agent_search::applies(problem);
+    if over_time || crate::exact::cp::method::runs(problem, options) {
         effort.samples = effort.samples.div_ceil(20);
     }
+    effort.polish &= !over_time;
     effort
 }
 

@@ -42,6 +42,10 @@ use crate::Cancel;
 /// States kept at most (memory stays below about 1 GiB).
 const MAX_STATES: usize = 4_000_000;
 
+/// The head of an activity that has started, and its latest start: far enough out that no
+/// arc from it binds another, near enough that adding a lag cannot overflow.
+const UNBOUNDED: i64 = 1 << 60;
+
 /// Resource states a problem may have (their values are kept inline in each state).
 const MAX_STATE_VARIABLES: usize = 4;
 
@@ -109,6 +113,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> S
         layers: BTreeMap::new(),
         heads: vec![0; rules.n],
         latest: vec![0; rules.n],
+        open: Vec::with_capacity(rules.n),
         jobs: vec![Vec::new(); rules.capacities.len()],
         due: BinaryHeap::new(),
     }
@@ -160,8 +165,9 @@ struct Rules {
     piece_anchors: Vec<Vec<Vec<usize>>>,
     /// Activities in an order where every minimum lag points forward.
     order: Vec<usize>,
-    /// The activities with a minimum lag (forward arc) into each.
-    forward_arc: Vec<Vec<usize>>,
+    /// The forward arcs (minimum lags) into each activity: `(i, w)`, and out of each.
+    forward_into: Vec<Vec<(usize, i64)>>,
+    forward_out: Vec<Vec<(usize, i64)>>,
     /// Arcs between activities that are not forward (maximum lags): `(i, j, w)`, `S_j ≥ S_i + w`.
     backward: Vec<(usize, usize, i64)>,
     /// Ages below this are exact; ages at it stand for every larger one, which behave
@@ -271,10 +277,16 @@ impl Rules {
                 .collect(),
             capacities: problem.capacities.clone(),
             order: topological(&forward_into)?,
-            forward_arc: forward_into
-                .iter()
-                .map(|arcs| arcs.iter().map(|&(i, _)| i).collect())
-                .collect(),
+            forward_out: {
+                let mut out = vec![Vec::new(); n];
+                for (j, arcs) in forward_into.iter().enumerate() {
+                    for &(i, w) in arcs {
+                        out[i].push((j, w));
+                    }
+                }
+                out
+            },
+            forward_into,
             backward: net
                 .arcs()
                 .iter()
@@ -363,8 +375,10 @@ struct Search<'a> {
     layers: BTreeMap<i64, Vec<(State, i64)>>,
     /// Scratch space of the lower bound: heads, and per resource `(head, work, tail)`.
     heads: Vec<i64>,
-    /// Scratch space of [`Search::windows`]: latest starts.
+    /// Scratch space of [`Search::windows`]: latest starts, and the activities still to
+    /// start, in `order`.
     latest: Vec<i64>,
+    open: Vec<usize>,
     jobs: Vec<Vec<(i64, i64, i64, i64)>>,
     /// Scratch space of [`meets_due_dates`].
     due: BinaryHeap<Reverse<(i64, i64)>>,
@@ -696,76 +710,72 @@ impl Search<'_> {
     fn windows(&mut self, key: &Key, now: i64) -> bool {
         let r = self.rules;
         let started = &key.started;
-        let (head, latest) = (&mut self.heads, &mut self.latest);
-        // One pass in `order` settles every minimum lag and every rule from what has
-        // started (a capped age only loosens a bound).
+        let (head, latest, open) = (&mut self.heads, &mut self.latest, &mut self.open);
+        // What has started takes no part: its head and latest start never bind another.
+        open.clear();
         for &j in &r.order {
             if has(started, j) {
-                continue;
+                head[j] = -UNBOUNDED;
+                latest[j] = UNBOUNDED;
+            } else {
+                head[j] = now;
+                latest[j] = r.deadline[j].min(self.best - 1 - r.tail[j]);
+                open.push(j);
             }
-            let mut h = now;
-            for &(i, w) in &r.into[j] {
-                if !has(started, i) {
-                    if r.forward_arc[j].contains(&i) {
-                        h = h.max(head[i] + w);
-                    }
-                } else if let Some(a) = key.age(i) {
-                    h = h.max(now - a + w);
-                }
-            }
-            head[j] = h;
         }
-        for &j in r.order.iter().rev() {
-            if has(started, j) {
-                continue;
-            }
-            let mut l = r.deadline[j].min(self.best - 1 - r.tail[j]);
-            for &(k, w) in &r.out_of[j] {
-                // S_k ≥ S_j + w: S_j ≤ S_k − w.
-                if !has(started, k) {
-                    if r.forward_arc[k].contains(&j) {
-                        l = l.min(latest[k] - w);
-                    }
-                } else if let Some(a) = key.age(k) {
-                    l = l.min(now - a - w);
+        // The rules from what has started (a capped age only loosens a bound), then one
+        // pass each way in `order` settles every minimum lag.
+        for &(i, a) in &key.ages {
+            let (i, a) = (usize::from(i), i64::from(a));
+            for &(j, w) in &r.out_of[i] {
+                if !has(started, j) {
+                    head[j] = head[j].max(now - a + w);
                 }
             }
-            if l < head[j] {
+            // S_i ≥ S_j + w: S_j ≤ S_i − w.
+            for &(j, w) in &r.into[i] {
+                if !has(started, j) {
+                    latest[j] = latest[j].min(now - a - w);
+                }
+            }
+        }
+        for &j in open.iter() {
+            for &(i, w) in &r.forward_into[j] {
+                head[j] = head[j].max(head[i] + w);
+            }
+        }
+        for &j in open.iter().rev() {
+            for &(k, w) in &r.forward_out[j] {
+                latest[j] = latest[j].min(latest[k] - w);
+            }
+            if latest[j] < head[j] {
                 return false;
             }
-            latest[j] = l;
         }
         // Maximum lags between activities still to start: relaxed to a fixed point over
         // every arc if one of them moves a window (the network has no positive cycle; the
         // passes stop at n in any case, and every value reached is a valid bound).
-        let open = |&&(i, j, _): &&(usize, usize, i64)| !has(started, i) && !has(started, j);
-        let moved = r
-            .backward
-            .iter()
-            .filter(open)
-            .any(|&(i, j, w)| head[i] + w > head[j] || latest[j] - w < latest[i]);
+        let moved = r.backward.iter().any(|&(i, j, w)| {
+            !has(started, i)
+                && !has(started, j)
+                && (head[i] + w > head[j] || latest[j] - w < latest[i])
+        });
         if !moved {
             return true;
         }
         for _ in 0..=r.n {
             let mut changed = false;
-            for &j in &r.order {
-                if has(started, j) {
-                    continue;
-                }
+            for &j in open.iter() {
                 for &(i, w) in &r.into[j] {
-                    if !has(started, i) && head[i] + w > head[j] {
+                    if head[i] + w > head[j] {
                         head[j] = head[i] + w;
                         changed = true;
                     }
                 }
             }
-            for &j in r.order.iter().rev() {
-                if has(started, j) {
-                    continue;
-                }
+            for &j in open.iter().rev() {
                 for &(k, w) in &r.out_of[j] {
-                    if !has(started, k) && latest[k] - w < latest[j] {
+                    if latest[k] - w < latest[j] {
                         latest[j] = latest[k] - w;
                         changed = true;
                     }
@@ -808,10 +818,7 @@ impl Search<'_> {
             }
         }
         let (head, latest) = (&self.heads, &self.latest);
-        for &j in &r.order {
-            if has(&key.started, j) {
-                continue;
-            }
+        for &j in &self.open {
             let h = head[j];
             bound = bound.max(h + r.tail[j]);
             for &(res, amount, until) in &r.demands[j] {
@@ -833,7 +840,20 @@ impl Search<'_> {
                 tail = tail.min(q);
                 bound = bound.max(h + work + tail);
             }
-            if !meets_due_dates(jobs, &mut self.due) {
+        }
+        if bound >= self.best {
+            return bound;
+        }
+        for (res, jobs) in jobs.iter().enumerate() {
+            if r.capacities[res] > 1 {
+                continue;
+            }
+            // All of it back to back from the latest head meets every due date: no need to
+            // look closer.
+            let latest_head = jobs.first().map_or(0, |j| j.0);
+            let work: i64 = jobs.iter().map(|j| j.1).sum();
+            let first_due = jobs.iter().map(|j| j.3).min().unwrap_or(i64::MAX);
+            if latest_head + work > first_due && !meets_due_dates(jobs, &mut self.due) {
                 return i64::MAX;
             }
         }

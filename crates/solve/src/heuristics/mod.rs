@@ -40,6 +40,11 @@ pub struct Effort {
     /// When to stop improving and return the best schedule so far (the solve pipeline sets
     /// it from the instance's time limit; the first schedule is always completed).
     pub deadline: Option<Instant>,
+    /// Whether the local and critical-path searches polish the best sampled schedule. The
+    /// solve pipeline turns them off where an exact search over time takes the problem: it
+    /// finds the optimum from any schedule, and on Recipe2Plan the polish never improved
+    /// one while it took most of the heuristics' time.
+    pub polish: bool,
 }
 
 impl Default for Effort {
@@ -48,6 +53,7 @@ impl Default for Effort {
             samples: 2000,
             seed: 0x6d61_6b65_7370_616e,
             deadline: None,
+            polish: true,
         }
     }
 }
@@ -134,6 +140,9 @@ pub fn best_until(
         if consider(improved, &mut best) {
             return best;
         }
+    }
+    if !effort.polish {
+        return best;
     }
     // The searches below cost seconds; they stop at `lower_bound`, so callers pass the
     // strongest bound they have (the solve pipeline: the energetic one).

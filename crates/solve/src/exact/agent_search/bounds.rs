@@ -1,0 +1,231 @@
+//! Pruning: start windows over every lag, the longest path ahead, and per unary resource
+//! the one-machine bound and a preemptive due-date check, all from a state at an instant.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::rules::Rules;
+use super::{has, Key};
+
+/// The head of an activity that has started, and its latest start: far enough out that no
+/// arc from it binds another, near enough that adding a lag cannot overflow.
+const UNBOUNDED: i64 = 1 << 60;
+
+/// Scratch space of the bounds, one per worker thread.
+pub(super) struct Scratch {
+    /// Earliest starts.
+    heads: Vec<i64>,
+    /// Latest starts.
+    latest: Vec<i64>,
+    /// The activities still to start, in [`Rules::order`].
+    open: Vec<usize>,
+    /// Per resource, `(head, work, tail, due)` of the work left.
+    jobs: Vec<Vec<(i64, i64, i64, i64)>>,
+    /// Scratch space of [`meets_due_dates`].
+    due: BinaryHeap<Reverse<(i64, i64)>>,
+}
+
+impl Scratch {
+    pub(super) fn new(rules: &Rules) -> Scratch {
+        Scratch {
+            heads: vec![0; rules.n],
+            latest: vec![0; rules.n],
+            open: Vec::with_capacity(rules.n),
+            jobs: vec![Vec::new(); rules.capacities.len()],
+            due: BinaryHeap::new(),
+        }
+    }
+}
+
+/// Whether every activity not started yet keeps a start window: its earliest start
+/// (`Scratch::heads`, from `now`, the ages and every arc, maximum lags included, to a fixed
+/// point) is no later than its latest one (deadlines, maximum lags from what has started,
+/// and ending before `best` with its tail, carried back along every arc). Each step
+/// is a rule the schedule must obey, so a state without windows has no completion
+/// shorter than the best known.
+fn windows(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key, now: i64) -> bool {
+    let started = &key.started;
+    let (head, latest, open) = (&mut scratch.heads, &mut scratch.latest, &mut scratch.open);
+    // What has started takes no part: its head and latest start never bind another.
+    open.clear();
+    for &j in &r.order {
+        if has(started, j) {
+            head[j] = -UNBOUNDED;
+            latest[j] = UNBOUNDED;
+        } else {
+            head[j] = now;
+            latest[j] = r.deadline[j].min(best - 1 - r.tail[j]);
+            open.push(j);
+        }
+    }
+    // The rules from what has started (a capped age only loosens a bound), then one
+    // pass each way in `order` settles every minimum lag.
+    for &(i, a) in &key.ages {
+        let (i, a) = (usize::from(i), i64::from(a));
+        for &(j, w) in &r.out_of[i] {
+            if !has(started, j) {
+                head[j] = head[j].max(now - a + w);
+            }
+        }
+        // S_i ≥ S_j + w: S_j ≤ S_i − w.
+        for &(j, w) in &r.into[i] {
+            if !has(started, j) {
+                latest[j] = latest[j].min(now - a - w);
+            }
+        }
+    }
+    for &j in open.iter() {
+        for &(i, w) in &r.forward_into[j] {
+            head[j] = head[j].max(head[i] + w);
+        }
+    }
+    for &j in open.iter().rev() {
+        for &(k, w) in &r.forward_out[j] {
+            latest[j] = latest[j].min(latest[k] - w);
+        }
+        if latest[j] < head[j] {
+            return false;
+        }
+    }
+    // Maximum lags between activities still to start: relaxed to a fixed point over
+    // every arc if one of them moves a window (the network has no positive cycle; the
+    // passes stop at n in any case, and every value reached is a valid bound).
+    let moved = r.backward.iter().any(|&(i, j, w)| {
+        !has(started, i) && !has(started, j) && (head[i] + w > head[j] || latest[j] - w < latest[i])
+    });
+    if !moved {
+        return true;
+    }
+    for _ in 0..=r.n {
+        let mut changed = false;
+        for &j in open.iter() {
+            for &(i, w) in &r.into[j] {
+                if head[i] + w > head[j] {
+                    head[j] = head[i] + w;
+                    changed = true;
+                }
+            }
+        }
+        for &j in open.iter().rev() {
+            for &(k, w) in &r.out_of[j] {
+                if latest[k] - w < latest[j] {
+                    latest[j] = latest[k] - w;
+                    changed = true;
+                }
+            }
+            if latest[j] < head[j] {
+                return false;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    true
+}
+
+/// A lower bound on the makespan of any schedule through `key` at `now`: the longest
+/// path ahead of every activity from its earliest start (heads follow the minimum lags
+/// from what has started), and for every resource the one-machine bound with heads and
+/// tails over the work left (for a unary one: some remaining demand starts no earlier
+/// than a head, all the demand from there on runs one after another, and the last of
+/// it is followed by its tail).
+pub(super) fn lower_bound(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key, now: i64) -> i64 {
+    if !windows(r, best, scratch, key, now) {
+        return i64::MAX;
+    }
+    let mut bound = now;
+    let jobs = &mut scratch.jobs;
+    jobs.iter_mut().for_each(Vec::clear);
+    for &(i, a) in &key.ages {
+        let (i, a) = (usize::from(i), i64::from(a));
+        if a < i64::from(r.cap[i]) {
+            bound = bound.max(now - a + r.tail[i]);
+        }
+        for &(res, amount, until) in &r.demands[i] {
+            if a < until {
+                let q = r.tail[i] - until;
+                jobs[res].push((now, amount * (until - a), q, best - 1 - q));
+            }
+        }
+    }
+    let (head, latest) = (&scratch.heads, &scratch.latest);
+    for &j in &scratch.open {
+        let h = head[j];
+        bound = bound.max(h + r.tail[j]);
+        for &(res, amount, until) in &r.demands[j] {
+            jobs[res].push((h, amount * until, r.tail[j] - until, latest[j] + until));
+        }
+    }
+    for (res, jobs) in jobs.iter_mut().enumerate() {
+        let c = r.capacities[res];
+        if c > 1 {
+            let work: i64 = jobs.iter().map(|j| j.1).sum();
+            bound = bound.max(now + (work + c - 1) / c);
+            continue;
+        }
+        // Latest heads first: the work and the shortest tail from each head on.
+        jobs.sort_unstable_by_key(|&(head, ..)| std::cmp::Reverse(head));
+        let (mut work, mut tail) = (0, i64::MAX);
+        for &(h, p, q, _) in jobs.iter() {
+            work += p;
+            tail = tail.min(q);
+            bound = bound.max(h + work + tail);
+        }
+    }
+    if bound >= best {
+        return bound;
+    }
+    for (res, jobs) in jobs.iter().enumerate() {
+        if r.capacities[res] > 1 {
+            continue;
+        }
+        // All of it back to back from the latest head meets every due date: no need to
+        // look closer.
+        let latest_head = jobs.first().map_or(0, |j| j.0);
+        let work: i64 = jobs.iter().map(|j| j.1).sum();
+        let first_due = jobs.iter().map(|j| j.3).min().unwrap_or(i64::MAX);
+        if latest_head + work > first_due && !meets_due_dates(jobs, &mut scratch.due) {
+            return i64::MAX;
+        }
+    }
+    bound
+}
+
+/// Whether one machine can do every job `(head, work, tail, due)` between its head and its
+/// due date when work may be interrupted (a relaxation of every schedule that ends before
+/// the best known). Earliest due date first among the released jobs is optimal for this,
+/// so it decides. `jobs` come sorted by latest head first.
+fn meets_due_dates(
+    jobs: &[(i64, i64, i64, i64)],
+    due: &mut BinaryHeap<Reverse<(i64, i64)>>,
+) -> bool {
+    due.clear();
+    let mut next = jobs.iter().rev().peekable();
+    let mut t = i64::MIN;
+    loop {
+        while let Some(&&(h, p, _, d)) = next.peek() {
+            if h > t {
+                break;
+            }
+            due.push(Reverse((d, p)));
+            next.next();
+        }
+        let Some(Reverse((d, p))) = due.pop() else {
+            match next.peek() {
+                Some(&&(h, ..)) => {
+                    t = h;
+                    continue;
+                }
+                None => return true,
+            }
+        };
+        let run = next.peek().map_or(p, |&&(h, ..)| p.min(h - t));
+        t += run;
+        if run < p {
+            due.push(Reverse((d, p - run)));
+        } else if t > d {
+            return false;
+        }
+    }
+}

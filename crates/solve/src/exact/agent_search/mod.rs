@@ -1,0 +1,335 @@
+//! An exact search over time for problems with one agent, such as Recipe2Plan's cook:
+//! activities of any length that keep the agent busy, autonomous activities that need it at
+//! their start instant only, preemption as unit chunks with maximum lags on every piece,
+//! resources held over whole activities, and resource states (oven temperature).
+//!
+//! The search walks time one unit at a time. At each instant it chooses which activities
+//! start now (any set that fits). A state is what has started, the ages of the started
+//! activities whose age still matters (running ones, lags still to be met, maximum lags
+//! and piece lags still pending), and the value of every resource state. Every rule is
+//! relative to "now", so a state reached later than an identical one is dominated and
+//! dropped. Lower bounds (the longest path still ahead of each activity, the work left on
+//! each resource followed by the shortest tail after it) prune every state that cannot
+//! end below the best schedule known, so an exhausted search proves that schedule optimal.
+//! So do start windows (`Search::windows`: earliest and latest starts over every lag,
+//! maximum lags included, and the latest start that still ends below the best known) and
+//! a preemptive earliest-due-date check of each unary resource's remaining work against
+//! them (`meets_due_dates`): each is a relaxation of every shorter completion.
+//!
+//! Two canonical forms cut the choices, each an exchange argument that turns any schedule
+//! into one of the form without making it longer (`Search::canonical`,
+//! `Search::eager_omitted`): a run of interruptible work that nothing else depends on
+//! goes on unless the agent switches to something that could not have taken its place a
+//! step earlier; and an autonomous activity whose resources only its successors use starts
+//! at the first instant it can. `tests/agent_search.rs` checks the search against the MILP,
+//! which has neither, on random instances.
+//!
+//! The states of one instant are expanded on the worker threads of the current rayon pool
+//! (a batch's `--jobs`), each against the states seen before that instant and the best
+//! makespan known when it began; the search then keeps the children in order, so it visits
+//! the same states, whatever the number of threads.
+//!
+//! It is the exact method for such problems because the time-indexed MILP's relaxation is
+//! weak on unit chunks and start-instant rules, while the states here stay few: the agent
+//! does one thing at a time and the gaps it may leave are bounded by the slack.
+mod bounds;
+mod expand;
+mod rules;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::exact::unit_search::SearchOutcome;
+use crate::problem::Problem;
+use crate::Cancel;
+use bounds::{lower_bound, Scratch};
+use expand::{Edge, Expander, Found};
+use rules::Rules;
+
+/// States kept at most (memory stays below about 1 GiB).
+const MAX_STATES: usize = 4_000_000;
+
+/// Resource states a problem may have (their values are kept inline in each state).
+const MAX_STATE_VARIABLES: usize = 4;
+
+/// Words of the started set: at most 256 activities.
+const WORDS: usize = 4;
+
+type Bits = [u64; WORDS];
+
+/// A chunk after the first of a piece-lagged activity: the chunk before it, and
+/// `(from, limit)` pairs: a piece starting at this chunk must start within `limit` of
+/// the start of `from`.
+type Piece = (usize, Vec<(usize, i64)>);
+/// States of one instant expanded together on a thread: enough to outweigh handing them
+/// over.
+const STATES_PER_TASK: usize = 16;
+
+fn has(bits: &Bits, j: usize) -> bool {
+    bits[j >> 6] >> (j & 63) & 1 != 0
+}
+
+fn insert(bits: &mut Bits, j: usize) {
+    bits[j >> 6] |= 1 << (j & 63);
+}
+
+/// Whether the search applies: one agent, at most 256 activities and 4 resource states, no
+/// setups or holds, no release dates, every demand from the activity's start, every
+/// start-instant need at the start, and no rule leaving the end of the schedule.
+pub fn applies(problem: &Problem) -> bool {
+    let Some(pool) = problem.agent_resource else {
+        return false;
+    };
+    let net = &problem.network;
+    problem.capacities[pool] == 1
+        && problem.len() <= WORDS * 64
+        && problem.states.len() <= MAX_STATE_VARIABLES
+        && problem.setups.is_none()
+        && problem.holds.is_empty()
+        && problem.demands.iter().flatten().all(|d| d.from == 0)
+        && problem.instants.iter().all(|i| i.offset == 0)
+        && net.arcs().iter().all(|a| {
+            (a.from != net.origin() || a.weight <= 0)
+                && a.from != net.sink()
+                && (a.to != net.origin() || a.from < problem.len())
+        })
+}
+
+/// Finds the shortest schedule with makespan below `bound`, within `seconds`.
+pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> SearchOutcome {
+    let Some(rules) = Rules::new(problem) else {
+        // Times too long for the state encoding: prove nothing.
+        return SearchOutcome::GaveUp;
+    };
+    Search {
+        rules: &rules,
+        clock: Instant::now(),
+        seconds,
+        cancel,
+        best: bound,
+        best_node: None,
+        nodes: vec![Node {
+            parent: u32::MAX,
+            first: 0,
+            len: 0,
+            at: 0,
+        }],
+        moves: Vec::new(),
+        seen: FxHashMap::default(),
+        layers: BTreeMap::new(),
+    }
+    .run()
+}
+
+/// A search state at some instant: started activities, ages that matter (sorted by
+/// activity, capped), and the value of every state (`u8::MAX`: none yet).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    started: Bits,
+    ages: Vec<(u16, u16)>,
+    values: [u8; MAX_STATE_VARIABLES],
+}
+
+impl Key {
+    fn age(&self, i: usize) -> Option<i64> {
+        self.ages
+            .binary_search_by_key(&(i as u16), |&(a, _)| a)
+            .ok()
+            .map(|k| i64::from(self.ages[k].1))
+    }
+}
+
+struct State {
+    /// Shared with [`Search::seen`]: one copy of every state kept.
+    key: Arc<Key>,
+    node: u32,
+}
+
+/// Parent pointer: the activities started at instant `at` on the way here are
+/// `moves[first..first + len]`.
+struct Node {
+    parent: u32,
+    first: u32,
+    len: u32,
+    at: i64,
+}
+
+struct Search<'a> {
+    rules: &'a Rules,
+    clock: Instant,
+    seconds: f64,
+    cancel: &'a Cancel,
+    /// Only schedules ending strictly before this are wanted.
+    best: i64,
+    best_node: Option<(u32, i64)>,
+    nodes: Vec<Node>,
+    moves: Vec<u16>,
+    /// The earliest instant each state was reached at.
+    seen: FxHashMap<Arc<Key>, i64>,
+    /// States still to expand, by instant (the lower bound when queued, too).
+    layers: BTreeMap<i64, Vec<(State, i64)>>,
+}
+
+impl Search<'_> {
+    fn run(mut self) -> SearchOutcome {
+        let root = Key {
+            started: [0; WORDS],
+            ages: Vec::new(),
+            values: [u8::MAX; MAX_STATE_VARIABLES],
+        };
+        self.layers.insert(
+            0,
+            vec![(
+                State {
+                    key: Arc::new(root),
+                    node: 0,
+                },
+                0,
+            )],
+        );
+        let rules = self.rules;
+        while let Some((t, layer)) = self.layers.pop_first() {
+            if t >= self.best {
+                break;
+            }
+            // Expanding and bounding, the costly parts, run in parallel; keeping and
+            // dropping runs in order between them.
+            let best = self.best;
+            let expander = Expander {
+                rules,
+                seen: &self.seen,
+            };
+            let found: Option<Vec<Vec<Found>>> = layer
+                .par_iter()
+                .with_min_len(STATES_PER_TASK)
+                .try_fold(Vec::new, |mut found, (state, bound)| {
+                    // (A state reached earlier on another path since it was queued is
+                    // expanded twice: rare, and cheaper than looking it up again.)
+                    if *bound < best {
+                        self.running()?;
+                        expander.expand(state, t, &mut found);
+                    }
+                    Some(found)
+                })
+                .collect();
+            let Some(found) = found else {
+                return SearchOutcome::GaveUp;
+            };
+            let fresh = self.first_reached(found.into_iter().flatten());
+            let bounds: Option<Vec<i64>> = fresh
+                .par_iter()
+                .with_min_len(STATES_PER_TASK)
+                .map_init(
+                    || Scratch::new(rules),
+                    |scratch, (key, edge)| {
+                        self.running()?;
+                        Some(lower_bound(rules, best, scratch, key, edge.now))
+                    },
+                )
+                .collect();
+            let Some(bounds) = bounds else {
+                return SearchOutcome::GaveUp;
+            };
+            for ((key, edge), bound) in fresh.into_iter().zip(bounds) {
+                if bound < self.best {
+                    let node = self.push(&edge, &key.started);
+                    self.layers
+                        .entry(edge.now)
+                        .or_default()
+                        .push((State { key, node }, bound));
+                }
+            }
+            if self.nodes.len() > MAX_STATES {
+                return SearchOutcome::GaveUp;
+            }
+        }
+        match self.best_node {
+            Some((node, makespan)) => SearchOutcome::Optimal {
+                starts: self.starts(node),
+                makespan,
+            },
+            None => SearchOutcome::NoneShorter,
+        }
+    }
+
+    /// `Some` while the time limit and the caller allow the search to go on.
+    fn running(&self) -> Option<()> {
+        let over = self.clock.elapsed().as_secs_f64() > self.seconds || self.cancel.is_cancelled();
+        (!over).then_some(())
+    }
+
+    /// The children of one instant, in order: complete schedules shorter than the best are
+    /// recorded, and every other child reached first by its instant is marked seen and
+    /// returned. A copy reached later, on the same instant or after, is dropped: its bound
+    /// could be no lower.
+    fn first_reached(&mut self, found: impl Iterator<Item = Found>) -> Vec<(Arc<Key>, Edge)> {
+        let mut fresh = Vec::new();
+        for Found { key, edge } in found {
+            if key.started == self.rules.all {
+                let node = self.push(&edge, &key.started);
+                let makespan = self.makespan(&self.starts(node));
+                if makespan < self.best {
+                    self.best = makespan;
+                    self.best_node = Some((node, makespan));
+                }
+                continue;
+            }
+            if self.seen.get(&key).is_some_and(|&at| at <= edge.now) {
+                continue;
+            }
+            let key = Arc::new(key);
+            self.seen.insert(Arc::clone(&key), edge.now);
+            fresh.push((key, edge));
+        }
+        fresh
+    }
+
+    /// The end of the schedule with these starts.
+    fn makespan(&self, starts: &[i64]) -> i64 {
+        let r = self.rules;
+        (0..r.n)
+            .flat_map(|i| r.into_sink[i].iter().map(move |&w| starts[i] + w))
+            .fold(0, i64::max)
+    }
+
+    /// A node for the child reached by `edge`, where `started` have started.
+    fn push(&mut self, edge: &Edge, started: &Bits) -> u32 {
+        let first = self.moves.len() as u32;
+        for (w, (&now, &before)) in started.iter().zip(&edge.before).enumerate() {
+            let mut fresh = now & !before;
+            while fresh != 0 {
+                self.moves.push((w * 64) as u16 + fresh.trailing_zeros() as u16);
+                fresh &= fresh - 1;
+            }
+        }
+        self.nodes.push(Node {
+            parent: edge.parent,
+            first,
+            len: self.moves.len() as u32 - first,
+            at: edge.at,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Start times read back along the parent pointers.
+    fn starts(&self, mut node: u32) -> Vec<i64> {
+        let mut starts = vec![0; self.rules.n];
+        while node != u32::MAX {
+            let Node {
+                parent,
+                first,
+                len,
+                at,
+            } = self.nodes[node as usize];
+            for &j in &self.moves[first as usize..(first + len) as usize] {
+                starts[usize::from(j)] = at;
+            }
+            node = parent;
+        }
+        starts
+    }
+}

@@ -53,7 +53,7 @@ proptest! {
         prop_assert!(agent_search::applies(&problem));
         let horizon: i64 = problem.durations.iter().sum::<i64>() * 2 + 8;
         let exact = milp_optimum(&problem, horizon);
-        match agent_search::search(&problem, horizon + 1, 60.0, &Cancel::new()) {
+        match agent_search::search(&problem, horizon + 1, 60.0, &Cancel::new(), 2) {
             SearchOutcome::Optimal { makespan, .. } => prop_assert_eq!(Some(makespan), exact),
             SearchOutcome::NoneShorter => prop_assert_eq!(None, exact),
             SearchOutcome::GaveUp => prop_assert!(false, "the search gave up on a tiny instance"),
@@ -62,11 +62,11 @@ proptest! {
         // (ending before the best known) keep the optimum one step above, and prove
         // nothing shorter exists at it.
         if let Some(optimum) = exact {
-            match agent_search::search(&problem, optimum + 1, 60.0, &Cancel::new()) {
+            match agent_search::search(&problem, optimum + 1, 60.0, &Cancel::new(), 2) {
                 SearchOutcome::Optimal { makespan, .. } => prop_assert_eq!(makespan, optimum),
                 other => prop_assert!(false, "no optimum below {}: {other:?}", optimum + 1),
             }
-            let shorter = agent_search::search(&problem, optimum, 60.0, &Cancel::new());
+            let shorter = agent_search::search(&problem, optimum, 60.0, &Cancel::new(), 2);
             prop_assert!(matches!(shorter, SearchOutcome::NoneShorter), "{shorter:?}");
         }
     }
@@ -82,9 +82,34 @@ fn runs_of_free_chunks_keep_the_optimum() {
     let problem = Problem::compile_scaled(&instance).unwrap();
     let exact = milp_optimum(&problem, 40);
     let SearchOutcome::Optimal { makespan, .. } =
-        agent_search::search(&problem, 41, 60.0, &Cancel::new())
+        agent_search::search(&problem, 41, 60.0, &Cancel::new(), 2)
     else {
         panic!("no optimum found");
     };
     assert_eq!(Some(makespan), exact);
+}
+
+/// On a real instance whose instants hold thousands of states, the search on three threads
+/// (states and bounds split between them) proves what it proves on one, with a schedule of
+/// the same length.
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let Some(cooking) = makespan_testkit::data("recipe2plan/cooking.json") else {
+        return;
+    };
+    let instance = makespan::formats::import(&cooking, &Default::default())
+        .unwrap()
+        .into_iter()
+        .find(|i| i.name == "recipe2plan-Choco_Strawberry-Cake-medium")
+        .unwrap();
+    let problem = Problem::compile_scaled(&instance).unwrap();
+    let outcomes: Vec<SearchOutcome> = [1, 3]
+        .into_iter()
+        .map(|threads| agent_search::search(&problem, 141, 600.0, &Cancel::new(), threads))
+        .collect();
+    let SearchOutcome::Optimal { makespan, .. } = &outcomes[0] else {
+        panic!("no optimum below 141: {:?}", outcomes[0]);
+    };
+    assert_eq!(*makespan, 140);
+    assert_eq!(outcomes[0], outcomes[1]);
 }

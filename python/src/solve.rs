@@ -31,7 +31,7 @@ pub(crate) fn options(
         )));
     }
     let threads = NonZeroU32::new(threads)
-        .ok_or_else(|| errors::usage("threads: HiGHS needs at least 1 thread"))?;
+        .ok_or_else(|| errors::usage("threads: at least 1 thread is needed"))?;
     Ok(SolveOptions {
         time_limit,
         threads,
@@ -56,8 +56,8 @@ fn method(name: &str) -> PyResult<Method> {
 /// Solves one instance: ``optimal`` only when a lower bound meets a verified schedule, else
 /// ``feasible`` with ``lower_bound`` and ``gap`` (a limit stopped it) or ``infeasible``.
 ///
-/// ``time_limit``: seconds the MILP may spend; ``threads``: HiGHS threads; ``node_limit``:
-/// branch-and-bound nodes; ``heuristic_only``: bounds and heuristics only; ``method``:
+/// ``time_limit``: seconds the MILP may spend; ``threads``: threads of HiGHS and of the
+/// one-agent search over time; ``node_limit``: branch-and-bound nodes; ``heuristic_only``: bounds and heuristics only; ``method``:
 /// ``"exact"`` or a benchmark's baseline (``"timearena-greedy"``). The GIL is released
 /// while solving, and Ctrl-C raises ``KeyboardInterrupt`` within a fraction of a second.
 ///

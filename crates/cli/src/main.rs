@@ -132,7 +132,7 @@ struct SolveArgs {
     /// short: 2 GiB each).
     #[arg(long)]
     jobs: Option<usize>,
-    /// HiGHS threads per instance.
+    /// Threads per instance: HiGHS's, and the one-agent search over time's.
     #[arg(long, default_value_t = NonZeroU32::MIN)]
     threads: NonZeroU32,
     /// Re-solve instances whose solution file already exists for the same instance.

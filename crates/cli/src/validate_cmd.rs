@@ -27,7 +27,7 @@ pub struct ValidateArgs {
     /// Instances solved in parallel (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// HiGHS threads per instance.
+    /// Threads per instance: HiGHS's, and the one-agent search over time's.
     #[arg(long, default_value_t = NonZeroU32::MIN)]
     threads: NonZeroU32,
     /// No progress bar.

@@ -1,7 +1,7 @@
-//! How many instances to solve at once, and how many HiGHS threads each may use: defaults
-//! that fit the machine's cores and memory, and clear errors for counts it cannot run
-//! (2,000 HiGHS threads abort inside HiGHS; 16 workers with 256 MiB stacks each do not fit
-//! an address-space limit of 4 GB).
+//! How many instances to solve at once, and how many threads each may use (HiGHS's, the
+//! search over time's): defaults that fit the machine's cores and memory, and clear errors
+//! for counts it cannot run (2,000 HiGHS threads abort inside HiGHS; 16 workers with 256 MiB
+//! stacks each do not fit an address-space limit of 4 GB).
 
 use anyhow::{bail, Result};
 
@@ -40,8 +40,8 @@ pub fn check_jobs(jobs: usize) -> Result<usize> {
     Ok(jobs)
 }
 
-/// `--threads N`: at most the number of cores (more only slows HiGHS down, and thousands
-/// abort it).
+/// `--threads N`: at most the number of cores (more only slows HiGHS and the search down,
+/// and thousands abort HiGHS).
 pub fn check_threads(threads: u32) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     if threads as usize > cores {

@@ -10,7 +10,7 @@ use super::{agent_search, safe_horizon, unit_search, ExactMethod, Outcome};
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::{Cancel, SolveOptions};
+use crate::SolveOptions;
 
 /// [`unit_search`]: one agent, unit steps.
 pub(super) struct UnitSearch;
@@ -30,7 +30,12 @@ impl ExactMethod for UnitSearch {
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
     ) -> Option<Outcome> {
-        run(unit_search::search, problem, lower, heuristic, options)
+        run(
+            |upper| unit_search::search(problem, upper, options.seconds_left(), &options.cancel),
+            problem,
+            lower,
+            heuristic,
+        )
     }
 }
 
@@ -46,18 +51,31 @@ impl ExactMethod for AgentSearch {
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
     ) -> Option<Outcome> {
-        run(agent_search::search, problem, lower, heuristic, options)
+        let threads = options.threads.get() as usize;
+        run(
+            |upper| {
+                agent_search::search(
+                    problem,
+                    upper,
+                    options.seconds_left(),
+                    &options.cancel,
+                    threads,
+                )
+            },
+            problem,
+            lower,
+            heuristic,
+        )
     }
 }
 
 /// A search over time, when it finishes in time: the optimum, or the proof that the
 /// heuristic's makespan is one.
 fn run(
-    search: fn(&Problem, i64, f64, &Cancel) -> SearchOutcome,
+    search: impl FnOnce(i64) -> SearchOutcome,
     problem: &Problem,
     lower: LowerBound,
     heuristic: Option<&Heuristic>,
-    options: &SolveOptions,
 ) -> Option<Outcome> {
     let upper = heuristic.map_or_else(|| safe_horizon(problem) + 1, |h| h.makespan(problem));
     let proven = |value| {
@@ -66,7 +84,7 @@ fn run(
             source: BoundSource::Search,
         }))
     };
-    let (starts, method, bound) = match search(problem, upper, options.seconds_left(), &options.cancel) {
+    let (starts, method, bound) = match search(upper) {
         SearchOutcome::GaveUp => return None,
         SearchOutcome::NoneShorter => match heuristic {
             Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),

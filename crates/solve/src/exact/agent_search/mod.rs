@@ -40,7 +40,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::exact::unit_search::SearchOutcome;
@@ -65,9 +64,9 @@ type Bits = [u64; WORDS];
 /// `(from, limit)` pairs: a piece starting at this chunk must start within `limit` of
 /// the start of `from`.
 type Piece = (usize, Vec<(usize, i64)>);
-/// States of one instant expanded together on a thread: enough to outweigh handing them
-/// over.
-const STATES_PER_TASK: usize = 16;
+/// States (or children to bound) of one instant per thread at least: fewer are not worth
+/// starting a thread for.
+const PER_THREAD: usize = 64;
 
 fn has(bits: &Bits, j: usize) -> bool {
     bits[j >> 6] >> (j & 63) & 1 != 0
@@ -99,8 +98,15 @@ pub fn applies(problem: &Problem) -> bool {
         })
 }
 
-/// Finds the shortest schedule with makespan below `bound`, within `seconds`.
-pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> SearchOutcome {
+/// Finds the shortest schedule with makespan below `bound`, within `seconds`, on up to
+/// `threads` threads.
+pub fn search(
+    problem: &Problem,
+    bound: i64,
+    seconds: f64,
+    cancel: &Cancel,
+    threads: usize,
+) -> SearchOutcome {
     let Some(rules) = Rules::new(problem) else {
         // Times too long for the state encoding: prove nothing.
         return SearchOutcome::GaveUp;
@@ -110,6 +116,7 @@ pub fn search(problem: &Problem, bound: i64, seconds: f64, cancel: &Cancel) -> S
         clock: Instant::now(),
         seconds,
         cancel,
+        threads: threads.max(1),
         best: bound,
         best_node: None,
         nodes: vec![Node {
@@ -163,6 +170,7 @@ struct Search<'a> {
     clock: Instant,
     seconds: f64,
     cancel: &'a Cancel,
+    threads: usize,
     /// Only schedules ending strictly before this are wanted.
     best: i64,
     best_node: Option<(u32, i64)>,
@@ -203,34 +211,32 @@ impl Search<'_> {
                 rules,
                 seen: &self.seen,
             };
-            let found: Option<Vec<Vec<Found>>> = layer
-                .par_iter()
-                .with_min_len(STATES_PER_TASK)
-                .try_fold(Vec::new, |mut found, (state, bound)| {
+            let found = in_parallel(&layer, self.threads, |states| {
+                let mut found = Vec::new();
+                for (state, bound) in states {
                     // (A state reached earlier on another path since it was queued is
                     // expanded twice: rare, and cheaper than looking it up again.)
                     if *bound < best {
                         self.running()?;
                         expander.expand(state, t, &mut found);
                     }
-                    Some(found)
-                })
-                .collect();
+                }
+                Some(found)
+            });
             let Some(found) = found else {
                 return SearchOutcome::GaveUp;
             };
-            let fresh = self.first_reached(found.into_iter().flatten());
-            let bounds: Option<Vec<i64>> = fresh
-                .par_iter()
-                .with_min_len(STATES_PER_TASK)
-                .map_init(
-                    || Scratch::new(rules),
-                    |scratch, (key, edge)| {
+            let fresh = self.first_reached(found.into_iter());
+            let bounds = in_parallel(&fresh, self.threads, |children| {
+                let mut scratch = Scratch::new(rules);
+                children
+                    .iter()
+                    .map(|(key, edge)| {
                         self.running()?;
-                        Some(lower_bound(rules, best, scratch, key, edge.now))
-                    },
-                )
-                .collect();
+                        Some(lower_bound(rules, best, &mut scratch, key, edge.now))
+                    })
+                    .collect()
+            });
             let Some(bounds) = bounds else {
                 return SearchOutcome::GaveUp;
             };
@@ -302,7 +308,8 @@ impl Search<'_> {
         for (w, (&now, &before)) in started.iter().zip(&edge.before).enumerate() {
             let mut fresh = now & !before;
             while fresh != 0 {
-                self.moves.push((w * 64) as u16 + fresh.trailing_zeros() as u16);
+                self.moves
+                    .push((w * 64) as u16 + fresh.trailing_zeros() as u16);
                 fresh &= fresh - 1;
             }
         }
@@ -332,4 +339,35 @@ impl Search<'_> {
         }
         starts
     }
+}
+
+/// `work` on `items` split into up to `threads` runs in order (the first on this thread, the
+/// others on scoped threads of their own, so no other job of a thread pool slips in while
+/// one waits), the results joined in order; `None` if a run gave up.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&[T]) -> Option<Vec<R>> + Sync,
+) -> Option<Vec<R>> {
+    let runs = threads.min(items.len() / PER_THREAD).max(1);
+    if runs == 1 {
+        return work(items);
+    }
+    let mut chunks = items.chunks(items.len().div_ceil(runs));
+    let first = chunks.next().unwrap_or_default();
+    let work = &work;
+    std::thread::scope(|scope| {
+        let others: Vec<_> = chunks.map(|c| scope.spawn(move || work(c))).collect();
+        let mut out = work(first);
+        for other in others {
+            let more = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            out = out.zip(more).map(|(mut out, more)| {
+                out.extend(more);
+                out
+            });
+        }
+        out
+    })
 }

@@ -114,10 +114,35 @@ proptest! {
     }
 
     #[test]
+    fn racing_the_milp_on_two_threads_proves_the_same(instance in window_instances()) {
+        let one = solve(&instance, &SolveOptions::default());
+        let two = solve(&instance, &SolveOptions { threads: NonZeroU32::new(2).unwrap(), ..SolveOptions::default() });
+        prop_assert_eq!(one.status, two.status);
+        prop_assert_eq!(one.makespan, two.makespan);
+        if two.status == Status::Optimal {
+            prop_assert!(verify(&instance, &two.schedule).valid);
+        }
+    }
+
+    #[test]
     fn every_certificate_checks(instance in rcpsp_instances()) {
         let dir = tempfile::tempdir().unwrap();
         certified(&instance, dir.path());
     }
+}
+
+/// The 8 × 8 job shop that the heuristic leaves one unit above its optimum: on two threads
+/// the constraint model races the MILP, and the winner proves the optimum.
+#[test]
+fn a_race_on_two_threads_proves_the_job_shop_optimum() {
+    let instance = crate::common::needs_branching();
+    let options = SolveOptions {
+        threads: NonZeroU32::new(2).unwrap(),
+        ..SolveOptions::default()
+    };
+    let s = solve(&instance, &options);
+    assert_eq!((s.status, s.makespan), (Status::Optimal, Some(70)), "{s:?}");
+    assert!(verify(&instance, &s.schedule).valid);
 }
 
 /// A certificate with one number changed is rejected, whatever its kind.

@@ -74,6 +74,14 @@ fn a_cancelled_solve_stops_the_constraint_model_at_once_and_keeps_a_schedule() {
 }
 
 #[test]
+fn a_cancelled_race_stops_the_constraint_model_and_the_milp_at_once() {
+    cancelled_after_300_ms(SolveOptions {
+        threads: std::num::NonZeroU32::new(2).unwrap(),
+        ..SolveOptions::default()
+    });
+}
+
+#[test]
 fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
     cancelled_after_300_ms(SolveOptions {
         cp: false,

@@ -128,8 +128,8 @@ struct SolveArgs {
     /// without preemption (feasible; optimal only where a bound proves it).
     #[arg(long, value_name = "N", default_value_t = makespan::solve::MAX_CHUNKS)]
     max_chunks: u64,
-    /// Instances solved in parallel (default: the number of cores, fewer when memory is
-    /// short: 2 GiB each).
+    /// Instances solved in parallel (default: the number of cores divided by --threads,
+    /// fewer when memory is short: 2 GiB each).
     #[arg(long)]
     jobs: Option<usize>,
     /// Threads per instance: HiGHS's, and the one-agent search over time's.
@@ -305,7 +305,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     }
     let jobs = match args.jobs {
         Some(jobs) => workers::check_jobs(jobs)?,
-        None => workers::default_jobs(),
+        None => workers::default_jobs(args.threads.get()),
     };
     workers::check_threads(args.threads.get())?;
     let options = BatchOptions {

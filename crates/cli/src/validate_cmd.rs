@@ -24,7 +24,7 @@ pub struct ValidateArgs {
     /// Seconds the MILP may spend on one instance.
     #[arg(long, default_value_t = 60.0)]
     time_limit: f64,
-    /// Instances solved in parallel (default: the number of cores).
+    /// Instances solved in parallel (default: the number of cores divided by --threads).
     #[arg(long)]
     jobs: Option<usize>,
     /// Threads per instance: HiGHS's, and the one-agent search over time's.
@@ -53,7 +53,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
     };
     let jobs = match args.jobs {
         Some(jobs) => crate::workers::check_jobs(jobs)?,
-        None => crate::workers::default_jobs(),
+        None => crate::workers::default_jobs(args.threads.get()),
     };
     crate::workers::check_threads(args.threads.get())?;
     let bar = crate::progress_bar(cases.len(), args.quiet);

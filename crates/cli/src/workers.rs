@@ -12,10 +12,10 @@ use makespan::batch::WORKER_STACK;
 /// budget is sized to it).
 const MEMORY_PER_JOB: u64 = 2 << 30;
 
-/// Instances solved at once by default: one per core, but no more than the available
-/// memory (2 GiB each) and the address-space limit (a worker stack each) allow.
-pub fn default_jobs() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+/// Instances solved at once by default: one per `threads` cores, but no more than the
+/// available memory (2 GiB each) and the address-space limit (a worker stack each) allow.
+pub fn default_jobs(threads: u32) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from) / threads as usize;
     let by_memory = available_memory().map_or(usize::MAX, |m| (m / MEMORY_PER_JOB) as usize);
     let by_address_space =
         address_space_limit().map_or(usize::MAX, |l| (l / (2 * WORKER_STACK as u64)) as usize);

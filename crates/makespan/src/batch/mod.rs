@@ -102,9 +102,8 @@ impl Row {
     }
 }
 
-/// Stack of each worker thread: HiGHS recurses deeply on some models, and the 2 MiB
-/// default is not enough. It is address space, not memory, until used.
-pub const WORKER_STACK: usize = 256 << 20;
+/// Stack of each worker thread: that of a thread running HiGHS.
+pub const WORKER_STACK: usize = makespan_solve::exact::milp::STACK;
 
 /// Why a batch could not run (per-instance failures are `error` solutions, not this).
 #[derive(Debug, thiserror::Error)]

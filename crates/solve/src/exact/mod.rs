@@ -6,11 +6,14 @@
 //! Why this order (measured on the benchmarks' corpora, see the README's speed tables): the
 //! searches over time prove one-agent problems (Recipe2Plan's cook, AsyncTool's assistant)
 //! in milliseconds to seconds where the MILP needed minutes, and give up quickly (a time
-//! limit or a state budget) where they do not fit; the MILP handles everything else.
+//! limit or a state budget) where they do not fit; the constraint model proves most of the
+//! rest, and the MILP handles everything else. With two threads or more per instance the
+//! constraint model and the MILP run side by side instead ([`race`]).
 
 pub mod agent_search;
 pub mod cp;
 pub mod milp;
+mod race;
 mod searches;
 pub mod unit_search;
 
@@ -45,17 +48,28 @@ pub(crate) const METHODS: [&dyn ExactMethod; 4] = [
     &milp::method::Milp,
 ];
 
-/// The first outcome of a method of `METHODS` that applies and does not give up.
+/// The first outcome of a method of `METHODS` that applies and does not give up; with two
+/// threads or more, the constraint model's and the MILP's together once the searches over
+/// time have given up.
 pub(crate) fn solve(
     problem: &Problem,
     lower: LowerBound,
     heuristic: Option<&Heuristic>,
     options: &SolveOptions,
 ) -> Outcome {
-    METHODS
+    let racing = options.threads.get() >= 2 && cp::method::runs(problem, options);
+    let (searches, models) = METHODS.split_at(2);
+    searches
         .iter()
         .filter(|m| m.applies(problem))
         .find_map(|m| m.solve(problem, lower, heuristic, options))
+        .or_else(|| match racing {
+            true => race::race(problem, lower, heuristic, options),
+            false => models
+                .iter()
+                .filter(|m| m.applies(problem))
+                .find_map(|m| m.solve(problem, lower, heuristic, options)),
+        })
         .unwrap_or_else(|| {
             Outcome::refused(
                 Status::Error,

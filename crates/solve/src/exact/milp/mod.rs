@@ -23,6 +23,10 @@ use model::{Steps, TimeIndexed};
 
 pub use highs::version as highs_version;
 
+/// Stack of a thread that runs HiGHS: it recurses deeply on some models, and the 2 MiB
+/// default is not enough. It is address space, not memory, until used.
+pub const STACK: usize = 256 << 20;
+
 /// A family of rows beyond precedences and capacities: each adds its rows for the horizon to
 /// the model. One signature, so a new rule is one new file and one line here.
 type RowFamily = fn(&Problem, i64, &[Steps], &mut highs::Rows);

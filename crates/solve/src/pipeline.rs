@@ -25,7 +25,8 @@ pub struct SolveOptions {
     /// heuristics, exact methods); when it runs out the best schedule so far is returned as
     /// `feasible`.
     pub time_limit: f64,
-    /// Threads per instance: HiGHS's, and the one-agent search over time's.
+    /// Threads per instance: HiGHS's, and the one-agent search over time's; from 2, the
+    /// constraint model and the MILP race on threads of their own.
     pub threads: NonZeroU32,
     /// Branch-and-bound nodes the MILP of one instance may explore; `None` for no limit.
     pub node_limit: Option<u64>,

@@ -1,7 +1,8 @@
 //! Exact methods: each proves an optimum, or that nothing shorter than the heuristics'
 //! schedule exists. They sit behind one trait, `ExactMethod`, and the pipeline tries them
-//! in the order of one table, `METHODS`: the first that applies and does not give up
-//! decides. The MILP applies to every problem and never gives up, so it closes the table.
+//! in the order of two tables, `SEARCHES` then `MODELS`: the first that applies and does
+//! not give up decides. The MILP applies to every problem and never gives up, so it closes
+//! the second.
 //!
 //! Why this order (measured on the benchmarks' corpora, see the README's speed tables): the
 //! searches over time prove one-agent problems (Recipe2Plan's cook, AsyncTool's assistant)
@@ -30,7 +31,7 @@ pub(crate) trait ExactMethod: Sync {
 
     /// Solves `problem` given a proven `lower` bound and the heuristics' best schedule (if
     /// any), within the options' limits: the outcome, or `None` when the method gave up (the
-    /// next method in `METHODS` is tried).
+    /// next method is tried).
     fn solve(
         &self,
         problem: &Problem,
@@ -40,17 +41,14 @@ pub(crate) trait ExactMethod: Sync {
     ) -> Option<Outcome>;
 }
 
-/// The exact methods, in the order they are tried.
-pub(crate) const METHODS: [&dyn ExactMethod; 4] = [
-    &searches::UnitSearch,
-    &searches::AgentSearch,
-    &cp::method::Cp,
-    &milp::method::Milp,
-];
+/// The searches over time, tried first, in this order.
+const SEARCHES: [&dyn ExactMethod; 2] = [&searches::UnitSearch, &searches::AgentSearch];
 
-/// The first outcome of a method of `METHODS` that applies and does not give up; with two
-/// threads or more, the constraint model's and the MILP's together once the searches over
-/// time have given up.
+/// The methods on a model of the whole problem, tried next, in this order (or raced).
+const MODELS: [&dyn ExactMethod; 2] = [&cp::method::Cp, &milp::method::Milp];
+
+/// The first outcome of a method of `SEARCHES`, then of `MODELS`, that applies and does
+/// not give up; with two threads or more, `MODELS` race where the constraint model runs.
 pub(crate) fn solve(
     problem: &Problem,
     lower: LowerBound,
@@ -58,14 +56,13 @@ pub(crate) fn solve(
     options: &SolveOptions,
 ) -> Outcome {
     let racing = options.threads.get() >= 2 && cp::method::runs(problem, options);
-    let (searches, models) = METHODS.split_at(2);
-    searches
+    SEARCHES
         .iter()
         .filter(|m| m.applies(problem))
         .find_map(|m| m.solve(problem, lower, heuristic, options))
         .or_else(|| match racing {
             true => race::race(problem, lower, heuristic, options),
-            false => models
+            false => MODELS
                 .iter()
                 .filter(|m| m.applies(problem))
                 .find_map(|m| m.solve(problem, lower, heuristic, options)),

@@ -11,23 +11,25 @@
 //! dropped. Lower bounds (the longest path still ahead of each activity, the work left on
 //! each resource followed by the shortest tail after it) prune every state that cannot
 //! end below the best schedule known, so an exhausted search proves that schedule optimal.
-//! So do start windows (`Search::windows`: earliest and latest starts over every lag,
+//! So do start windows (`bounds::windows`: earliest and latest starts over every lag,
 //! maximum lags included, and the latest start that still ends below the best known) and
 //! a preemptive earliest-due-date check of each unary resource's remaining work against
-//! them (`meets_due_dates`): each is a relaxation of every shorter completion.
+//! them (`bounds::meets_due_dates`): each is a relaxation of every shorter completion.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
-//! into one of the form without making it longer (`Search::canonical`,
-//! `Search::eager_omitted`): a run of interruptible work that nothing else depends on
+//! into one of the form without making it longer (`Expander::canonical`,
+//! `Expander::eager_omitted`): a run of interruptible work that nothing else depends on
 //! goes on unless the agent switches to something that could not have taken its place a
 //! step earlier; and an autonomous activity whose resources only its successors use starts
 //! at the first instant it can. `tests/agent_search.rs` checks the search against the MILP,
 //! which has neither, on random instances.
 //!
-//! The states of one instant are expanded on the worker threads of the current rayon pool
-//! (a batch's `--jobs`), each against the states seen before that instant and the best
-//! makespan known when it began; the search then keeps the children in order, so it visits
-//! the same states, whatever the number of threads.
+//! With several threads (`--threads`), the states of one instant are expanded, and their
+//! new children bounded, in parallel: expansion reads only the states seen before that
+//! instant, bounding only the best makespan known when it began, and the search keeps the
+//! children in order between the two, so it visits the same states whatever the number of
+//! threads. A child whose bound prunes it is still marked seen: reached again at its instant
+//! or later, its bound could be no lower.
 //!
 //! It is the exact method for such problems because the time-indexed MILP's relaxation is
 //! weak on unit chunks and start-instant rules, while the states here stay few: the agent
@@ -64,6 +66,7 @@ type Bits = [u64; WORDS];
 /// `(from, limit)` pairs: a piece starting at this chunk must start within `limit` of
 /// the start of `from`.
 type Piece = (usize, Vec<(usize, i64)>);
+
 /// States (or children to bound) of one instant per thread at least: fewer are not worth
 /// starting a thread for.
 const PER_THREAD: usize = 64;
@@ -176,7 +179,7 @@ struct Search<'a> {
     best_node: Option<(u32, i64)>,
     nodes: Vec<Node>,
     moves: Vec<u16>,
-    /// The earliest instant each state was reached at.
+    /// The earliest instant each state was reached at (kept or pruned).
     seen: FxHashMap<Arc<Key>, i64>,
     /// States still to expand, by instant (the lower bound when queued, too).
     layers: BTreeMap<i64, Vec<(State, i64)>>,

@@ -9,7 +9,7 @@
 //! in milliseconds to seconds where the MILP needed minutes, and give up quickly (a time
 //! limit or a state budget) where they do not fit; the constraint model proves most of the
 //! rest, and the MILP handles everything else. With two threads or more per instance the
-//! constraint model and the MILP run side by side instead ([`race`]).
+//! constraint model and the MILP run side by side instead (`race`).
 
 pub mod agent_search;
 pub mod cp;

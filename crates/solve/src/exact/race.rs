@@ -41,20 +41,21 @@ pub(crate) fn race(
             .stack_size(STACK)
             .spawn_scoped(scope, || {
                 let outcome = Milp.solve(problem, lower, heuristic, &milp_options);
-                if proven(&outcome) {
+                if outcome.as_ref().is_some_and(decided) {
                     cp_options.cancel.cancel();
                 }
                 outcome
             });
         let cp = Cp.solve(problem, lower, heuristic, &cp_options);
-        if proven(&cp) {
+        let cp_decided = cp.as_ref().is_some_and(decided);
+        if cp_decided {
             milp_options.cancel.cancel();
         }
         let milp = match milp {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) if proven(&cp) => None,
+            Err(_) if cp_decided => None,
             Err(_) => Milp.solve(problem, lower, heuristic, options),
         };
         (cp, milp)
@@ -65,19 +66,18 @@ pub(crate) fn race(
     }
 }
 
-fn proven(outcome: &Option<Outcome>) -> bool {
-    outcome
-        .as_ref()
-        .is_some_and(|o| o.status == Status::Optimal)
+/// Whether an outcome is a proof: an optimum, or that nothing is feasible.
+fn decided(outcome: &Outcome) -> bool {
+    matches!(outcome.status, Status::Optimal | Status::Infeasible)
 }
 
 /// A proof if either has one (the constraint model's first); otherwise the shorter schedule
 /// with the stronger bound, optimal where they meet.
 fn best_of(problem: &Problem, cp: Outcome, milp: Outcome) -> Outcome {
-    if cp.status == Status::Optimal {
+    if decided(&cp) {
         return cp;
     }
-    if milp.status == Status::Optimal {
+    if decided(&milp) {
         return milp;
     }
     let sink = problem.network.sink();
@@ -91,7 +91,7 @@ fn best_of(problem: &Problem, cp: Outcome, milp: Outcome) -> Outcome {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     };
-    best.milp_ran = true;
+    best.milp_ran |= other.milp_ran;
     best.nodes = best.nodes.or(other.nodes);
     if let (Some(bound), true) = (best.bound, best.starts.is_some()) {
         if bound.value >= makespan(&best) {

@@ -77,7 +77,7 @@ pub fn best_until(problem: &Problem, upper: Option<i64>, deadline: Option<Instan
 /// is overloaded up to `upper` (then `upper` itself is the bound).
 /// When energetic reasoning must stop (`None`: never).
 #[derive(Clone, Copy)]
-struct Clock(Option<Instant>);
+pub(crate) struct Clock(pub Option<Instant>);
 
 impl Clock {
     fn expired(self) -> bool {
@@ -86,7 +86,7 @@ impl Clock {
 }
 
 /// Stopped at the deadline, with no answer.
-struct Expired;
+pub(crate) struct Expired;
 
 /// A bound proven before the deadline stopped the search: `D + 1` for the largest `D`
 /// shown overloaded, or nothing when none was.
@@ -150,29 +150,33 @@ fn passes(problem: &Problem, d: i64, clock: Clock) -> Result<bool, Expired> {
     Ok(true)
 }
 
-/// One demand seen as a job with a window: it must run `len` units within `[release, due)`.
-struct Job {
-    release: i64,
-    due: i64,
-    len: i64,
-    amount: i64,
+/// One demand seen as a job with a window: it must run `len` units of `amount` within
+/// `[release, due)`, in one block or, when `split`, in pieces. Shared with the energetic
+/// certificates, which name the interval this finds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Energy {
+    pub release: i64,
+    pub due: i64,
+    pub len: i64,
+    pub amount: i64,
+    pub split: bool,
 }
 
-impl Job {
+impl Energy {
     /// Energy the job must spend inside `[t1, t2)` however it is placed in its window. In
     /// i128: windows without a deadline reach far, and amount × length would overflow i64.
-    fn mandatory(&self, t1: i64, t2: i64) -> i128 {
-        let (t1, t2) = (i128::from(t1), i128::from(t2));
-        let (release, due, len) = (
-            i128::from(self.release),
-            i128::from(self.due),
-            i128::from(self.len),
-        );
-        let overlap = (t2 - t1)
-            .min(len)
-            .min(release + len - t1)
-            .min(t2 - (due - len));
-        overlap.max(0) * i128::from(self.amount)
+    pub(crate) fn mandatory(&self, t1: i64, t2: i64) -> i128 {
+        let [t1, t2, release, due, len] =
+            [t1, t2, self.release, self.due, self.len].map(i128::from);
+        let units = if self.split {
+            (len - (t1 - release).max(0) - (due - t2).max(0)).min(t2 - t1)
+        } else {
+            (t2 - t1)
+                .min(len)
+                .min(release + len - t1)
+                .min(t2 - (due - len))
+        };
+        units.max(0) * i128::from(self.amount)
     }
 }
 
@@ -182,20 +186,30 @@ fn overloaded(
     latest: &[i64],
     clock: Clock,
 ) -> Result<bool, Expired> {
-    let jobs: Vec<Job> = problem
+    let jobs: Vec<Energy> = problem
         .demands
         .iter()
         .enumerate()
         .flat_map(|(j, ds)| ds.iter().map(move |d| (j, d)))
         .filter(|(_, d)| d.resource == resource && d.to > d.from)
-        .map(|(j, d)| Job {
+        .map(|(j, d)| Energy {
             release: problem.earliest[j] + d.from,
             due: latest[j] + d.to,
             len: d.to - d.from,
             amount: d.amount,
+            split: false,
         })
         .collect();
-    let capacity = problem.capacities[resource];
+    first_overload(&jobs, problem.capacities[resource], clock).map(|o| o.is_some())
+}
+
+/// The first interval `[t1, t2)` between the jobs' breakpoints (by `t1`, then `t2`) whose
+/// mandatory energy exceeds `capacity × (t2 − t1)`.
+pub(crate) fn first_overload(
+    jobs: &[Energy],
+    capacity: i64,
+    clock: Clock,
+) -> Result<Option<(i64, i64)>, Expired> {
     let mut starts: Vec<i64> = jobs
         .iter()
         .flat_map(|j| [j.release, j.due - j.len])
@@ -204,23 +218,23 @@ fn overloaded(
         .iter()
         .flat_map(|j| [j.due, j.release + j.len])
         .collect();
-    starts.sort_unstable();
-    starts.dedup();
-    ends.sort_unstable();
-    ends.dedup();
+    for times in [&mut starts, &mut ends] {
+        times.sort_unstable();
+        times.dedup();
+    }
     for &t1 in &starts {
         if clock.expired() {
             return Err(Expired);
         }
-        let over = ends.iter().filter(|&&t2| t2 > t1).any(|&t2| {
+        let over = ends.iter().filter(|&&t2| t2 > t1).find(|&&t2| {
             let energy: i128 = jobs.iter().map(|j| j.mandatory(t1, t2)).sum();
             energy > i128::from(capacity) * (i128::from(t2) - i128::from(t1))
         });
-        if over {
-            return Ok(true);
+        if let Some(&t2) = over {
+            return Ok(Some((t1, t2)));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -8,35 +8,15 @@ use makespan_model::certificate::{IntervalWork, Proof};
 use makespan_model::instance::Instance;
 
 use super::timing::{splittable, Timing};
+use crate::bounds::{first_overload, Clock, Energy};
 
 /// One activity's demand on the resource, within its window.
 struct Job {
     activity: usize,
     /// The window of the activity itself.
     window: (i64, i64),
-    /// The demand runs within `[release, due)`, `len` units of it, `amount` units at a time.
-    release: i64,
-    due: i64,
-    len: i64,
-    amount: i64,
-    split: bool,
-}
-
-impl Job {
-    /// The least work the job does inside `[t1, t2)`.
-    fn inside(&self, t1: i64, t2: i64) -> i128 {
-        let [t1, t2, release, due, len] =
-            [t1, t2, self.release, self.due, self.len].map(i128::from);
-        let units = if self.split {
-            (len - (t1 - release).max(0) - (due - t2).max(0)).min(t2 - t1)
-        } else {
-            (t2 - t1)
-                .min(len)
-                .min(release + len - t1)
-                .min(t2 - (due - len))
-        };
-        units.max(0) * i128::from(self.amount)
-    }
+    /// Its demand's window and energy.
+    energy: Energy,
 }
 
 /// An interval overloaded on some resource (the agents first) when every activity ends by
@@ -74,11 +54,12 @@ pub fn energetic(instance: &Instance, timing: &Timing, bound: i64) -> Option<Pro
         .chain(resources)
         .filter(|(_, capacity, _)| *capacity > 0)
         .find_map(|(resource, capacity, jobs)| {
-            let (from, to) = overloaded(&jobs, capacity)?;
+            let energies: Vec<Energy> = jobs.iter().map(|j| j.energy).collect();
+            let (from, to) = first_overload(&energies, capacity, Clock(None)).ok()??;
             let work = jobs
                 .iter()
                 .filter_map(|j| {
-                    let work = i64::try_from(j.inside(from, to)).ok()?;
+                    let work = i64::try_from(j.energy.mandatory(from, to)).ok()?;
                     (work > 0).then(|| IntervalWork {
                         activity: instance.activities[j.activity].id.clone(),
                         earliest_start: j.window.0,
@@ -112,37 +93,16 @@ fn jobs(
             (amount > 0 && last > first).then_some(Job {
                 activity: i,
                 window: (es, le),
-                release: es + first,
-                due: le - a.duration + last,
-                len: last - first,
-                amount,
-                split: splittable(a),
+                energy: Energy {
+                    release: es + first,
+                    due: le - a.duration + last,
+                    len: last - first,
+                    amount,
+                    split: splittable(a),
+                },
             })
         })
         .collect()
-}
-
-/// The first interval `[t1, t2)` between the jobs' breakpoints whose forced work exceeds
-/// `capacity × (t2 − t1)`.
-fn overloaded(jobs: &[Job], capacity: i64) -> Option<(i64, i64)> {
-    let mut starts: Vec<i64> = jobs
-        .iter()
-        .flat_map(|j| [j.release, j.due - j.len])
-        .collect();
-    let mut ends: Vec<i64> = jobs
-        .iter()
-        .flat_map(|j| [j.due, j.release + j.len])
-        .collect();
-    for times in [&mut starts, &mut ends] {
-        times.sort_unstable();
-        times.dedup();
-    }
-    starts.iter().find_map(|&t1| {
-        ends.iter().filter(|&&t2| t2 > t1).find_map(|&t2| {
-            let work: i128 = jobs.iter().map(|j| j.inside(t1, t2)).sum();
-            (work > i128::from(capacity) * i128::from(t2 - t1)).then_some((t1, t2))
-        })
-    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::num::NonZeroU32;
 use makespan::certificate::{Certificate, Proof, ProofKind, Step};
 use makespan::instance::Instance;
 use makespan::solution::{Status, Verdict};
+use makespan::solve::certify::certify;
 use makespan::solve::check::cross_check;
 use makespan::solve::exact::cp::{self, CpOutcome};
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
@@ -18,7 +19,7 @@ use makespan_certify_check::check;
 use proptest::prelude::*;
 
 use crate::common::certified;
-use crate::common::strategies::{agent_instances, rcpsp_instances};
+use crate::common::strategies::{agent_instances, oven_recipe_instances, rcpsp_instances};
 
 fn settings() -> MilpSettings {
     MilpSettings {
@@ -128,6 +129,59 @@ proptest! {
     fn every_certificate_checks(instance in rcpsp_instances()) {
         let dir = tempfile::tempdir().unwrap();
         certified(&instance, dir.path());
+    }
+
+    /// Recipe-shaped instances (split steps, windows into them, start-instant needs,
+    /// states): where a certificate is written it checks, and no certificate claims one
+    /// unit more than the optimum.
+    #[test]
+    fn certificates_of_split_steps_check_and_claim_no_more_than_the_optimum(instance in oven_recipe_instances()) {
+        let mut solution = solve(&instance, &SolveOptions::default());
+        prop_assume!(solution.status == Status::Optimal);
+        let dir = tempfile::tempdir().unwrap();
+        let cancel = makespan::Cancel::new();
+        if let Ok(record) = certify(&instance, &solution, dir.path(), "s", 30.0, &cancel) {
+            solution.certificate = Some(record);
+            let checked = check(&solution, dir.path());
+            prop_assert!(checked.is_ok(), "{:?}", checked);
+        }
+        let mut inflated = solution.clone();
+        inflated.makespan = inflated.makespan.map(|m| m + 1);
+        prop_assert!(certify(&instance, &inflated, dir.path(), "t", 30.0, &cancel).is_err());
+    }
+}
+
+/// One cook: `stir` (4 units, split) must end exactly when `simmer` starts (on the stove,
+/// the cook only at its start), and `fry` needs the cook and the stove for 1. The cook's
+/// work on `stir` is what makes the optimum 7 (without it a schedule ends at 6), so the
+/// proof needs `stir`'s units of work; times are multiplied by `scale`.
+fn the_cooks_work_on_a_split_step(scale: i64) -> Instance {
+    let text = r#"{"format": "makespan-instance/1", "name": "split-work", "agents": 1,
+        "resources": [{"id": "stove"}],
+        "activities": [{"id": "stir", "duration": 4, "preemptible": true},
+                       {"id": "fry", "duration": 1, "uses": ["stove"]},
+                       {"id": "simmer", "duration": 2, "agent": "start", "uses": ["stove"]}],
+        "precedences": [{"before": "stir", "after": "simmer", "max_lag": 0}]}"#;
+    let mut instance: Instance = serde_json::from_str(text).unwrap();
+    for a in &mut instance.activities {
+        a.duration *= scale;
+    }
+    instance
+}
+
+#[test]
+fn the_units_of_a_split_step_certify_what_its_timing_cannot() {
+    for scale in [1, 2] {
+        let instance = the_cooks_work_on_a_split_step(scale);
+        let dir = tempfile::tempdir().unwrap();
+        let solution = certified(&instance, dir.path()).expect("an optimal solution");
+        assert_eq!(solution.makespan, Some(7 * scale));
+        assert_eq!(solution.certificate.as_ref().unwrap().kind, ProofKind::Drcp);
+        let model = std::fs::read_to_string(dir.path().join("s.fzn")).unwrap();
+        assert!(model.contains("s0_3"), "{model}");
+        // Exact on a scale of 1; on a scale of 2 it holds for pieces on that grid.
+        let checked = check(&solution, dir.path()).unwrap();
+        assert_eq!(checked.grid, (scale > 1).then_some(scale));
     }
 }
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use makespan::certificate::ProofKind;
 use makespan::instance::{content_hash, parse_instance};
 use makespan::verify::Comparison;
+use makespan_certify_check::Certified;
 
 use crate::convert::to_python;
 use crate::errors;
@@ -678,6 +679,9 @@ pub struct ProofVerdict {
     pub kind: Option<ProofKind>,
     /// The bound proven, when certified.
     pub bound: Option<i64>,
+    /// The grid the proof needs the pieces of split activities on, if any.
+    #[serde(default)]
+    pub grid: Option<i64>,
     /// The checker's message, when not certified.
     pub reason: Option<String>,
     /// Time of the check.
@@ -718,6 +722,14 @@ impl ProofCheck {
         self.0.bound
     }
 
+    /// ``g`` when the proof holds for the schedules whose split activities' pieces lie on
+    /// the grid of ``g`` time units (Recipe2Plan's exact model), ``None`` when it holds for
+    /// every schedule or is not certified.
+    #[getter]
+    fn grid(&self) -> Option<i64> {
+        self.0.grid
+    }
+
     /// Why it is not certified (the certificate missing, unreadable or rejected, and
     /// where), as ``makespan check-proof`` prints it; ``None`` when ``certified``.
     #[getter]
@@ -756,17 +768,18 @@ impl ProofCheck {
     /// or ``FILE: not certified: REASON``.
     fn __str__(&self) -> String {
         let v = &self.0;
-        match (&v.reason, v.bound) {
-            (None, Some(bound)) => format!(
-                "{}: certified (makespan {bound} proven optimal by a {} proof, {:.1} ms)",
+        match (&v.reason, v.bound, v.kind) {
+            (None, Some(bound), Some(kind)) => format!(
+                "{}: certified ({}, {:.1} ms)",
                 v.solution,
-                match v.kind {
-                    Some(ProofKind::Drcp) => "DRCP",
-                    _ => "bound",
+                Certified {
+                    kind,
+                    bound,
+                    grid: v.grid
                 },
                 v.seconds * 1000.0
             ),
-            (reason, _) => format!(
+            (reason, _, _) => format!(
                 "{}: not certified: {}",
                 v.solution,
                 reason.as_deref().unwrap_or("no reason recorded")

@@ -44,11 +44,31 @@ def test_a_drcp_proof_is_written_beside_the_solution_and_checks(cooks, tmp_path)
 
     check = makespan.check_proof(tmp_path / f"{stem}.json")
     assert (check.certified, check.kind, check.bound, check.reason) == (True, "drcp", 14, None)
+    assert check.grid is None
     assert check.seconds > 0
     assert str(check).startswith(f"{tmp_path / stem}.json: certified (makespan 14 proven optimal by a DRCP proof, ")
     # A Solution object with the folder of its certificate, and a path given as text.
     assert makespan.check_proof(certified, tmp_path).certified
     assert makespan.check_proof(str(tmp_path / f"{stem}.json")).certified
+
+
+SPLIT_WORK = """{"format": "makespan-instance/1", "name": "split-work", "agents": 1,
+    "resources": [{"id": "stove"}],
+    "activities": [{"id": "stir", "duration": 8, "preemptible": true},
+                   {"id": "fry", "duration": 2, "uses": ["stove"]},
+                   {"id": "simmer", "duration": 4, "agent": "start", "uses": ["stove"]}],
+    "precedences": [{"before": "stir", "after": "simmer", "max_lag": 0}]}"""
+
+
+def test_a_proof_over_the_units_of_a_split_step_names_its_grid(tmp_path):
+    # The cook's work on `stir` makes the optimum (14, not 12); the times share the factor
+    # 2, so the proof holds for pieces on the grid of 2, and the check says so.
+    certified = makespan.certify(makespan.solve(makespan.Instance.from_json(SPLIT_WORK)), tmp_path)
+    check = makespan.check_proof(str(tmp_path / "split-work.json"))
+    assert (check.certified, check.kind, check.bound, check.grid) == (True, "drcp", 14, 2)
+    assert certified.makespan == 14
+    assert "over pieces on the grid of 2" in str(check)
+    assert makespan.ProofCheck.from_json(check.to_json()) == check
 
 
 def test_a_bound_proof_is_arithmetic_and_checks(assembly, tmp_path):

@@ -7,7 +7,15 @@
 //! `g | w` survives flooring), every window and every capacity (the work running in
 //! `[kg, kg + g)` after rounding was running just before `(k + 1)g` before), and does not
 //! lengthen the schedule; so a schedule shorter than `bound` gives one on the grid.
+//!
+//! An activity split into pieces has one variable per unit of its work: `s<i>_<k>` is the
+//! start of its `k`-th unit (`s<i>` the first), each unit a task of one time unit, the last
+//! one ending the activity. With a scale of 1 that is exact (pieces are whole time units).
+//! With a scale `g > 1` the argument above does not carry over to pieces, so a proof that
+//! uses a unit of a split activity holds for the schedules whose pieces lie on the grid of
+//! `g` (Recipe2Plan's exact model, spec §3.7), and the checker says so ([`Checked::grid`]).
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -20,10 +28,18 @@ use drcp_format::{Conclusion, IntComparison, Step};
 use fzn_rs::ast::{Domain, OptimizationDirection};
 use fzn_rs::{ArrayExpr, Method, TypedInstance, VariableExpr};
 use makespan_model::certificate::Proof;
-use makespan_model::instance::{Activity, Instance};
+use makespan_model::instance::{Activity, Instance, Relation};
 use pumpkin_checker::model::{self as checker, Constraint, Linear, Model, Objective, Term};
 
 use crate::rules;
+
+/// What a DRCP proof established beyond its bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// `Some(g)` when the proof relies on the pieces of split activities lying on the grid
+    /// of `g > 1` (see the module documentation).
+    pub grid: Option<i64>,
+}
 
 /// The rows `pumpkin-checker` knows; the solver writes only these two.
 #[derive(Debug, fzn_rs::FlatZincConstraint)]
@@ -49,7 +65,12 @@ type FlatZinc = TypedInstance<i32, Row>;
 const MAKESPAN: &str = "makespan";
 
 /// Whether the DRCP `proof` shows that no schedule of `instance` is shorter than `bound`.
-pub fn check(instance: &Instance, proof: &Proof, bound: i64, dir: &Path) -> Result<(), String> {
+pub fn check(
+    instance: &Instance,
+    proof: &Proof,
+    bound: i64,
+    dir: &Path,
+) -> Result<Checked, String> {
     let Proof::Drcp {
         scale,
         model,
@@ -70,7 +91,12 @@ pub fn check(instance: &Instance, proof: &Proof, bound: i64, dir: &Path) -> Resu
     let fzn = FlatZinc::from_ast(ast).map_err(|e| format!("{model}: {e}"))?;
     // Below the bound, in the model's units.
     let below = bound / g - 1;
-    let relaxation = Relaxation { instance, g, below };
+    let relaxation = Relaxation {
+        instance,
+        g,
+        below,
+        on_grid: Cell::new(false),
+    };
     relaxation.variables(&fzn)?;
     let mut checked = Model::default();
     for (name, variable) in &fzn.variables {
@@ -101,7 +127,10 @@ pub fn check(instance: &Instance, proof: &Proof, bound: i64, dir: &Path) -> Resu
         }
     }
     pumpkin_checker::verify_proof(checked, reader(&proof_path)?)
-        .map_err(|e| format!("pumpkin-checker: {e}"))
+        .map_err(|e| format!("pumpkin-checker: {e}"))?;
+    Ok(Checked {
+        grid: (g > 1 && relaxation.on_grid.get()).then_some(g),
+    })
 }
 
 /// Every time of the instance (durations, releases, deadlines, lags, busy spans).
@@ -123,8 +152,8 @@ fn times(instance: &Instance) -> impl Iterator<Item = i64> + '_ {
     activities.chain(lags)
 }
 
-/// The most an activity may occupy a resource: (time, units).
-type Occupancy = Box<dyn Fn(&Activity) -> (i64, i64)>;
+/// The most a unit may occupy a resource: (time, units).
+type Occupancy = Box<dyn for<'u> Fn(&Unit<'u>) -> (i64, i64)>;
 
 /// The relaxation test, in the model's units (times divided by `g`).
 struct Relaxation<'a> {
@@ -132,17 +161,78 @@ struct Relaxation<'a> {
     g: i64,
     /// The makespans the proof must rule out are `0..=below`.
     below: i64,
+    /// Whether a row read a unit of a split activity (see [`Checked::grid`]).
+    on_grid: Cell<bool>,
+}
+
+/// A start variable: the start of the `k`-th of the `units` units of an activity's work (a
+/// whole activity is one unit, `k = 0`).
+#[derive(Clone, Copy)]
+struct Unit<'a> {
+    activity: &'a Activity,
+    k: i64,
+    /// Units of work: the duration over the scale for a split activity, else 1.
+    units: i64,
+    split: bool,
+}
+
+impl Unit<'_> {
+    /// The activity's start.
+    fn is_start(&self) -> bool {
+        self.k == 0
+    }
+
+    /// `end ≥ unit + this` in the instance's units: the work from this unit on.
+    fn work_from(&self, g: i64) -> i64 {
+        self.activity.duration - self.k * g
+    }
+
+    /// Whether the end is exactly the unit plus [`Unit::work_from`]: a whole activity, or
+    /// the last unit of a split one.
+    fn ends(&self) -> bool {
+        !self.split || self.k == self.units - 1
+    }
 }
 
 impl Relaxation<'_> {
-    /// The activity a start variable `s<index>` stands for.
-    fn activity(&self, name: &str) -> Result<&Activity, String> {
-        name.strip_prefix('s')
-            .and_then(|i| i.parse::<usize>().ok())
+    /// The unit a start variable `s<index>` or `s<index>_<k>` stands for.
+    fn unit(&self, name: &str) -> Result<Unit<'_>, String> {
+        let unknown = || {
+            format!(
+                "variable \"{name}\" is neither a start s<activity index>[_<unit>] nor {MAKESPAN}"
+            )
+        };
+        let (index, k) = match name.strip_prefix('s').ok_or_else(unknown)?.split_once('_') {
+            Some((i, k)) => (i, k.parse::<i64>().map_err(|_| unknown())?),
+            None => (name.strip_prefix('s').unwrap_or(name), 0),
+        };
+        let activity = index
+            .parse::<usize>()
+            .ok()
             .and_then(|i| self.instance.activities.get(i))
-            .ok_or_else(|| {
-                format!("variable \"{name}\" is neither a start s<activity index> nor {MAKESPAN}")
-            })
+            .ok_or_else(unknown)?;
+        let split = rules::splittable(activity);
+        let units = if split { activity.duration / self.g } else { 1 };
+        if k < 0 || k >= units.max(1) {
+            return Err(format!(
+                "variable \"{name}\": activity \"{}\" has no unit {k}",
+                activity.id
+            ));
+        }
+        Ok(Unit {
+            activity,
+            k,
+            units,
+            split,
+        })
+    }
+
+    /// Notes that a row relies on pieces lying on the grid, when the unit is of a split
+    /// activity.
+    fn grid(&self, unit: &Unit) {
+        if unit.split {
+            self.on_grid.set(true);
+        }
     }
 
     /// The least and the greatest value a schedule ending by `below` may give a variable.
@@ -150,12 +240,13 @@ impl Relaxation<'_> {
         if name == MAKESPAN {
             return Ok((0, self.below));
         }
-        let a = self.activity(name)?;
-        let mut latest = self.below - a.duration / self.g;
-        if let Some(d) = a.deadline {
-            latest = latest.min((d - a.duration) / self.g);
+        let u = self.unit(name)?;
+        let after = u.work_from(self.g) / self.g;
+        let mut latest = self.below - after;
+        if let Some(d) = u.activity.deadline {
+            latest = latest.min(d / self.g - after);
         }
-        Ok((rules::release(a) / self.g, latest))
+        Ok((rules::release(u.activity) / self.g + u.k, latest))
     }
 
     /// Every domain must hold every value a schedule ending by `below` can give it.
@@ -277,19 +368,68 @@ impl Relaxation<'_> {
             }
         };
         let w = -bound * self.g;
-        let a = self.activity(x)?;
-        let implied = if &**y == MAKESPAN {
-            Some(a.duration)
+        let x_unit = self.unit(x)?;
+        let candidates = if &**y == MAKESPAN {
+            vec![(x_unit.work_from(self.g), x_unit.k > 0)]
         } else {
-            rules::lag(self.instance, &a.id, &self.activity(y)?.id)
+            self.implied(&x_unit, &self.unit(y)?)
         };
-        match implied {
-            Some(most) if w <= most => Ok(()),
-            _ => Err(format!("the instance does not make {y} ≥ {x} + {}", -bound)),
+        // A rule that holds for every schedule wins over one that needs the grid.
+        if candidates.iter().any(|&(most, grid)| !grid && w <= most) {
+            Ok(())
+        } else if candidates.iter().any(|&(most, _)| w <= most) {
+            self.on_grid.set(true);
+            Ok(())
+        } else {
+            Err(format!("the instance does not make {y} ≥ {x} + {}", -bound))
         }
     }
 
-    /// Tasks on one resource (or the agents), each at most the activity's use of it.
+    /// Each `(w, grid)` such that the instance forces `y ≥ x + w` (in its own units), and
+    /// whether that needs pieces on the grid (a unit after the first, or the end read off
+    /// the last unit, of a split activity). The rules: units of one activity follow each
+    /// other; a precedence's minimum lag, after the start or the end of `before` (which is
+    /// at least a unit plus the work from it on); its maximum lag read backwards, to the start
+    /// or the exact end of `before`. A maximum lag also bounds the end of `after`: every
+    /// piece starts by the deadline `D`, the last one runs without a break to the end, so
+    /// the end is at most `D` plus the duration, and a unit at most `D` plus the work
+    /// before it.
+    fn implied(&self, x: &Unit, y: &Unit) -> Vec<(i64, bool)> {
+        let g = self.g;
+        let mut rules = Vec::new();
+        if std::ptr::eq(x.activity, y.activity) && x.split && y.k > x.k {
+            rules.push(((y.k - x.k) * g, true));
+        }
+        for p in &self.instance.precedences {
+            let anchored = |u: &Unit| match p.relation {
+                Relation::StartToStart => u.is_start().then_some((0, false)),
+                Relation::FinishToStart => Some((u.work_from(g), u.split && u.k > 0)),
+            };
+            if p.before == x.activity.id && p.after == y.activity.id && y.is_start() {
+                // anchor(before) ≥ x + a, start(after) ≥ anchor(before) + min.
+                if let Some((a, grid)) = anchored(x) {
+                    rules.push((a + p.min_lag, grid));
+                }
+            }
+            let exact = match p.relation {
+                Relation::StartToStart => y.is_start().then_some((0, false)),
+                Relation::FinishToStart => y.ends().then_some((y.work_from(g), y.split)),
+            };
+            if let (Some(max), true, Some((off, grid))) = (
+                p.max_lag,
+                p.before == y.activity.id && p.after == x.activity.id,
+                exact,
+            ) {
+                // y + off = anchor(before) ≥ end(after) − max − duration ≥ x − k·g − max.
+                rules.push((-x.k * g - max - off, grid || x.k > 0));
+            }
+        }
+        rules
+    }
+
+    /// Tasks on one resource (or the agents), each at most the activity's use of it: a
+    /// whole activity for at most its time there, a unit of a split activity for one time
+    /// unit.
     fn cumulative(
         &self,
         names: &[Rc<str>],
@@ -297,40 +437,53 @@ impl Relaxation<'_> {
         usages: &[i32],
         capacity: i64,
     ) -> Result<(), String> {
-        let activities: Vec<&Activity> = names
+        let units: Vec<Unit> = names
             .iter()
-            .map(|n| self.activity(n))
+            .map(|n| self.unit(n))
             .collect::<Result<_, _>>()?;
-        let distinct: HashSet<&str> = activities.iter().map(|a| a.id.as_str()).collect();
-        if distinct.len() != activities.len() {
-            return Err("an activity appears twice in the cumulative".into());
+        let distinct: HashSet<&str> = names.iter().map(|n| &**n).collect();
+        if distinct.len() != names.len() {
+            return Err("a variable appears twice in the cumulative".into());
         }
-        // Each candidate: (capacity, the most an activity may occupy: (time, units)).
+        let g = self.g;
+        // Each candidate: (capacity, the most a unit may occupy: (time, units)).
         let agents = self.instance.agents.map(|m| {
-            let busy: Occupancy = Box::new(|a| (rules::agent_time(a), 1));
+            let busy: Occupancy = Box::new(move |u| {
+                let time = rules::agent_time(u.activity);
+                match (u.split, (u.k + 1) * g <= time) {
+                    (false, _) => (time, 1),
+                    (true, true) => (g, 1),
+                    (true, false) => (0, 0),
+                }
+            });
             (i64::from(m), busy)
         });
         let resources = self.instance.resources.iter().map(|r| {
             let id = r.id.clone();
-            let busy: Occupancy = Box::new(move |a| (a.duration, rules::units(a, &id)));
+            let busy: Occupancy = Box::new(move |u| {
+                let time = if u.split { g } else { u.activity.duration };
+                (time, rules::units(u.activity, &id))
+            });
             (i64::from(r.capacity), busy)
         });
         let fits = |(true_capacity, busy): &(i64, Occupancy)| {
             capacity >= *true_capacity
-                && activities
+                && units
                     .iter()
                     .zip(durations.iter().zip(usages))
-                    .all(|(a, (&d, &u))| {
-                        let (time, units) = busy(a);
-                        // A task is one block of time: a split activity's pieces are not.
-                        u <= 0
-                            || d <= 0
-                            || (i64::from(d) * self.g <= time
-                                && i64::from(u) <= units
-                                && !rules::splittable(a))
+                    .all(|(u, (&d, &n))| {
+                        let (time, most) = busy(u);
+                        n <= 0 || d <= 0 || (i64::from(d) * g <= time && i64::from(n) <= most)
                     })
         };
         if agents.into_iter().chain(resources).any(|c| fits(&c)) {
+            if let Some(u) = units
+                .iter()
+                .zip(durations.iter().zip(usages))
+                .find(|(u, (&d, &n))| u.split && d > 0 && n > 0)
+            {
+                self.grid(u.0);
+            }
             Ok(())
         } else {
             Err(
@@ -369,10 +522,20 @@ fn reader(path: &Path) -> Result<ProofReader<Box<dyn BufRead>, i32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use makespan_model::instance::Precedence;
+
+    fn relaxation(instance: &Instance, g: i64) -> Relaxation<'_> {
+        Relaxation {
+            instance,
+            g,
+            below: 9,
+            on_grid: Cell::new(false),
+        }
+    }
 
     #[test]
-    fn a_split_activity_is_no_task_of_a_cumulative() {
-        let mut chop = Activity::new("chop", 2);
+    fn a_split_activity_is_a_task_one_unit_at_a_time() {
+        let mut chop = Activity::new("chop", 4);
         let whole = Instance {
             activities: vec![chop.clone()],
             ..Instance::new("t", Some(1))
@@ -382,15 +545,58 @@ mod tests {
             activities: vec![chop],
             ..Instance::new("t", Some(1))
         };
-        let task = |instance| {
-            let relaxation = Relaxation {
-                instance,
-                g: 1,
-                below: 9,
-            };
-            relaxation.cumulative(&[Rc::from("s0")], &[2], &[1], 1)
+        let task = |instance, name: &str, duration| {
+            let relaxation = relaxation(instance, 1);
+            relaxation
+                .cumulative(&[Rc::from(name)], &[duration], &[1], 1)
+                .map(|()| relaxation.on_grid.get())
         };
-        assert!(task(&whole).is_ok());
-        assert!(task(&split).is_err());
+        assert_eq!(task(&whole, "s0", 4), Ok(false));
+        assert!(
+            task(&split, "s0", 4).is_err(),
+            "a split activity is no block"
+        );
+        // It reads a unit, which ties the proof to the grid only on a scale above 1.
+        assert_eq!(task(&split, "s0_3", 1), Ok(true));
+        assert!(task(&split, "s0_4", 1).is_err(), "chop has 4 units");
+        assert!(
+            task(&whole, "s0_1", 1).is_err(),
+            "a whole activity has one unit"
+        );
+        // On a scale of 2, a unit is 2 time units.
+        let relaxation = relaxation(&split, 2);
+        assert!(relaxation
+            .cumulative(&[Rc::from("s0_1")], &[1], &[1], 1)
+            .is_ok());
+        assert!(relaxation
+            .cumulative(&[Rc::from("s0_2")], &[1], &[1], 1)
+            .is_err());
+    }
+
+    #[test]
+    fn a_maximum_lag_bounds_the_units_of_a_split_activity_through_its_end() {
+        let mut stir = Activity::new("stir", 3);
+        stir.preemptible = true;
+        let instance = Instance {
+            activities: vec![Activity::new("boil", 2), stir],
+            precedences: vec![Precedence {
+                max_lag: Some(1),
+                ..Precedence::finish_to_start("boil", "stir", 0)
+            }],
+            ..Instance::new("t", Some(1))
+        };
+        let row = |x: &str, y: &str, w: i64| {
+            let relaxation = relaxation(&instance, 1);
+            relaxation.lag(&[1, -1], &[Rc::from(x), Rc::from(y)], -w)
+        };
+        // Every piece of stir starts by end(boil) + 1, so stir ends by end(boil) + 4 and
+        // its unit k starts by end(boil) + 1 + k: s0 ≥ s1_k − k − 1 − 2.
+        assert!(row("s1_2", "s0", -5).is_ok());
+        assert!(row("s1_2", "s0", -4).is_err());
+        // The units follow each other, and the last one ends the activity.
+        assert!(row("s1", "s1_2", 2).is_ok());
+        assert!(row("s1", "s1_2", 3).is_err());
+        assert!(row("s1_2", "makespan", 1).is_ok());
+        assert!(row("s1_1", "makespan", 3).is_err());
     }
 }

@@ -15,7 +15,8 @@
 //!   capacity there (the soundness argument is in the module `energetic`);
 //! - a DRCP proof: every variable and row of the FlatZinc model is implied by the instance
 //!   (so the model is a relaxation: a shorter schedule would be a solution of it; an
-//!   activity split into pieces is never a cumulative's task), and
+//!   activity split into pieces enters as its units of work, which ties the proof to
+//!   pieces on the grid when the model is scaled: [`Certified::grid`]), and
 //!   `pumpkin-checker` checks that the model has no solution shorter than the bound.
 
 #![warn(missing_docs)]
@@ -58,6 +59,31 @@ pub struct Certified {
     pub kind: ProofKind,
     /// The lower bound proven, which equals the solution's makespan.
     pub bound: i64,
+    /// `Some(g)` when the proof holds for the schedules whose split activities' pieces lie
+    /// on the grid of `g` time units (a DRCP proof on a scaled model that reads the units of
+    /// a split activity: Recipe2Plan's exact model, spec §3.7, which the solver shares); `None` when it holds
+    /// for every schedule.
+    pub grid: Option<i64>,
+}
+
+impl std::fmt::Display for Certified {
+    /// `makespan M proven optimal by a K proof`, and the grid the proof needs, if any: the
+    /// words `makespan check-proof` prints after "certified".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            ProofKind::Bound => "bound",
+            ProofKind::Drcp => "DRCP",
+        };
+        write!(
+            f,
+            "makespan {} proven optimal by a {kind} proof",
+            self.bound
+        )?;
+        match self.grid {
+            Some(g) => write!(f, " over pieces on the grid of {g}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Checks the certificate of `solution`, whose file lies in `dir` (the solution file's
@@ -99,14 +125,16 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
     if kind != record.kind {
         return reject("the solution file records another kind of proof".into());
     }
-    match kind {
-        ProofKind::Bound => bound::check(instance, &certificate.proof, makespan),
-        ProofKind::Drcp => drcp::check(instance, &certificate.proof, makespan, &dir_of(&path)),
+    let grid = match kind {
+        ProofKind::Bound => bound::check(instance, &certificate.proof, makespan).map(|()| None),
+        ProofKind::Drcp => drcp::check(instance, &certificate.proof, makespan, &dir_of(&path))
+            .map(|checked| checked.grid),
     }
     .map_err(CheckError::Rejected)?;
     Ok(Certified {
         kind,
         bound: makespan,
+        grid,
     })
 }
 

@@ -23,6 +23,7 @@ use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
 use crate::heuristics::{self, Effort};
 use crate::problem::{Problem, Refusal};
 use crate::Cancel;
+use relaxed::Splits;
 use timing::Timing;
 
 /// Why no certificate was written.
@@ -58,24 +59,10 @@ pub fn certify(
     };
     let (proof, kind) = match bound_proof(instance, makespan) {
         Some(proof) => (proof, ProofKind::Bound),
-        None => {
-            let relaxed = relaxed::relaxed(instance);
-            let refused = |refusal: Refusal| CertifyError::NoProof(refusal.to_string());
-            let mut problem = Problem::compile_scaled(&relaxed).map_err(refused)?;
-            if !relaxed::scale_divides(instance, problem.expanded.scale) {
-                // The relaxation left out the only times that the scale does not divide.
-                problem = Problem::compile(&relaxed).map_err(refused)?;
-            }
-            let search = Search {
-                problem: &problem,
-                relaxed: relaxed != *instance,
-            };
-            if search.relaxed && shorter_by_heuristics(&problem, makespan) {
-                return no("no bound-only proof reaches the makespan, and without the rules the constraint model leaves out (setups, holds, states, start-instant needs, splitting) a shorter schedule exists");
-            }
-            let proof = search.drcp(makespan, dir, stem, seconds, cancel)?;
-            (proof, ProofKind::Drcp)
-        }
+        None => (
+            search_proof(instance, makespan, dir, stem, seconds, cancel)?,
+            ProofKind::Drcp,
+        ),
     };
     let certificate = Certificate {
         format: CERTIFICATE_FORMAT.into(),
@@ -93,6 +80,46 @@ pub fn certify(
         }
     }
     Ok(CertificateRecord { kind, file })
+}
+
+/// A DRCP proof on the relaxation ([`relaxed`]), with split activities first as their
+/// timing only, a proof for every schedule; where that relaxation has a shorter schedule,
+/// as their units of work, a proof for pieces on the grid.
+fn search_proof(
+    instance: &Instance,
+    makespan: i64,
+    dir: &Path,
+    stem: &str,
+    seconds: f64,
+    cancel: &Cancel,
+) -> Result<Proof, CertifyError> {
+    let refused = |refusal: Refusal| CertifyError::NoProof(refusal.to_string());
+    let split = instance.activities.iter().any(timing::splittable);
+    for splits in [Splits::Timing, Splits::Units] {
+        let relaxed = relaxed::relaxed(instance, splits);
+        let mut problem = Problem::compile_scaled(&relaxed).map_err(refused)?;
+        if !relaxed::scale_divides(instance, problem.expanded.scale) {
+            // The relaxation left out the only times that the scale does not divide.
+            problem = Problem::compile(&relaxed).map_err(refused)?;
+        }
+        let pieces_relaxed = relaxed::end_by_piece_lags(&mut problem);
+        let search = Search {
+            problem: &problem,
+            relaxed: relaxed != *instance || pieces_relaxed,
+        };
+        let shorter = search.relaxed && shorter_by_heuristics(&problem, makespan);
+        if !shorter {
+            if let Some(proof) = search.drcp(makespan, dir, stem, seconds, cancel)? {
+                return Ok(proof);
+            }
+        }
+        if !split || splits == Splits::Units {
+            break;
+        }
+    }
+    Err(CertifyError::NoProof(
+        "no bound-only proof reaches the makespan, and without the rules the constraint model leaves out (setups, holds, states, start-instant needs, maximum lags into later pieces) a shorter schedule exists".into(),
+    ))
 }
 
 /// The cheapest bound-only proof that no schedule of `instance` ends before `bound`: a
@@ -180,7 +207,8 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model.
+    /// Pumpkin's DRCP proof that nothing ends by `makespan − 1`, with its FlatZinc model;
+    /// `None` when the relaxation has a shorter schedule.
     fn drcp(
         &self,
         makespan: i64,
@@ -188,11 +216,11 @@ impl Search<'_> {
         stem: &str,
         seconds: f64,
         cancel: &Cancel,
-    ) -> Result<Proof, CertifyError> {
+    ) -> Result<Option<Proof>, CertifyError> {
         let problem = self.problem;
         let no = |why: &str| Err(CertifyError::NoProof(why.into()));
         let g = problem.expanded.scale;
-        if !cp::applies(problem) || problem.expanded.parts.iter().any(|p| p.len() != 1) {
+        if !cp::applies(problem) {
             return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
         }
         let Ok(model) = CpModel::build(problem, makespan / g - 1) else {
@@ -218,11 +246,11 @@ impl Search<'_> {
         };
         let _ = std::fs::remove_file(&raw);
         match written? {
-            CpOutcome::NoneByHorizon => Ok(Proof::Drcp {
+            CpOutcome::NoneByHorizon => Ok(Some(Proof::Drcp {
                 scale: g,
                 model: fzn,
                 proof: drcp,
-            }),
+            })),
             CpOutcome::Stopped { .. } => {
                 let _ = std::fs::remove_file(dir.join(&fzn));
                 no(if cancel.is_cancelled() {
@@ -234,7 +262,7 @@ impl Search<'_> {
             CpOutcome::Optimal { .. } => {
                 let _ = std::fs::remove_file(dir.join(&fzn));
                 if self.relaxed {
-                    no("no bound-only proof reaches the makespan, and the constraint model, which leaves out this instance's setups, holds, states, start-instant needs and splitting, has a shorter schedule")
+                    Ok(None)
                 } else {
                     no("Pumpkin found a schedule shorter than the makespan: the solution is not optimal")
                 }

@@ -1,53 +1,88 @@
 //! The instance a DRCP proof is searched on: the instance with every rule the constraint
 //! model does not take left out, so that the proof exists wherever those rules are not what
-//! makes the optimum (Recipe2Plan's start-instant needs, for one, rarely are). Leaving rules
-//! out only admits more schedules, so "no schedule of the relaxation ends before the bound"
-//! holds for the instance too; the checker does not trust this: it re-checks every row of
-//! the model against the instance's own rules.
+//! makes the optimum. Leaving rules out only admits more schedules, so "no schedule of the
+//! relaxation ends before the bound" holds for the instance too; the checker does not trust
+//! this: it re-checks every row of the model against the instance's own rules.
 //!
-//! Left out: setups, holds, states, start-instant needs, and of an activity split into
-//! pieces everything but its timing. A split activity becomes one block that holds neither
-//! an agent nor a resource: each schedule of the instance is one of the relaxation with the
-//! same starts, because every rule the block keeps (lags after its end count from its start
-//! plus its duration, its deadline bounds its start plus its duration) holds for the split
-//! activity too; a maximum lag after its end does not bound its start, so it is dropped.
+//! Left out: setups, holds, states and start-instant needs. An activity split into pieces
+//! is kept in one of two ways ([`Splits`]).
 
 use makespan_model::instance::{AgentUse, Instance, Relation};
 
 use super::timing::splittable;
+use crate::problem::Problem;
+
+/// How the relaxation keeps an activity split into pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Splits {
+    /// Its timing only: one block that holds neither an agent nor a resource, without the
+    /// maximum lags after its end (which do not bound its start). Each schedule of the
+    /// instance is one of the relaxation with the same starts, so the proof holds for
+    /// every schedule; but it ignores the split activities' work.
+    Timing,
+    /// Its units of work: the problem's unit chunks, each holding what the activity holds,
+    /// the last ending it; the maximum lags into its later pieces become the lag they imply
+    /// on its end ([`end_by_piece_lags`]). On a scaled model the proof holds for the
+    /// schedules whose pieces lie on the grid (the solver's model).
+    Units,
+}
 
 /// `instance` without the rules the constraint model does not take.
-pub fn relaxed(instance: &Instance) -> Instance {
+pub fn relaxed(instance: &Instance, splits: Splits) -> Instance {
     let mut out = instance.clone();
     out.setups.clear();
     out.holds.clear();
     for r in &mut out.resources {
         r.states.clear();
     }
-    let split: Vec<String> = out
-        .activities
-        .iter()
-        .filter(|a| splittable(a))
-        .map(|a| a.id.clone())
-        .collect();
     for a in &mut out.activities {
         a.sets.clear();
         a.requires.clear();
         if a.agent == AgentUse::StartInstant {
             a.agent = AgentUse::None;
         }
-        if splittable(a) {
+    }
+    if splits == Splits::Timing {
+        let split: Vec<String> = out
+            .activities
+            .iter()
+            .filter(|a| splittable(a))
+            .map(|a| a.id.clone())
+            .collect();
+        for a in out.activities.iter_mut().filter(|a| splittable(a)) {
             a.preemptible = false;
             a.agent = AgentUse::None;
             a.uses.clear();
         }
-    }
-    for p in &mut out.precedences {
-        if p.relation == Relation::FinishToStart && split.contains(&p.before) {
-            p.max_lag = None;
+        for p in &mut out.precedences {
+            if p.relation == Relation::FinishToStart && split.contains(&p.before) {
+                p.max_lag = None;
+            }
         }
     }
     out
+}
+
+/// Replaces the maximum lags into the later pieces of split activities (a disjunctive rule
+/// the constraint model cannot state) by the lag each implies on the activity's end, and
+/// returns whether there were any. Every piece starts by the deadline `D`, so the last piece
+/// starts by `D` and runs to the end without a break: the activity ends by `D` plus its
+/// duration, i.e. its last unit chunk starts by `D + p − 1`.
+pub fn end_by_piece_lags(problem: &mut Problem) -> bool {
+    let lags = std::mem::take(&mut problem.expanded.piece_lags);
+    for lag in &lags {
+        let last = *lag.chunks.last().expect("a piece lag has chunks");
+        let deadline = lag.deadline(0, problem.durations[lag.from]);
+        let slack = deadline + lag.chunks.len() as i64 - 1;
+        // S_from ≥ S_last − slack: a maximum lag, read backwards.
+        problem.network.add(last, lag.from, -slack, false);
+    }
+    // The lags hold in every schedule of an instance that has one (it is being certified),
+    // so they close no positive cycle; they may raise heads.
+    if let Ok(heads) = problem.network.earliest_starts() {
+        problem.earliest = heads;
+    }
+    !lags.is_empty()
 }
 
 /// Whether `g` divides every time the checker reads from the instance (durations, releases,
@@ -70,7 +105,7 @@ mod tests {
     use makespan_model::instance::{Activity, Precedence, ResourceUse};
 
     #[test]
-    fn a_split_activity_keeps_only_its_timing() {
+    fn a_split_activity_keeps_its_timing_or_its_units() {
         let mut chop = Activity::new("chop", 4);
         chop.preemptible = true;
         chop.uses.push(ResourceUse {
@@ -79,6 +114,7 @@ mod tests {
         });
         let mut boil = Activity::new("boil", 6);
         boil.agent = AgentUse::StartInstant;
+        boil.requires.insert("pot.hot".into(), true.into());
         let instance = Instance {
             activities: vec![chop, boil],
             precedences: vec![Precedence {
@@ -87,12 +123,17 @@ mod tests {
             }],
             ..Instance::new("t", Some(1))
         };
-        let relaxed = relaxed(&instance);
-        let chop = &relaxed.activities[0];
+        let timing = relaxed(&instance, Splits::Timing);
+        let chop = &timing.activities[0];
         assert!(!chop.preemptible && chop.uses.is_empty() && chop.agent == AgentUse::None);
-        assert_eq!(relaxed.activities[1].agent, AgentUse::None);
-        assert_eq!(relaxed.precedences[0].min_lag, 1);
-        assert_eq!(relaxed.precedences[0].max_lag, None);
+        assert_eq!(timing.activities[1].agent, AgentUse::None);
+        assert!(timing.activities[1].requires.is_empty());
+        assert_eq!(timing.precedences[0].min_lag, 1);
+        assert_eq!(timing.precedences[0].max_lag, None);
+        let units = relaxed(&instance, Splits::Units);
+        assert_eq!(units.activities[0], instance.activities[0]);
+        assert_eq!(units.activities[1].agent, AgentUse::None);
+        assert_eq!(units.precedences, instance.precedences);
         assert!(scale_divides(&instance, 1) && !scale_divides(&instance, 2));
     }
 }

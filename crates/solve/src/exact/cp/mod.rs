@@ -18,6 +18,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use pumpkin_solver::conflict_resolvers::resolvers::ResolutionResolver;
+use pumpkin_solver::core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
+use pumpkin_solver::core::branching::value_selection::InDomainMin;
+use pumpkin_solver::core::branching::variable_selection::Smallest;
+use pumpkin_solver::core::branching::Brancher;
 use pumpkin_solver::core::optimisation::linear_sat_unsat::LinearSatUnsat;
 use pumpkin_solver::core::optimisation::OptimisationDirection;
 use pumpkin_solver::core::options::SolverOptions;
@@ -27,7 +31,6 @@ use pumpkin_solver::core::results::{
 };
 use pumpkin_solver::core::termination::{Combinator, TerminationCondition, TimeBudget};
 use pumpkin_solver::core::variables::{DomainId, TransformableVariable};
-use pumpkin_solver::core::DefaultBrancher;
 use pumpkin_solver::propagators::disjunctive::ArgDisjunctiveTask;
 use pumpkin_solver::Solver;
 
@@ -97,10 +100,10 @@ pub fn minimise(
         .windows
         .iter()
         .enumerate()
-        .map(|(j, &(lo, hi))| solver.new_named_bounded_integer(lo, hi, Var::Start(j).name()))
+        .map(|(j, &(lo, hi))| solver.new_named_bounded_integer(lo, hi, model.name(Var::Start(j))))
         .collect();
     let (lo, hi) = model.makespan_domain();
-    let makespan = solver.new_named_bounded_integer(lo, hi, Var::Makespan.name());
+    let makespan = solver.new_named_bounded_integer(lo, hi, model.name(Var::Makespan));
     let var = |v: Var| match v {
         Var::Start(j) => starts[j],
         Var::Makespan => makespan,
@@ -157,22 +160,26 @@ pub fn minimise(
             }
         }
     }
-    let mut brancher = solver.default_brancher();
-    let mut resolver = ResolutionResolver::default();
     let mut termination = Combinator::new(
         TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
         Cancelled(cancel),
     );
-    let callback = |_: &Solver,
-                    _: SolutionReference,
-                    _: &DefaultBrancher,
-                    _: &ResolutionResolver| ControlFlow::<()>::Continue(());
-    let result = solver.optimise(
-        &mut brancher,
-        &mut termination,
-        &mut resolver,
-        LinearSatUnsat::new(OptimisationDirection::Minimise, makespan, callback),
-    );
+    let result = if proof.is_some() {
+        // A proof refutes every schedule that ends by the horizon. Branching on the
+        // activity with the smallest earliest start, at that start, refutes far faster than
+        // Pumpkin's activity-driven default: on Recipe2Plan it proves two optima that the
+        // default leaves unproven after 400 s, and ParaCook's proofs take half the time.
+        // Minimising keeps the default, which finds short schedules sooner (ft10: 5.7 s to
+        // optimal, against no proof in 60 s with this branching).
+        let mut variables = starts.clone();
+        variables.push(makespan);
+        let mut brancher =
+            IndependentVariableValueBrancher::new(Smallest::new(&variables), InDomainMin);
+        optimise(&mut solver, &mut brancher, &mut termination, makespan)
+    } else {
+        let mut brancher = solver.default_brancher();
+        optimise(&mut solver, &mut brancher, &mut termination, makespan)
+    };
     let read = |solution: &Solution| {
         let values = starts
             .iter()
@@ -193,6 +200,25 @@ pub fn minimise(
         }
         OptimisationResult::Unknown => CpOutcome::Stopped { best: None },
     })
+}
+
+/// Pumpkin's minimisation of the makespan with `brancher`.
+fn optimise<B: Brancher>(
+    solver: &mut Solver,
+    brancher: &mut B,
+    termination: &mut impl TerminationCondition,
+    makespan: DomainId,
+) -> OptimisationResult<()> {
+    let mut resolver = ResolutionResolver::default();
+    let callback = |_: &Solver, _: SolutionReference, _: &B, _: &ResolutionResolver| {
+        ControlFlow::<()>::Continue(())
+    };
+    solver.optimise(
+        brancher,
+        termination,
+        &mut resolver,
+        LinearSatUnsat::new(OptimisationDirection::Minimise, makespan, callback),
+    )
 }
 
 /// [`minimise`] on `problem` without a proof, knowing that no schedule is shorter than

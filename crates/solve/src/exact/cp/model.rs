@@ -11,21 +11,11 @@ use std::fmt::Write as _;
 
 use crate::problem::Problem;
 
-/// A variable of the model: an activity's start, or the makespan.
+/// A variable of the model: the start of one of the problem's activities, or the makespan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Var {
     Start(usize),
     Makespan,
-}
-
-impl Var {
-    /// The FlatZinc name (also the name in the proof).
-    pub fn name(self) -> String {
-        match self {
-            Var::Start(j) => format!("s{j}"),
-            Var::Makespan => "makespan".into(),
-        }
-    }
 }
 
 /// One constraint.
@@ -53,6 +43,10 @@ pub struct CpModel {
     /// refuting shorter schedules again (0 in a proof's model, which must stand alone).
     pub floor: i32,
     pub rows: Vec<Row>,
+    /// The FlatZinc name of each start, which names the instance's activity, not the
+    /// problem's: `s<i>` for activity `i`, and `s<i>_<k>` for the start of the `k`-th
+    /// unit of an activity split into unit chunks (`k ≥ 1`; its first unit is `s<i>`).
+    names: Vec<String>,
 }
 
 /// Why no model was built.
@@ -63,6 +57,9 @@ pub enum Unbuildable {
     /// A time exceeds [`MAX_TIME`].
     TooLarge,
 }
+
+/// The name of the makespan variable.
+const MAKESPAN: &str = "makespan";
 
 /// Times up to this fit Pumpkin's 32-bit domains with room for sums of two.
 pub const MAX_TIME: i64 = 1 << 29;
@@ -142,6 +139,16 @@ impl CpModel {
                 });
             }
         }
+        let mut names = vec![String::new(); n];
+        for (i, part) in problem.expanded.parts.iter().enumerate() {
+            for (k, &j) in part.iter().enumerate() {
+                names[j] = if k == 0 {
+                    format!("s{i}")
+                } else {
+                    format!("s{i}_{k}")
+                };
+            }
+        }
         Ok(CpModel {
             windows: windows
                 .into_iter()
@@ -150,6 +157,7 @@ impl CpModel {
             horizon: horizon as i32,
             floor: 0,
             rows,
+            names,
         }
         .fixing_the_makespan())
     }
@@ -173,6 +181,14 @@ impl CpModel {
         self
     }
 
+    /// The FlatZinc name of a variable (also its name in the proof).
+    pub fn name(&self, var: Var) -> &str {
+        match var {
+            Var::Start(j) => &self.names[j],
+            Var::Makespan => MAKESPAN,
+        }
+    }
+
     /// The makespan's domain, `[floor, max(horizon, floor + 1)]`: never a single value.
     pub fn makespan_domain(&self) -> (i32, i32) {
         (self.floor, self.horizon.max(self.floor + 1))
@@ -183,10 +199,10 @@ impl CpModel {
     pub fn flatzinc(&self) -> String {
         let mut out = String::new();
         for (j, (lo, hi)) in self.windows.iter().enumerate() {
-            let _ = writeln!(out, "var {lo}..{hi}: {};", Var::Start(j).name());
+            let _ = writeln!(out, "var {lo}..{hi}: {};", self.name(Var::Start(j)));
         }
         let (lo, hi) = self.makespan_domain();
-        let _ = writeln!(out, "var {lo}..{hi}: {};", Var::Makespan.name());
+        let _ = writeln!(out, "var {lo}..{hi}: {MAKESPAN};");
         let list = |items: Vec<String>| format!("[{}]", items.join(","));
         for row in &self.rows {
             let _ = match row {
@@ -194,18 +210,23 @@ impl CpModel {
                     out,
                     "constraint int_lin_le({},{},{rhs});",
                     list(terms.iter().map(|t| t.0.to_string()).collect()),
-                    list(terms.iter().map(|t| t.1.name()).collect()),
+                    list(terms.iter().map(|t| self.name(t.1).to_owned()).collect()),
                 ),
                 Row::Cumulative { tasks, capacity } => writeln!(
                     out,
                     "constraint pumpkin_cumulative({},{},{},{capacity});",
-                    list(tasks.iter().map(|t| Var::Start(t.0).name()).collect()),
+                    list(
+                        tasks
+                            .iter()
+                            .map(|t| self.name(Var::Start(t.0)).to_owned())
+                            .collect()
+                    ),
                     list(tasks.iter().map(|t| t.1.to_string()).collect()),
                     list(tasks.iter().map(|t| t.2.to_string()).collect()),
                 ),
             };
         }
-        let _ = writeln!(out, "solve minimize {};", Var::Makespan.name());
+        let _ = writeln!(out, "solve minimize {MAKESPAN};");
         out
     }
 }

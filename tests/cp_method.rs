@@ -356,6 +356,26 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     assert!(text.contains("11 solutions: 11 certified, 0 not"), "{text}");
 }
 
+/// Every certificate committed in `solutions/` checks, and a solution without one is the
+/// only kind not certified (the largest DRCP proofs are left out of the repository).
+#[test]
+fn every_committed_certificate_checks() {
+    let out = crate::common::makespan(&["check-proof", "solutions", "-q"]);
+    let text = crate::common::text(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("not certified")).collect();
+    assert!(
+        lines.iter().all(|l| l.ends_with("the solution has no certificate (solve with --certify)")),
+        "{text}"
+    );
+    let summary = text.lines().last().unwrap_or_default();
+    let certified: usize = summary
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" certified"))
+        .and_then(|n| n.rsplit(' ').next()?.parse().ok())
+        .unwrap_or(0);
+    assert!(certified >= 800, "{summary}");
+}
+
 /// [`a_task_too_long_for_the_gap`] with rules the constraint model does not take but that do
 /// not make its optimum: `u` needs the cook at its start instant, `s` (agent-free) may be
 /// split, and `t` must start right after `s` ends.

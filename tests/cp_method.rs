@@ -356,15 +356,55 @@ fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
     assert!(text.contains("11 solutions: 11 certified, 0 not"), "{text}");
 }
 
+/// `solve --certify` says how many optima it certified, and why the others are not: here
+/// a travel time makes the optimum, which the constraint model leaves out.
+#[test]
+fn solve_certify_says_why_an_optimum_is_not_certified() {
+    let dir = tempfile::tempdir().unwrap();
+    let instance = dir.path().join("travel.json");
+    std::fs::write(
+        &instance,
+        r#"{"format": "makespan-instance/1", "name": "travel", "agents": 1,
+            "activities": [{"id": "x", "duration": 1, "station": "a"},
+                           {"id": "y", "duration": 1, "station": "b"}],
+            "setups": [{"from": "a", "to": "b", "time": 5}, {"from": "b", "to": "a", "time": 5}]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let solved = crate::common::makespan(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "instances/two-cooks-breakfast.json",
+        "--certify",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = crate::common::text(&solved);
+    assert!(solved.status.success(), "{text}");
+    assert!(
+        text.contains("1 of 2 optimal solutions certified"),
+        "{text}"
+    );
+    assert!(
+        text.contains("travel: not certified: no bound-only proof reaches the makespan"),
+        "{text}"
+    );
+}
+
 /// Every certificate committed in `solutions/` checks, and a solution without one is the
 /// only kind not certified (the largest DRCP proofs are left out of the repository).
 #[test]
 fn every_committed_certificate_checks() {
     let out = crate::common::makespan(&["check-proof", "solutions", "-q"]);
     let text = crate::common::text(&out);
-    let lines: Vec<&str> = text.lines().filter(|l| l.contains("not certified")).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("not certified"))
+        .collect();
     assert!(
-        lines.iter().all(|l| l.ends_with("the solution has no certificate (solve with --certify)")),
+        lines
+            .iter()
+            .all(|l| l.ends_with("the solution has no certificate (solve with --certify)")),
         "{text}"
     );
     let summary = text.lines().last().unwrap_or_default();

@@ -441,6 +441,37 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
         out.display()
     );
     print_resolved(rows);
+    print_certified(rows);
+}
+
+/// With `--certify`: how many optima carry a certificate, and why the others do not (per
+/// instance for a short run, else grouped by reason).
+fn print_certified(rows: &[Row]) {
+    let missing: Vec<(&str, &str)> = rows
+        .iter()
+        .filter_map(|r| Some((r.instance.as_str(), r.uncertified.as_deref()?)))
+        .collect();
+    let certified = rows.iter().filter(|r| r.certificate.is_some()).count();
+    if certified + missing.len() == 0 {
+        return;
+    }
+    println!(
+        "{certified} of {} optimal solutions certified",
+        rows.iter().filter(|r| r.status == Status::Optimal).count()
+    );
+    if missing.len() <= 10 {
+        for (instance, why) in missing {
+            println!("  {}: not certified: {why}", terminal::name(instance));
+        }
+    } else {
+        let mut why: std::collections::BTreeMap<&str, usize> = Default::default();
+        for (_, reason) in missing {
+            *why.entry(reason).or_default() += 1;
+        }
+        for (reason, n) in why {
+            println!("  {n} not certified: {reason}");
+        }
+    }
 }
 
 /// How many results kept from an earlier run were solved again, and why (grouped).

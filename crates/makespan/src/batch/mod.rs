@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use makespan_formats as formats;
+use makespan_model::certificate::ProofKind;
 use makespan_model::instance::Instance;
 use makespan_model::solution::{Solution, SolvedWith, Status, Verdict};
 use makespan_solve::{certify, check};
@@ -74,6 +75,10 @@ pub struct Row {
     pub resolved: Option<String>,
     /// Why the instance's files could not be written (the row's status is then `error`).
     pub failed: Option<String>,
+    /// The kind of certificate its solution carries.
+    pub certificate: Option<ProofKind>,
+    /// With `--certify`, why an optimal solution got no certificate.
+    pub uncertified: Option<String>,
 }
 
 impl Row {
@@ -90,6 +95,8 @@ impl Row {
             check: solution.check.as_ref().map(|c| c.verdict),
             resolved: None,
             failed: None,
+            certificate: solution.certificate.as_ref().map(|c| c.kind),
+            uncertified: None,
         }
     }
 
@@ -218,14 +225,18 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
                     kept.check = Some(check::cross_check(instance, &kept, &options.solve));
                     changed = true;
                 }
+                let mut uncertified = None;
                 if options.certify && kept.certificate.is_none() {
-                    certify_into(instance, &mut kept, &path, options)?;
+                    uncertified = certify_into(instance, &mut kept, &path, options)?;
                     changed = true;
                 }
                 if changed {
                     write_solution(&path, &kept)?;
                 }
-                return Ok(Row::of(&kept, true));
+                return Ok(Row {
+                    uncertified,
+                    ..Row::of(&kept, true)
+                });
             }
             Resume::Solve(why) => resolved = why,
         }
@@ -240,9 +251,11 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         solution.check = Some(check::cross_check(instance, &solution, &solve_options));
     }
     solution.solved_with = Some(asked);
-    if options.certify {
-        certify_into(instance, &mut solution, &path, options)?;
-    }
+    let uncertified = if options.certify {
+        certify_into(instance, &mut solution, &path, options)?
+    } else {
+        None
+    };
     write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
         if let Some(native) = formats::export_native(instance, &solution.schedule) {
@@ -255,6 +268,7 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     }
     Ok(Row {
         resolved,
+        uncertified,
         ..Row::of(&solution, false)
     })
 }
@@ -273,15 +287,15 @@ fn solved_with(options: &BatchOptions) -> SolvedWith {
 }
 
 /// Writes the certificate of an optimal solution beside its file and records it; a solution
-/// no proof reaches stays uncertified (`check-proof` says so).
+/// no proof reaches stays uncertified, and the reason is returned.
 fn certify_into(
     instance: &Instance,
     solution: &mut Solution,
     path: &Path,
     options: &BatchOptions,
-) -> Result<(), BatchError> {
+) -> Result<Option<String>, BatchError> {
     if solution.status != Status::Optimal {
-        return Ok(());
+        return Ok(None);
     }
     let stem = path
         .file_stem()
@@ -294,13 +308,16 @@ fn certify_into(
         options.solve.time_limit,
         &options.solve.cancel,
     ) {
-        Ok(record) => solution.certificate = Some(record),
-        Err(certify::CertifyError::NoProof(_)) => solution.certificate = None,
-        Err(certify::CertifyError::Io { path, source }) => {
-            return Err(BatchError::Io { path, source })
+        Ok(record) => {
+            solution.certificate = Some(record);
+            Ok(None)
         }
+        Err(certify::CertifyError::NoProof(why)) => {
+            solution.certificate = None;
+            Ok(Some(why))
+        }
+        Err(certify::CertifyError::Io { path, source }) => Err(BatchError::Io { path, source }),
     }
-    Ok(())
 }
 
 fn write_solution(path: &Path, solution: &Solution) -> Result<(), BatchError> {

@@ -19,7 +19,7 @@ use makespan_model::certificate::{
 use makespan_model::instance::{content_hash, Instance};
 use makespan_model::solution::{Solution, Status};
 
-use crate::exact::cp::{self, hints, model::CpModel, CpOutcome};
+use crate::exact::cp::{self, hints, model::CpModel, Branching, CpOutcome};
 use crate::heuristics::{self, Effort};
 use crate::problem::{Problem, Refusal};
 use crate::Cancel;
@@ -230,13 +230,22 @@ impl Search<'_> {
         write_atomically(&dir.join(&fzn), |path| {
             std::fs::write(path, model.flatzinc())
         })?;
-        // Pumpkin's proof as logged, then with its hints in an order that applies.
+        // Pumpkin's proof as logged, then with its hints in an order that applies. A proof
+        // must close every branch below the makespan, which smallest-start branching does
+        // far sooner: on Recipe2Plan it proves two optima that activity-driven branching
+        // leaves unproven after 400 s, and TimeArena's proofs shrink threefold.
         let raw = dir.join(format!(".tmp-raw-{drcp}"));
-        let outcome =
-            cp::minimise(&model, seconds, cancel, Some(&raw)).map_err(|e| CertifyError::Io {
-                path: raw.clone(),
-                source: std::io::Error::other(e.to_string()),
-            });
+        let outcome = cp::minimise(
+            &model,
+            seconds,
+            cancel,
+            Branching::SmallestStart,
+            Some(&raw),
+        )
+        .map_err(|e| CertifyError::Io {
+            path: raw.clone(),
+            source: std::io::Error::other(e.to_string()),
+        });
         let written = match outcome {
             Ok(CpOutcome::NoneByHorizon) => {
                 write_atomically(&dir.join(&drcp), |path| hints::reorder(&raw, path))

@@ -441,9 +441,13 @@ impl Relaxation<'_> {
             .iter()
             .map(|n| self.unit(n))
             .collect::<Result<_, _>>()?;
-        let distinct: HashSet<&str> = names.iter().map(|n| &**n).collect();
-        if distinct.len() != names.len() {
-            return Err("a variable appears twice in the cumulative".into());
+        // By what the variables stand for, not their names: `s3` and `s03` are one start.
+        let distinct: HashSet<(&str, i64)> = units
+            .iter()
+            .map(|u| (u.activity.id.as_str(), u.k))
+            .collect();
+        if distinct.len() != units.len() {
+            return Err("a unit of work appears twice in the cumulative".into());
         }
         let g = self.g;
         // Each candidate: (capacity, the most a unit may occupy: (time, units)).
@@ -563,6 +567,10 @@ mod tests {
             task(&whole, "s0_1", 1).is_err(),
             "a whole activity has one unit"
         );
+        // One unit twice, under two names, would count its work twice.
+        let twice = [Rc::from("s0_1"), Rc::from("s0_01")];
+        let counted = relaxation(&split, 1).cumulative(&twice, &[1, 1], &[1, 1], 1);
+        assert!(counted.is_err());
         // On a scale of 2, a unit is 2 time units.
         let relaxation = relaxation(&split, 2);
         assert!(relaxation

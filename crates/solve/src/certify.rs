@@ -95,7 +95,10 @@ fn search_proof(
 ) -> Result<Proof, CertifyError> {
     let refused = |refusal: Refusal| CertifyError::NoProof(refusal.to_string());
     let split = instance.activities.iter().any(timing::splittable);
+    // Both attempts share the time limit.
+    let started = Instant::now();
     for splits in [Splits::Timing, Splits::Units] {
+        let seconds = seconds - started.elapsed().as_secs_f64();
         let relaxed = relaxed::relaxed(instance, splits);
         let mut problem = Problem::compile_scaled(&relaxed).map_err(refused)?;
         if !relaxed::scale_divides(instance, problem.expanded.scale) {

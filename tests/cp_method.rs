@@ -386,7 +386,7 @@ fn solve_certify_says_why_an_optimum_is_not_certified() {
         "{text}"
     );
     assert!(
-        text.contains("travel: not certified: no bound-only proof reaches the makespan"),
+        text.contains("travel: not certified: no bound-only proof reaches the makespan, and without this instance's setups (rules"),
         "{text}"
     );
 }

@@ -120,9 +120,19 @@ fn search_proof(
             break;
         }
     }
-    Err(CertifyError::NoProof(
-        "no bound-only proof reaches the makespan, and without the rules the constraint model leaves out (setups, holds, states, start-instant needs, maximum lags into later pieces) a shorter schedule exists".into(),
-    ))
+    Err(CertifyError::NoProof(format!(
+        "no bound-only proof reaches the makespan, and without this instance's {} (rules the constraint model leaves out) a shorter schedule exists",
+        listed(&relaxed::left_out(instance))
+    )))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// The cheapest bound-only proof that no schedule of `instance` ends before `bound`: a

@@ -63,6 +63,45 @@ pub fn relaxed(instance: &Instance, splits: Splits) -> Instance {
     out
 }
 
+/// The rules of `instance` that every relaxation leaves out, named for a message.
+pub fn left_out(instance: &Instance) -> Vec<&'static str> {
+    let split: Vec<&str> = instance
+        .activities
+        .iter()
+        .filter(|a| splittable(a))
+        .map(|a| a.id.as_str())
+        .collect();
+    let rules = [
+        ("setups", !instance.setups.is_empty()),
+        ("holds", !instance.holds.is_empty()),
+        (
+            "states",
+            instance
+                .activities
+                .iter()
+                .any(|a| !a.sets.is_empty() || !a.requires.is_empty()),
+        ),
+        (
+            "start-instant needs",
+            instance
+                .activities
+                .iter()
+                .any(|a| a.agent == AgentUse::StartInstant),
+        ),
+        (
+            "maximum lags into later pieces",
+            instance
+                .precedences
+                .iter()
+                .any(|p| p.max_lag.is_some() && split.contains(&p.after.as_str())),
+        ),
+    ];
+    rules
+        .into_iter()
+        .filter_map(|(name, has)| has.then_some(name))
+        .collect()
+}
+
 /// Replaces the maximum lags into the later pieces of split activities (a disjunctive rule
 /// the constraint model cannot state) by the lag each implies on the activity's end, and
 /// returns whether there were any. Every piece starts by the deadline `D`, so the last piece
@@ -130,6 +169,11 @@ mod tests {
         assert!(timing.activities[1].requires.is_empty());
         assert_eq!(timing.precedences[0].min_lag, 1);
         assert_eq!(timing.precedences[0].max_lag, None);
+        assert_eq!(
+            left_out(&instance),
+            ["states", "start-instant needs"],
+            "the lag runs out of the split step, not into it"
+        );
         let units = relaxed(&instance, Splits::Units);
         assert_eq!(units.activities[0], instance.activities[0]);
         assert_eq!(units.activities[1].agent, AgentUse::None);

@@ -275,11 +275,14 @@ impl Search<'_> {
             })),
             CpOutcome::Stopped { .. } => {
                 let _ = std::fs::remove_file(dir.join(&fzn));
-                no(if cancel.is_cancelled() {
-                    "the proof search was cancelled"
+                if cancel.is_cancelled() {
+                    no("the proof search was cancelled")
                 } else {
-                    "Pumpkin did not finish the proof within the time limit"
-                })
+                    no(&format!(
+                        "Pumpkin did not finish the proof within the time limit ({:.1} s of it were left for the proof)",
+                        seconds.max(0.0)
+                    ))
+                }
             }
             CpOutcome::Optimal { .. } => {
                 let _ = std::fs::remove_file(dir.join(&fzn));

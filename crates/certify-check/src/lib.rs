@@ -60,9 +60,9 @@ pub struct Certified {
     /// The lower bound proven, which equals the solution's makespan.
     pub bound: i64,
     /// `Some(g)` when the proof holds for the schedules whose split activities' pieces lie
-    /// on the grid of `g` time units (a DRCP proof on a scaled model that reads the units of
-    /// a split activity: Recipe2Plan's exact model, spec §3.7, which the solver shares); `None` when it holds
-    /// for every schedule.
+    /// on the grid of `g` time units: a DRCP proof on a scaled model that reads the units
+    /// of a split activity (Recipe2Plan's exact model, spec §3.7, which the solver shares).
+    /// `None` when it holds for every schedule.
     pub grid: Option<i64>,
 }
 

@@ -227,14 +227,6 @@ impl Relaxation<'_> {
         })
     }
 
-    /// Notes that a row relies on pieces lying on the grid, when the unit is of a split
-    /// activity.
-    fn grid(&self, unit: &Unit) {
-        if unit.split {
-            self.on_grid.set(true);
-        }
-    }
-
     /// The least and the greatest value a schedule ending by `below` may give a variable.
     fn values(&self, name: &str) -> Result<(i64, i64), String> {
         if name == MAKESPAN {
@@ -481,12 +473,13 @@ impl Relaxation<'_> {
                     })
         };
         if agents.into_iter().chain(resources).any(|c| fits(&c)) {
-            if let Some(u) = units
+            // A unit of a split activity as a task relies on pieces lying on the grid.
+            if units
                 .iter()
                 .zip(durations.iter().zip(usages))
-                .find(|(u, (&d, &n))| u.split && d > 0 && n > 0)
+                .any(|(u, (&d, &n))| u.split && d > 0 && n > 0)
             {
-                self.grid(u.0);
+                self.on_grid.set(true);
             }
             Ok(())
         } else {

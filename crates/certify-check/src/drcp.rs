@@ -13,7 +13,8 @@
 //! one ending the activity. With a scale of 1 that is exact (pieces are whole time units).
 //! With a scale `g > 1` the argument above does not carry over to pieces, so a proof that
 //! uses a unit of a split activity holds for the schedules whose pieces lie on the grid of
-//! `g` (Recipe2Plan's exact model, spec §3.7), and the checker says so ([`Checked::grid`]).
+//! `g` (the model the solver optimises over: it cuts pieces on that grid only), and the
+//! checker says so ([`Checked::grid`]).
 
 use std::cell::Cell;
 use std::collections::HashSet;

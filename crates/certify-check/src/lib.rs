@@ -61,8 +61,8 @@ pub struct Certified {
     pub bound: i64,
     /// `Some(g)` when the proof holds for the schedules whose split activities' pieces lie
     /// on the grid of `g` time units: a DRCP proof on a scaled model that reads the units
-    /// of a split activity (Recipe2Plan's exact model, spec §3.7, which the solver shares).
-    /// `None` when it holds for every schedule.
+    /// of a split activity (the model the solver optimises over: it cuts pieces on that
+    /// grid only). `None` when it holds for every schedule.
     pub grid: Option<i64>,
 }
 

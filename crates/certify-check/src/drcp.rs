@@ -32,6 +32,7 @@ use makespan_model::certificate::Proof;
 use makespan_model::instance::{Activity, Instance, Relation};
 use pumpkin_checker::model::{self as checker, Constraint, Linear, Model, Objective, Term};
 
+use crate::orders::{self, Fact};
 use crate::rules;
 
 /// What a DRCP proof established beyond its bound.
@@ -233,6 +234,9 @@ impl Relaxation<'_> {
         if name == MAKESPAN {
             return Ok((0, self.below));
         }
+        if let Some(fact) = orders::fact(self.instance, name) {
+            return fact.map(|_| (0, 1));
+        }
         let u = self.unit(name)?;
         let after = u.work_from(self.g) / self.g;
         let mut latest = self.below - after;
@@ -297,13 +301,20 @@ impl Relaxation<'_> {
                 bound,
             } => {
                 let (weights, names) = (numbers(weights)?, resolve(variables)?);
-                self.lag(&weights, &names, i64::from(*bound))?;
+                if names
+                    .iter()
+                    .any(|n| orders::fact(self.instance, n).is_some())
+                {
+                    self.ordered(&weights, &names, i64::from(*bound))?;
+                } else {
+                    self.lag(&weights, &names, i64::from(*bound))?;
+                }
                 Ok(Constraint::LinearLeq(Linear {
                     terms: weights
                         .iter()
                         .zip(&names)
                         .map(|(&w, name)| Term {
-                            weight: NonZero::new(w).expect("lag rows have weights ±1"),
+                            weight: NonZero::new(w).expect("checked rows have no zero weight"),
                             variable: var(name),
                         })
                         .collect(),
@@ -376,6 +387,68 @@ impl Relaxation<'_> {
         } else {
             Err(format!("the instance does not make {y} ≥ {x} + {}", -bound))
         }
+    }
+
+    /// A row over order variables ([`orders`]): `x − y + m·o ≤ bound`, the lag
+    /// `y ≥ x + m − bound` guarded by `o` (its fact must imply the lag, and with `o = 0` the
+    /// row must hold for every value a schedule may give `x` and `y`), or `Σ −o ≤ −1`, "at
+    /// least one of these facts holds" (the instance must force one).
+    fn ordered(&self, weights: &[i32], names: &[Rc<str>], bound: i64) -> Result<(), String> {
+        let facts: Vec<Option<Fact>> = names
+            .iter()
+            .map(|n| orders::fact(self.instance, n).transpose())
+            .collect::<Result<_, _>>()?;
+        if facts.iter().all(Option::is_some) {
+            if !(weights.iter().all(|&w| w == -1) && bound >= -1) {
+                return Err("a row over order variables only is \"at least one of them\"".into());
+            }
+            let facts: Vec<Fact> = facts.into_iter().flatten().collect();
+            // Schedules shorter than the bound end by `(below + 1)·g − 1`.
+            let horizon = (self.below + 1) * self.g - 1;
+            return orders::one_holds(self.instance, &facts, horizon);
+        }
+        let (mut x, mut y, mut guard) = (None, None, None);
+        for ((&w, name), fact) in weights.iter().zip(names).zip(facts) {
+            match (w, fact) {
+                (m, Some(fact)) if m > 0 && guard.is_none() => guard = Some((i64::from(m), fact)),
+                (1, None) if x.is_none() => x = Some(name),
+                (-1, None) if y.is_none() => y = Some(name),
+                _ => {
+                    return Err(
+                        "a row with an order variable is x − y + m·o ≤ b or at least one of them"
+                            .into(),
+                    )
+                }
+            }
+        }
+        let (Some(x), Some(y), Some((m, fact))) = (x, y, guard) else {
+            return Err(
+                "a row with an order variable is x − y + m·o ≤ b or at least one of them".into(),
+            );
+        };
+        let lag = orders::lag(self.instance, &fact)?;
+        let (ux, uy) = (self.unit(x)?, self.unit(y)?);
+        let named =
+            |u: &Unit, i: usize| !u.split && std::ptr::eq(u.activity, &self.instance.activities[i]);
+        if !named(&ux, lag.x) || !named(&uy, lag.y) {
+            return Err(format!(
+                "{x} and {y} are not the starts that {fact:?} orders"
+            ));
+        }
+        if (m - bound) * self.g > lag.w {
+            return Err(format!(
+                "{fact:?} makes {y} ≥ {x} + {} only, not + {}",
+                lag.w,
+                m - bound
+            ));
+        }
+        let ((_, hi), (lo, _)) = (self.values(x)?, self.values(y)?);
+        if hi - lo > bound {
+            return Err(format!(
+                "with {fact:?} false the row still bounds {x} − {y} by {bound}"
+            ));
+        }
+        Ok(())
     }
 
     /// Each `(w, grid)` such that the instance forces `y ≥ x + w` (in its own units), and

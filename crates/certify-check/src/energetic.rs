@@ -24,9 +24,9 @@
 use std::collections::HashSet;
 
 use makespan_model::certificate::{IntervalWork, Proof};
-use makespan_model::instance::{Activity, Instance, Relation};
+use makespan_model::instance::{Activity, Instance};
 
-use crate::rules;
+use crate::rules::{self, end, start, timing_rules};
 
 /// Whether the energetic `proof` shows that no schedule of `instance` ends before `bound`.
 pub fn check(instance: &Instance, proof: &Proof, bound: i64) -> Result<(), String> {
@@ -152,46 +152,6 @@ fn windows(instance: &Instance, horizon: i64) -> Option<Vec<(i128, i128)>> {
             .map(|i| (heads[start(i)], -back[end(i)]))
             .collect(),
     )
-}
-
-/// Event 0 is time 0; activity `i` starts at event `start(i)` and ends at `end(i)`.
-fn start(i: usize) -> usize {
-    1 + 2 * i
-}
-
-fn end(i: usize) -> usize {
-    2 + 2 * i
-}
-
-/// Every timing rule of the instance as `t(to) ≥ t(from) + w`, with every end by `horizon`.
-fn timing_rules(instance: &Instance, horizon: i64) -> Vec<(usize, usize, i64)> {
-    let mut arcs = Vec::new();
-    for (i, a) in instance.activities.iter().enumerate() {
-        arcs.push((0, start(i), rules::release(a)));
-        arcs.push((start(i), end(i), a.duration));
-        if !rules::splittable(a) {
-            arcs.push((end(i), start(i), -a.duration));
-        }
-        if let Some(deadline) = a.deadline {
-            arcs.push((end(i), 0, -deadline));
-        }
-        arcs.push((end(i), 0, -horizon));
-    }
-    let index = |id: &str| instance.activities.iter().position(|a| a.id == id);
-    for p in &instance.precedences {
-        let (Some(i), Some(j)) = (index(&p.before), index(&p.after)) else {
-            continue;
-        };
-        let event = match p.relation {
-            Relation::FinishToStart => end(i),
-            Relation::StartToStart => start(i),
-        };
-        arcs.push((event, start(j), p.min_lag));
-        if let Some(max) = p.max_lag {
-            arcs.push((start(j), event, -max));
-        }
-    }
-    arcs
 }
 
 /// Longest paths from event 0 (Bellman–Ford, in `i128` so that no sum overflows); `None`

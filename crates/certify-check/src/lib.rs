@@ -24,6 +24,7 @@
 mod bound;
 mod drcp;
 mod energetic;
+mod orders;
 mod rules;
 
 use std::path::{Path, PathBuf};

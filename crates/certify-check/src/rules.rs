@@ -68,3 +68,68 @@ pub fn units(activity: &Activity, resource: &str) -> i64 {
         .map(|u| i64::from(u.amount))
         .sum()
 }
+
+/// Event 0 is time 0; activity `i` starts at event `start(i)` and ends at `end(i)`.
+pub fn start(i: usize) -> usize {
+    1 + 2 * i
+}
+
+pub fn end(i: usize) -> usize {
+    2 + 2 * i
+}
+
+/// Every timing rule of the instance as `t(to) ≥ t(from) + w`, with every end by `horizon`.
+pub fn timing_rules(instance: &Instance, horizon: i64) -> Vec<(usize, usize, i64)> {
+    let mut arcs = Vec::new();
+    for (i, a) in instance.activities.iter().enumerate() {
+        arcs.push((0, start(i), release(a)));
+        arcs.push((start(i), end(i), a.duration));
+        if !splittable(a) {
+            arcs.push((end(i), start(i), -a.duration));
+        }
+        if let Some(deadline) = a.deadline {
+            arcs.push((end(i), 0, -deadline));
+        }
+        arcs.push((end(i), 0, -horizon));
+    }
+    let index = |id: &str| instance.activities.iter().position(|a| a.id == id);
+    for p in &instance.precedences {
+        let (Some(i), Some(j)) = (index(&p.before), index(&p.after)) else {
+            continue;
+        };
+        let event = match p.relation {
+            Relation::FinishToStart => end(i),
+            Relation::StartToStart => start(i),
+        };
+        arcs.push((event, start(j), p.min_lag));
+        if let Some(max) = p.max_lag {
+            arcs.push((start(j), event, -max));
+        }
+    }
+    arcs
+}
+
+/// The most the timing rules force the end of activity `until` after the start of activity
+/// `from` in schedules that end by `horizon`: the longest walk between the two events
+/// (Bellman–Ford; every walk is a sum of rules, so it is a bound whatever its length);
+/// `None` when no walk joins them, or on a positive cycle (no such schedule).
+pub fn longest_walk(instance: &Instance, horizon: i64, from: usize, until: usize) -> Option<i128> {
+    let arcs = timing_rules(instance, horizon);
+    let mut best: Vec<Option<i128>> = vec![None; 1 + 2 * instance.activities.len()];
+    best[start(from)] = Some(0);
+    for _ in 0..=best.len() {
+        let mut changed = false;
+        for &(u, v, w) in &arcs {
+            if let Some(t) = best[u].map(|t| t + i128::from(w)) {
+                if best[v].is_none_or(|old| t > old) {
+                    best[v] = Some(t);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return best[end(until)];
+        }
+    }
+    None
+}

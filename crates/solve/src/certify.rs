@@ -233,7 +233,7 @@ impl Search<'_> {
         let problem = self.problem;
         let no = |why: &str| Err(CertifyError::NoProof(why.into()));
         let g = problem.expanded.scale;
-        if !cp::applies(problem) {
+        if !cp::states_rules(problem) {
             return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
         }
         let Ok(model) = CpModel::build(problem, makespan / g - 1) else {

@@ -4,12 +4,14 @@
 //! relaxation ends before the bound" holds for the instance too; the checker does not trust
 //! this: it re-checks every row of the model against the instance's own rules.
 //!
-//! Left out: setups, holds, states and start-instant needs. An activity split into pieces
-//! is kept in one of two ways ([`Splits`]).
+//! Left out: states, start-instant needs, and the setups and holds the model cannot state
+//! exactly as orders between pairs ([`setups_as_orders`], [`holds_as_orders`]). An activity
+//! split into pieces is kept in one of two ways ([`Splits`]).
 
-use makespan_model::instance::{AgentUse, Instance, Relation};
+use makespan_model::instance::{AgentUse, Hold, Instance, Relation};
 
-use super::timing::splittable;
+use super::timing::{splittable, Timing};
+use crate::problem::sequencing::SetupMatrix;
 use crate::problem::Problem;
 
 /// How the relaxation keeps an activity split into pieces.
@@ -30,8 +32,10 @@ pub enum Splits {
 /// `instance` without the rules the constraint model does not take.
 pub fn relaxed(instance: &Instance, splits: Splits) -> Instance {
     let mut out = instance.clone();
-    out.setups.clear();
-    out.holds.clear();
+    if !setups_as_orders(instance) {
+        out.setups.clear();
+    }
+    out.holds = holds_as_orders(instance);
     for r in &mut out.resources {
         r.states.clear();
     }
@@ -72,8 +76,14 @@ pub fn left_out(instance: &Instance) -> Vec<&'static str> {
         .map(|a| a.id.as_str())
         .collect();
     let rules = [
-        ("setups", !instance.setups.is_empty()),
-        ("holds", !instance.holds.is_empty()),
+        (
+            "setups",
+            !instance.setups.is_empty() && !setups_as_orders(instance),
+        ),
+        (
+            "holds",
+            holds_as_orders(instance).len() < instance.holds.len(),
+        ),
         (
             "states",
             instance
@@ -99,6 +109,51 @@ pub fn left_out(instance: &Instance) -> Vec<&'static str> {
     rules
         .into_iter()
         .filter_map(|(name, has)| has.then_some(name))
+        .collect()
+}
+
+/// Whether the constraint model states `instance`'s setups exactly, as one order per pair
+/// of activities at stations (module `exact::cp::orders`): one agent, every activity that
+/// keeps it busy at a station (the verifier lets an activity without one reset the agent's
+/// travel), none split into pieces, and setup times that obey the triangle inequality.
+pub fn setups_as_orders(instance: &Instance) -> bool {
+    instance.agents == Some(1)
+        && instance.activities.iter().all(|a| {
+            !splittable(a) && (a.agent.busy_span(a.duration).is_none() || a.station.is_some())
+        })
+        && SetupMatrix::compile(instance).is_ok()
+}
+
+/// The holds of `instance` that the constraint model states exactly, as orders between the
+/// spans of a resource (module `exact::cp::orders`): those of resources that no split
+/// activity touches, and of those, the ones at least a unit long in every schedule (an
+/// empty hold overlaps nothing, so no order between it and another span is a rule).
+pub fn holds_as_orders(instance: &Instance) -> Vec<Hold> {
+    let timing = Timing::new(instance);
+    let index = instance.activity_index();
+    let activity = |id: &str| index.get(id).map(|&i| &instance.activities[i]);
+    let split = |id: Option<&str>| id.and_then(activity).is_some_and(splittable);
+    let touched = |resource: &str| {
+        instance.holds.iter().any(|h| {
+            h.resource == resource && (split(h.from.as_deref()) || split(h.until.as_deref()))
+        }) || instance
+            .activities
+            .iter()
+            .any(|a| splittable(a) && a.uses.iter().any(|u| u.resource == resource))
+    };
+    let unit_long = |h: &Hold| match (h.from.as_deref(), h.until.as_deref()) {
+        (None, Some(until)) => activity(until).is_some_and(|a| a.duration > 0),
+        (Some(from), Some(until)) => match (index.get(from), index.get(until)) {
+            (Some(&f), Some(&u)) => timing.gap(f, u).is_some_and(|gap| gap >= 1),
+            _ => false,
+        },
+        (_, None) => true,
+    };
+    instance
+        .holds
+        .iter()
+        .filter(|h| h.amount > 0 && unit_long(h) && !touched(&h.resource))
+        .cloned()
         .collect()
 }
 

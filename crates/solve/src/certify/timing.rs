@@ -117,7 +117,7 @@ impl<'a> Timing<'a> {
             kind: Kind::Deadline,
         });
         let rules: Vec<Rule> = self.rules.iter().copied().chain(due).collect();
-        let (heads, _) = longest(self.events(), &rules)?;
+        let (heads, _) = longest(self.events(), &rules, ORIGIN)?;
         let reversed: Vec<Rule> = rules
             .iter()
             .map(|r| Rule {
@@ -126,8 +126,16 @@ impl<'a> Timing<'a> {
                 ..*r
             })
             .collect();
-        let (back, _) = longest(self.events(), &reversed)?;
+        let (back, _) = longest(self.events(), &reversed, ORIGIN)?;
         Some((0..n).map(|i| (heads[start(i)], -back[end(i)])).collect())
+    }
+
+    /// The most the timing rules force the end of activity `until` after the start of
+    /// activity `from` (`end(until) ≥ start(from) + gap`); `None` when they force nothing,
+    /// or when they have a positive cycle.
+    pub fn gap(&self, from: usize, until: usize) -> Option<i64> {
+        let (heads, _) = longest(self.events(), &self.rules, start(from))?;
+        Some(heads[end(until)]).filter(|&t| t > i64::MIN)
     }
 
     /// The longest chain of rules from time 0 to an activity's end, as certificate steps,
@@ -146,7 +154,7 @@ impl<'a> Timing<'a> {
                         && splittable(&self.instance.activities[activity_of(r.to)]))
             })
             .collect();
-        let (heads, via) = longest(self.events(), &stated)?;
+        let (heads, via) = longest(self.events(), &stated, ORIGIN)?;
         let last = (0..self.instance.activities.len()).max_by_key(|&i| heads[end(i)])?;
         if heads[end(last)] < bound {
             return None;
@@ -210,12 +218,12 @@ impl<'a> Timing<'a> {
     }
 }
 
-/// Longest paths from time 0 and the rule each event's path arrives by (Bellman–Ford);
-/// `None` on a positive cycle.
-fn longest(events: usize, rules: &[Rule]) -> Option<(Vec<i64>, Vec<Option<usize>>)> {
+/// Longest paths from the event `source` and the rule each event's path arrives by
+/// (Bellman–Ford); `None` on a positive cycle.
+fn longest(events: usize, rules: &[Rule], source: usize) -> Option<(Vec<i64>, Vec<Option<usize>>)> {
     let mut best: Vec<Option<i64>> = vec![None; events];
     let mut via = vec![None; events];
-    best[ORIGIN] = Some(0);
+    best[source] = Some(0);
     for _ in 0..=events {
         let mut changed = false;
         for (k, r) in rules.iter().enumerate() {

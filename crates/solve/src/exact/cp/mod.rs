@@ -12,6 +12,7 @@
 pub(crate) mod hints;
 pub(crate) mod method;
 pub mod model;
+mod orders;
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -40,9 +41,15 @@ use model::{CpModel, Row, Unbuildable, Var};
 
 /// Whether the constraint model expresses every rule of `problem`.
 pub fn applies(problem: &Problem) -> bool {
-    problem.setups.is_none()
-        && problem.holds.is_empty()
-        && problem.instants.is_empty()
+    problem.setups.is_none() && problem.holds.is_empty() && states_rules(problem)
+}
+
+/// Whether the model states every rule of `problem` but its setups and holds, which it
+/// writes as orders between pairs ([`orders`]) where the relaxation a proof is searched on
+/// keeps them (only where those rows are exact). The search itself leaves setups and holds
+/// to the searches over steps, which decide those instances far sooner.
+pub fn states_rules(problem: &Problem) -> bool {
+    problem.instants.is_empty()
         && problem.states.is_empty()
         && problem.expanded.piece_lags.is_empty()
         && problem.demands.iter().flatten().all(|d| d.from == 0)
@@ -116,9 +123,15 @@ pub fn minimise(
         .collect();
     let (lo, hi) = model.makespan_domain();
     let makespan = solver.new_named_bounded_integer(lo, hi, model.name(Var::Makespan));
+    let orders: Vec<DomainId> = model
+        .orders
+        .iter()
+        .map(|name| solver.new_named_bounded_integer(0, 1, name.as_str()))
+        .collect();
     let var = |v: Var| match v {
         Var::Start(j) => starts[j],
         Var::Makespan => makespan,
+        Var::Order(k) => orders[k],
     };
     // The proof names rows by tag, and the FlatZinc by position: tags first, in row order.
     let tags: Vec<_> = model

@@ -11,11 +11,13 @@ use std::fmt::Write as _;
 
 use crate::problem::Problem;
 
-/// A variable of the model: the start of one of the problem's activities, or the makespan.
+/// A variable of the model: the start of one of the problem's activities, the makespan, or
+/// the 0–1 order of a pair of activities or spans ([`super::orders`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Var {
     Start(usize),
     Makespan,
+    Order(usize),
 }
 
 /// One constraint.
@@ -43,6 +45,8 @@ pub struct CpModel {
     /// refuting shorter schedules again (0 in a proof's model, which must stand alone).
     pub floor: i32,
     pub rows: Vec<Row>,
+    /// The name of each order variable (domain `0..1`), which says what it stands for.
+    pub orders: Vec<String>,
     /// The FlatZinc name of each start, which names the instance's activity, not the
     /// problem's: `s<i>` for activity `i`, and `s<i>_<k>` for the start of the `k`-th
     /// unit of an activity split into unit chunks (`k ≥ 1`; its first unit is `s<i>`).
@@ -93,7 +97,18 @@ impl CpModel {
                 Var::Start(i)
             }
         };
+        // "A hold ends no earlier than it starts" is the solver's arc, not a rule of the
+        // instance (an empty hold holds nothing); the holds the model takes are at least a
+        // unit long by the instance's own timing rules, which imply it.
+        let hold_arcs: Vec<(usize, usize, i64)> = problem
+            .holds
+            .iter()
+            .filter_map(|h| Some((h.from?, h.until?, -problem.durations[h.until?])))
+            .collect();
         for a in problem.network.arcs() {
+            if hold_arcs.contains(&(a.from, a.to, a.weight)) {
+                continue;
+            }
             // S_to ≥ S_from + weight.
             match (a.from == origin, a.to == origin) {
                 (true, false) if a.to < n => windows[a.to].0 = windows[a.to].0.max(a.weight),
@@ -139,6 +154,19 @@ impl CpModel {
                 });
             }
         }
+        // Setups and holds, where the problem has them (a proof's relaxation keeps only those
+        // these rows state exactly: see `orders`).
+        let orders = super::orders::Orders::new(problem, horizon);
+        for (terms, rhs) in orders.rows {
+            let terms = terms
+                .into_iter()
+                .map(|(w, v)| Ok((small(w)?, v)))
+                .collect::<Result<_, _>>()?;
+            rows.push(Row::Le {
+                terms,
+                rhs: small(rhs)?,
+            });
+        }
         let mut names = vec![String::new(); n];
         for (i, part) in problem.expanded.parts.iter().enumerate() {
             for (k, &j) in part.iter().enumerate() {
@@ -157,6 +185,7 @@ impl CpModel {
             horizon: horizon as i32,
             floor: 0,
             rows,
+            orders: orders.names,
             names,
         }
         .fixing_the_makespan())
@@ -182,10 +211,11 @@ impl CpModel {
     }
 
     /// The FlatZinc name of a variable (also its name in the proof).
-    pub fn name(&self, var: Var) -> &str {
+    pub fn name(&self, var: Var) -> String {
         match var {
-            Var::Start(j) => &self.names[j],
-            Var::Makespan => MAKESPAN,
+            Var::Start(j) => self.names[j].clone(),
+            Var::Makespan => MAKESPAN.into(),
+            Var::Order(k) => self.orders[k].clone(),
         }
     }
 
@@ -203,6 +233,9 @@ impl CpModel {
         }
         let (lo, hi) = self.makespan_domain();
         let _ = writeln!(out, "var {lo}..{hi}: {MAKESPAN};");
+        for name in &self.orders {
+            let _ = writeln!(out, "var 0..1: {name};");
+        }
         let list = |items: Vec<String>| format!("[{}]", items.join(","));
         for row in &self.rows {
             let _ = match row {
@@ -210,17 +243,12 @@ impl CpModel {
                     out,
                     "constraint int_lin_le({},{},{rhs});",
                     list(terms.iter().map(|t| t.0.to_string()).collect()),
-                    list(terms.iter().map(|t| self.name(t.1).to_owned()).collect()),
+                    list(terms.iter().map(|t| self.name(t.1)).collect()),
                 ),
                 Row::Cumulative { tasks, capacity } => writeln!(
                     out,
                     "constraint pumpkin_cumulative({},{},{},{capacity});",
-                    list(
-                        tasks
-                            .iter()
-                            .map(|t| self.name(Var::Start(t.0)).to_owned())
-                            .collect()
-                    ),
+                    list(tasks.iter().map(|t| self.name(Var::Start(t.0))).collect()),
                     list(tasks.iter().map(|t| t.1.to_string()).collect()),
                     list(tasks.iter().map(|t| t.2.to_string()).collect()),
                 ),

@@ -11,6 +11,7 @@ mod asynctool;
 mod batch_safety;
 mod benchmarks_end_to_end;
 mod certify_bounds;
+mod certify_orders;
 mod check;
 mod cli;
 mod cp_method;

@@ -1,0 +1,189 @@
+//! Setups and holds in the constraint model, as order variables: on random one-agent
+//! instances with stations, travel times, lags and held resources (a one-item shelf and a
+//! two-spot pool, holds from time 0 and to the end), the model has a schedule exactly down
+//! to the optimum and none shorter (its schedule verifies), every certificate checks, and a
+//! model with one order row changed is rejected.
+
+use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
+use makespan::schedule::ScheduledActivity;
+use makespan::solution::Status;
+use makespan::solve::exact::cp::model::CpModel;
+use makespan::solve::exact::cp::{self, Branching, CpOutcome};
+use makespan::solve::problem::Problem;
+use makespan::solve::{solve, SolveOptions};
+use makespan::verify::verify;
+use makespan::Cancel;
+use makespan_certify_check::check;
+use proptest::prelude::*;
+
+use crate::common::certified;
+
+/// Unit activities at 3 stations (travel 1, or 2 between s0 and s1), start-to-start lags,
+/// a one-item shelf held from a `put` to its `pick`, and a two-spot pool held from time 0
+/// until a `pick`, from a `put` until a `pick`, and from a `put` to the end.
+fn instances() -> impl Strategy<Value = Instance> {
+    (
+        proptest::collection::vec(0usize..3, 6..=9),
+        proptest::collection::vec(proptest::option::of(1i64..=3), 9),
+        proptest::collection::vec(proptest::bool::ANY, 5),
+    )
+        .prop_map(|(stations, lags, holds)| {
+            let n = stations.len();
+            let mut inst = Instance::new("orders", Some(1));
+            for (j, s) in stations.iter().enumerate() {
+                let mut a = Activity::new(format!("a{j}"), 1);
+                a.station = Some(format!("s{s}"));
+                if *s != 0 {
+                    a.release = Some(1);
+                }
+                inst.activities.push(a);
+            }
+            for (j, lag) in lags.iter().enumerate().take(n).skip(1) {
+                if let Some(lag) = lag {
+                    inst.precedences.push(Precedence {
+                        relation: Relation::StartToStart,
+                        min_lag: *lag,
+                        ..Precedence::finish_to_start(format!("a{}", j - 1), format!("a{j}"), 0)
+                    });
+                }
+            }
+            for u in 0..3 {
+                for v in (0..3).filter(|&v| v != u) {
+                    inst.setups.push(Setup {
+                        from: format!("s{u}"),
+                        to: format!("s{v}"),
+                        time: if u + v == 1 { 2 } else { 1 },
+                    });
+                }
+            }
+            for (id, capacity) in [("shelf", 1), ("pool", 2)] {
+                inst.resources.push(Resource {
+                    id: id.into(),
+                    capacity,
+                    states: vec![],
+                });
+            }
+            let id = |j: usize| Some(format!("a{j}"));
+            // (resource, from, until): each taken where its flag is set.
+            let spans = [
+                ("shelf", id(0), id(2)),
+                ("shelf", id(3), id(5)),
+                ("pool", None, id(1)),
+                ("pool", id(2), id(4)),
+                ("pool", id(5), None),
+            ];
+            for ((resource, from, until), keep) in spans.into_iter().zip(holds) {
+                if !keep {
+                    continue;
+                }
+                if let (Some(f), Some(u)) = (&from, &until) {
+                    inst.precedences
+                        .push(Precedence::finish_to_start(f.clone(), u.clone(), 0));
+                }
+                inst.holds.push(Hold {
+                    resource: resource.into(),
+                    amount: 1,
+                    from,
+                    until,
+                });
+            }
+            inst
+        })
+}
+
+/// The schedule of a unit-step instance from its starts.
+fn schedule(inst: &Instance, starts: &[i64]) -> Vec<ScheduledActivity> {
+    inst.activities
+        .iter()
+        .zip(starts)
+        .map(|(a, &s)| ScheduledActivity::at(a.id.clone(), Some(0), s, 1))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The model's rows are exact: a schedule of the optimum's length is found, and it
+    /// keeps every rule; none is shorter.
+    #[test]
+    fn the_model_with_orders_has_the_optimum_and_nothing_shorter(instance in instances()) {
+        let solution = solve(&instance, &SolveOptions::default());
+        prop_assume!(solution.status == Status::Optimal);
+        let optimum = solution.makespan.unwrap();
+        let problem = Problem::compile(&instance).unwrap();
+        let model = CpModel::build(&problem, optimum).unwrap();
+        let cancel = Cancel::new();
+        match cp::minimise(&model, 30.0, &cancel, Branching::Activity, None).unwrap() {
+            CpOutcome::Optimal { starts, makespan } => {
+                prop_assert_eq!(makespan, optimum);
+                let report = verify(&instance, &schedule(&instance, &starts[..instance.activities.len()]));
+                prop_assert!(report.valid, "{}", report.render_text());
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+
+    #[test]
+    fn every_certificate_with_setups_and_holds_checks(instance in instances()) {
+        let dir = tempfile::tempdir().unwrap();
+        certified(&instance, dir.path());
+    }
+}
+
+/// Two stations two moves apart, one shelf held from `a0` to `a2` and from `a3` to `a4`:
+/// the optimum needs the setups and the hold, so the certificate is a DRCP proof over
+/// order variables.
+fn travel_and_a_shelf() -> Instance {
+    let text = r#"{"format": "makespan-instance/1", "name": "travel", "agents": 1,
+        "resources": [{"id": "shelf"}],
+        "activities": [{"id": "a0", "duration": 1, "station": "x"},
+                       {"id": "a1", "duration": 1, "station": "y", "release": 2},
+                       {"id": "a2", "duration": 1, "station": "x"},
+                       {"id": "a3", "duration": 1, "station": "y", "release": 2},
+                       {"id": "a4", "duration": 1, "station": "x"}],
+        "precedences": [{"before": "a0", "after": "a2"}, {"before": "a3", "after": "a4"}],
+        "setups": [{"from": "x", "to": "y", "time": 2}, {"from": "y", "to": "x", "time": 2}],
+        "holds": [{"resource": "shelf", "from": "a0", "until": "a2"},
+                  {"resource": "shelf", "from": "a3", "until": "a4"}]}"#;
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn a_changed_order_row_is_rejected() {
+    let instance = travel_and_a_shelf();
+    let dir = tempfile::tempdir().unwrap();
+    let solution = certified(&instance, dir.path()).expect("an optimal solution");
+    let fzn = dir.path().join("s.fzn");
+    let model = std::fs::read_to_string(&fzn).unwrap();
+    assert!(model.contains("var 0..1: b_0_1;"), "{model}");
+    assert!(model.contains("o_0_h0t2_h3t4"), "{model}");
+    let rows: Vec<&str> = model
+        .lines()
+        .filter(|l| l.contains("b_") || l.contains("o_0_"))
+        .filter(|l| l.starts_with("constraint"))
+        .collect();
+    let guarded = rows
+        .iter()
+        .find(|l| l.contains(",1,") || l.contains("[1,-1,"))
+        .unwrap();
+    let at_least_one = rows.iter().find(|l| l.contains("[-1,-1]")).unwrap();
+    // A guarded lag one unit longer than its fact allows; an at-least-one row with one of
+    // its two orders dropped.
+    let (head, rhs) = guarded.trim_end_matches(");").rsplit_once(',').unwrap();
+    let longer = format!("{head},{});", rhs.parse::<i64>().unwrap() - 1);
+    let (vars, _) = at_least_one.split_once("],[").unwrap();
+    let first = at_least_one
+        .split("],[")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let dropped = format!("constraint int_lin_le([-1],[{first}],-1);");
+    assert!(vars.contains("[-1,-1"));
+    for (from, to) in [(*guarded, longer), (*at_least_one, dropped)] {
+        std::fs::write(&fzn, model.replace(from, &to)).unwrap();
+        let checked = check(&solution, dir.path());
+        assert!(checked.is_err(), "{to}: {checked:?}");
+    }
+}

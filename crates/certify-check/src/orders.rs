@@ -351,3 +351,140 @@ impl<'a> Setups<'a> {
         rules::agent_time(a) > 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use makespan_model::instance::{Hold, Precedence, Resource, Setup};
+
+    /// One agent; `a` and `b` at stations x and y (setups x → y 2, y → x 1), `c` at x;
+    /// `c` follows `a`. A shelf (capacity 1) held from `a` to `c` and from time 0 to `b`.
+    fn kitchen() -> Instance {
+        let at = |id: &str, station: &str| Activity {
+            station: Some(station.into()),
+            ..Activity::new(id, 1)
+        };
+        Instance {
+            activities: vec![at("a", "x"), at("b", "y"), at("c", "x")],
+            precedences: vec![Precedence::finish_to_start("a", "c", 0)],
+            setups: vec![
+                Setup {
+                    from: "x".into(),
+                    to: "y".into(),
+                    time: 2,
+                },
+                Setup {
+                    from: "y".into(),
+                    to: "x".into(),
+                    time: 1,
+                },
+            ],
+            resources: vec![Resource {
+                id: "shelf".into(),
+                capacity: 1,
+                states: vec![],
+            }],
+            holds: vec![
+                Hold {
+                    resource: "shelf".into(),
+                    amount: 1,
+                    from: Some("a".into()),
+                    until: Some("c".into()),
+                },
+                Hold {
+                    resource: "shelf".into(),
+                    amount: 1,
+                    from: None,
+                    until: Some("b".into()),
+                },
+            ],
+            ..Instance::new("t", Some(1))
+        }
+    }
+
+    fn facts(instance: &Instance, names: &[&str]) -> Vec<Fact> {
+        names
+            .iter()
+            .map(|n| fact(instance, n).unwrap().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn names_say_what_an_order_stands_for() {
+        let k = kitchen();
+        assert_eq!(fact(&k, "s0"), None);
+        assert_eq!(fact(&k, "makespan"), None);
+        assert_eq!(
+            fact(&k, "b_0_1"),
+            Some(Ok(Fact::Busy { first: 0, then: 1 }))
+        );
+        assert_eq!(
+            fact(&k, "o_0_hzt1_h0t2"),
+            Some(Ok(Fact::Order {
+                resource: 0,
+                before: Span::Hold {
+                    from: None,
+                    until: Some(1)
+                },
+                after: Span::Hold {
+                    from: Some(0),
+                    until: Some(2)
+                },
+            }))
+        );
+        for bad in ["b_0_9", "b_0", "o_1_u0_u1", "o_0_x0_u1", "o_0_h0_u1"] {
+            assert!(matches!(fact(&k, bad), Some(Err(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_busy_order_implies_the_busy_time_and_the_setup() {
+        let k = kitchen();
+        let lag = |name| lag(&k, &facts(&k, &[name])[0]);
+        assert_eq!(lag("b_0_1"), Ok(Lag { x: 0, y: 1, w: 3 }));
+        assert_eq!(lag("b_1_0"), Ok(Lag { x: 1, y: 0, w: 2 }));
+        assert_eq!(lag("b_0_2"), Ok(Lag { x: 0, y: 2, w: 1 }));
+        assert!(lag("b_0_0").is_err());
+        assert!(one_holds(&k, &facts(&k, &["b_0_1", "b_1_0"]), 9).is_ok());
+        assert!(one_holds(&k, &facts(&k, &["b_0_1"]), 9).is_err());
+        // Two agents, an activity busy without a station, or a detour shorter than the
+        // direct setup: the orders are not rules.
+        let mut two = kitchen();
+        two.agents = Some(2);
+        let mut unplaced = kitchen();
+        unplaced.activities[2].station = None;
+        let mut detour = kitchen();
+        detour.activities[2].station = Some("z".into());
+        detour.setups.push(Setup {
+            from: "x".into(),
+            to: "z".into(),
+            time: 0,
+        });
+        for broken in [two, unplaced] {
+            assert!(super::lag(&broken, &facts(&broken, &["b_0_1"])[0]).is_err());
+        }
+        // x → y takes 2, but x → z → y only 0 + 0.
+        assert!(super::lag(&detour, &facts(&detour, &["b_0_1"])[0]).is_err());
+    }
+
+    #[test]
+    fn spans_over_the_capacity_leave_one_of_the_orders_that_can_happen() {
+        let k = kitchen();
+        // The hold from time 0 comes first: only its order before the other can happen.
+        let first = facts(&k, &["o_0_hzt1_h0t2"]);
+        assert_eq!(lag(&k, &first[0]), Ok(Lag { x: 1, y: 0, w: 1 }));
+        assert!(one_holds(&k, &first, 9).is_ok());
+        let other = facts(&k, &["o_0_h0t2_hzt1"]);
+        assert!(lag(&k, &other[0]).is_err(), "nothing ends by time 0");
+        // Within the capacity, the spans may overlap.
+        let mut roomy = kitchen();
+        roomy.resources[0].capacity = 2;
+        assert!(one_holds(&roomy, &first, 9).is_err());
+        // A hold that may be empty overlaps nothing.
+        let mut empty = kitchen();
+        empty.precedences.clear();
+        assert!(one_holds(&empty, &first, 9).is_err());
+        // No such span.
+        assert!(lag(&k, &facts(&k, &["o_0_h1t2_hzt1"])[0]).is_err());
+    }
+}

@@ -130,12 +130,13 @@ proptest! {
     }
 }
 
-/// Two stations two moves apart, one shelf held from `a0` to `a2` and from `a3` to `a4`:
-/// the optimum needs the setups and the hold, so the certificate is a DRCP proof over
-/// order variables.
-fn travel_and_a_shelf() -> Instance {
+/// Two stations two moves apart, one shelf held from `a0` to `a2` and from `a3` to `a4`, and
+/// a pool of two spots held from time 0 until `a1`, until `a3`, and from `a0` to `a2`: the
+/// optimum needs the setups and the holds, so the certificate is a DRCP proof over order
+/// variables, each of the three kinds of order rows among its rows.
+fn travel_a_shelf_and_a_pool() -> Instance {
     let text = r#"{"format": "makespan-instance/1", "name": "travel", "agents": 1,
-        "resources": [{"id": "shelf"}],
+        "resources": [{"id": "shelf"}, {"id": "pool", "capacity": 2}],
         "activities": [{"id": "a0", "duration": 1, "station": "x"},
                        {"id": "a1", "duration": 1, "station": "y", "release": 2},
                        {"id": "a2", "duration": 1, "station": "x"},
@@ -144,44 +145,48 @@ fn travel_and_a_shelf() -> Instance {
         "precedences": [{"before": "a0", "after": "a2"}, {"before": "a3", "after": "a4"}],
         "setups": [{"from": "x", "to": "y", "time": 2}, {"from": "y", "to": "x", "time": 2}],
         "holds": [{"resource": "shelf", "from": "a0", "until": "a2"},
-                  {"resource": "shelf", "from": "a3", "until": "a4"}]}"#;
+                  {"resource": "shelf", "from": "a3", "until": "a4"},
+                  {"resource": "pool", "until": "a1"},
+                  {"resource": "pool", "until": "a3"},
+                  {"resource": "pool", "from": "a0", "until": "a2"}]}"#;
     serde_json::from_str(text).unwrap()
+}
+
+/// `row` with its right-hand side lowered by one.
+fn tightened(row: &str) -> String {
+    let (head, rhs) = row.trim_end_matches(");").rsplit_once(',').unwrap();
+    format!("{head},{});", rhs.parse::<i64>().unwrap() - 1)
 }
 
 #[test]
 fn a_changed_order_row_is_rejected() {
-    let instance = travel_and_a_shelf();
+    let instance = travel_a_shelf_and_a_pool();
     let dir = tempfile::tempdir().unwrap();
     let solution = certified(&instance, dir.path()).expect("an optimal solution");
     let fzn = dir.path().join("s.fzn");
     let model = std::fs::read_to_string(&fzn).unwrap();
     assert!(model.contains("var 0..1: b_0_1;"), "{model}");
-    assert!(model.contains("o_0_h0t2_h3t4"), "{model}");
-    let rows: Vec<&str> = model
-        .lines()
-        .filter(|l| l.contains("b_") || l.contains("o_0_"))
-        .filter(|l| l.starts_with("constraint"))
-        .collect();
-    let guarded = rows
-        .iter()
-        .find(|l| l.contains(",1,") || l.contains("[1,-1,"))
-        .unwrap();
-    let at_least_one = rows.iter().find(|l| l.contains("[-1,-1]")).unwrap();
-    // A guarded lag one unit longer than its fact allows; an at-least-one row with one of
-    // its two orders dropped.
-    let (head, rhs) = guarded.trim_end_matches(");").rsplit_once(',').unwrap();
-    let longer = format!("{head},{});", rhs.parse::<i64>().unwrap() - 1);
-    let (vars, _) = at_least_one.split_once("],[").unwrap();
-    let first = at_least_one
-        .split("],[")
-        .nth(1)
-        .unwrap()
-        .split(',')
-        .next()
-        .unwrap();
-    let dropped = format!("constraint int_lin_le([-1],[{first}],-1);");
-    assert!(vars.contains("[-1,-1"));
-    for (from, to) in [(*guarded, longer), (*at_least_one, dropped)] {
+    let row = |kind: &str, var: &str| {
+        model
+            .lines()
+            .find(|l| l.starts_with(&format!("constraint int_lin_le({kind}")) && l.contains(var))
+            .unwrap_or_else(|| panic!("no {kind} row over {var} in {model}"))
+    };
+    // A lag guarded by b_0_1, by its negation, and by a shelf order, each one unit longer
+    // than the instance allows; the pool's "at least one of two" with one order dropped.
+    let mut changed: Vec<(&str, String)> = Vec::new();
+    for (kind, var) in [
+        ("[1,-1,", "b_0_1"),
+        ("[1,-1,-", "b_0_1"),
+        ("[1,-1,", "o_0_"),
+    ] {
+        let r = row(kind, var);
+        changed.push((r, tightened(r)));
+    }
+    let pool = row("[-1,-1]", "o_1_");
+    let first = pool.split("],[").nth(1).unwrap().split(',').next().unwrap();
+    changed.push((pool, format!("constraint int_lin_le([-1],[{first}],-1);")));
+    for (from, to) in changed {
         std::fs::write(&fzn, model.replace(from, &to)).unwrap();
         let checked = check(&solution, dir.path());
         assert!(checked.is_err(), "{to}: {checked:?}");

@@ -391,8 +391,9 @@ impl Relaxation<'_> {
 
     /// A row over order variables ([`orders`]): `x − y + m·o ≤ bound`, the lag
     /// `y ≥ x + m − bound` guarded by `o` (its fact must imply the lag, and with `o = 0` the
-    /// row must hold for every value a schedule may give `x` and `y`), or `Σ −o ≤ −1`, "at
-    /// least one of these facts holds" (the instance must force one).
+    /// row must hold for every value a schedule may give `x` and `y`), or with `m < 0` the
+    /// lag `y ≥ x − bound` where `o = 0` (the fact's negation must imply it); or
+    /// `Σ −o ≤ −1`, "at least one of these facts holds" (the instance must force one).
     fn ordered(&self, weights: &[i32], names: &[Rc<str>], bound: i64) -> Result<(), String> {
         let facts: Vec<Option<Fact>> = names
             .iter()
@@ -410,7 +411,7 @@ impl Relaxation<'_> {
         let (mut x, mut y, mut guard) = (None, None, None);
         for ((&w, name), fact) in weights.iter().zip(names).zip(facts) {
             match (w, fact) {
-                (m, Some(fact)) if m > 0 && guard.is_none() => guard = Some((i64::from(m), fact)),
+                (m, Some(fact)) if m != 0 && guard.is_none() => guard = Some((i64::from(m), fact)),
                 (1, None) if x.is_none() => x = Some(name),
                 (-1, None) if y.is_none() => y = Some(name),
                 _ => {
@@ -426,7 +427,17 @@ impl Relaxation<'_> {
                 "a row with an order variable is x − y + m·o ≤ b or at least one of them".into(),
             );
         };
-        let lag = orders::lag(self.instance, &fact)?;
+        // The lag where the row binds: with `o = 1` for m > 0, what the fact implies; with
+        // `o = 0` for m < 0, what its negation implies (the other of two orders one of
+        // which always holds). Where the row does not bind, `x − y ≤ slack`.
+        let (lag, w, slack) = if m > 0 {
+            (orders::lag(self.instance, &fact)?, m - bound, bound)
+        } else {
+            let other = orders::reverse(&fact);
+            let horizon = (self.below + 1) * self.g - 1;
+            orders::one_holds(self.instance, &[fact.clone(), other.clone()], horizon)?;
+            (orders::lag(self.instance, &other)?, -bound, bound - m)
+        };
         let (ux, uy) = (self.unit(x)?, self.unit(y)?);
         let named =
             |u: &Unit, i: usize| !u.split && std::ptr::eq(u.activity, &self.instance.activities[i]);
@@ -435,15 +446,14 @@ impl Relaxation<'_> {
                 "{x} and {y} are not the starts that {fact:?} orders"
             ));
         }
-        if (m - bound) * self.g > lag.w {
+        if w * self.g > lag.w {
             return Err(format!(
-                "{fact:?} makes {y} ≥ {x} + {} only, not + {}",
-                lag.w,
-                m - bound
+                "{fact:?} makes {y} ≥ {x} + {} only, not + {w}",
+                lag.w
             ));
         }
         let ((_, hi), (lo, _)) = (self.values(x)?, self.values(y)?);
-        if hi - lo > bound {
+        if hi - lo > slack {
             return Err(format!(
                 "with {fact:?} false the row still bounds {x} − {y} by {bound}"
             ));

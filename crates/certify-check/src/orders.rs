@@ -149,6 +149,26 @@ pub fn lag(instance: &Instance, fact: &Fact) -> Result<Lag, String> {
     }
 }
 
+/// The other order of the same two: `b_<j>_<i>` for `b_<i>_<j>`, `q` before `p` for `p`
+/// before `q`. Where [`one_holds`] accepts the two, a fact's negation implies the other.
+pub fn reverse(fact: &Fact) -> Fact {
+    match *fact {
+        Fact::Busy { first, then } => Fact::Busy {
+            first: then,
+            then: first,
+        },
+        Fact::Order {
+            resource,
+            before,
+            after,
+        } => Fact::Order {
+            resource,
+            before: after,
+            after: before,
+        },
+    }
+}
+
 /// Whether in every schedule shorter than `horizon + 1` one of `facts` holds.
 pub fn one_holds(instance: &Instance, facts: &[Fact], horizon: i64) -> Result<(), String> {
     let set: BTreeSet<&Fact> = facts.iter().collect();

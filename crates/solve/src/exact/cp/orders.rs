@@ -13,7 +13,8 @@
 //!
 //! Indices are the instance's. Each variable guards its lag with a big-M row (`o = 1`: the
 //! lag holds; `o = 0`: the row says nothing), and an at-least-one row over variables states
-//! the rule:
+//! the rule; where the rule is "one of two orders", one variable guards both (the second
+//! where it is 0):
 //! - **Setups** (one agent, every activity that keeps it busy at a station, setup times that
 //!   obey the triangle inequality): of two such activities, one comes first. The agent
 //!   visits them in some order, and what it does in between takes at least the direct move.
@@ -104,6 +105,24 @@ impl Orders {
         Var::Order(k)
     }
 
+    /// One variable under `name` for two lags of which one holds in every schedule: `lag`
+    /// where it is 1, `otherwise` where it is 0 (no row says "at least one").
+    fn either(&mut self, name: String, lag: Lag, otherwise: Lag, horizon: i64) {
+        let Var::Order(k) = self.guard(name, lag, horizon) else {
+            unreachable!("guard returns an order variable")
+        };
+        // o = 0: S_x − S_y ≤ −w. o = 1: S_x − S_y ≤ horizon.
+        let m = horizon + otherwise.w.max(0);
+        self.rows.push((
+            vec![
+                (1, Var::Start(otherwise.x)),
+                (-1, Var::Start(otherwise.y)),
+                (-m, Var::Order(k)),
+            ],
+            -otherwise.w,
+        ));
+    }
+
     /// At least one of `vars` is 1.
     fn at_least_one(&mut self, vars: &[Var]) {
         self.rows
@@ -132,17 +151,13 @@ impl Orders {
                     // The agent's cumulative already keeps them apart.
                     continue;
                 }
-                let first = self.guard(
+                self.either(
                     format!("b_{}_{}", index[i], index[j]),
                     Lag {
                         x: i,
                         y: j,
                         w: busy_i + there,
                     },
-                    horizon,
-                );
-                let second = self.guard(
-                    format!("b_{}_{}", index[j], index[i]),
                     Lag {
                         x: j,
                         y: i,
@@ -150,7 +165,6 @@ impl Orders {
                     },
                     horizon,
                 );
-                self.at_least_one(&[first, second]);
             }
         }
     }
@@ -178,6 +192,11 @@ impl Orders {
                 // overlaps every other whatever the schedule is in none, so such a family
                 // is left out (as is the model of an instance that no schedule keeps).
                 if named.contains(&false) {
+                    continue;
+                }
+                if let ([_, _], [(name, lag), (_, otherwise)]) = (&family[..], &lags[..]) {
+                    // Two spans, each may come first: one variable for both orders.
+                    self.either(name.clone(), *lag, *otherwise, horizon);
                     continue;
                 }
                 let vars: Vec<Var> = lags

@@ -196,7 +196,7 @@ pub fn scale_divides(instance: &Instance, g: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use makespan_model::instance::{Activity, Precedence, ResourceUse};
+    use makespan_model::instance::{Activity, Precedence, Resource, ResourceUse, Setup};
 
     #[test]
     fn a_split_activity_keeps_its_timing_or_its_units() {
@@ -234,5 +234,58 @@ mod tests {
         assert_eq!(units.activities[1].agent, AgentUse::None);
         assert_eq!(units.precedences, instance.precedences);
         assert!(scale_divides(&instance, 1) && !scale_divides(&instance, 2));
+    }
+
+    #[test]
+    fn setups_and_holds_stay_where_orders_state_them_exactly() {
+        let at = |id: &str, station: &str| Activity {
+            station: Some(station.into()),
+            ..Activity::new(id, 1)
+        };
+        let instance = Instance {
+            activities: vec![at("put", "x"), at("pick", "y"), at("wait", "y")],
+            precedences: vec![Precedence::finish_to_start("put", "pick", 0)],
+            setups: vec![Setup {
+                from: "x".into(),
+                to: "y".into(),
+                time: 1,
+            }],
+            resources: vec![Resource {
+                id: "shelf".into(),
+                capacity: 1,
+                states: vec![],
+            }],
+            holds: vec![
+                // Put before pick: at least a unit long.
+                Hold {
+                    resource: "shelf".into(),
+                    amount: 1,
+                    from: Some("put".into()),
+                    until: Some("pick".into()),
+                },
+                // Nothing orders `wait` after `pick`: it may be empty.
+                Hold {
+                    resource: "shelf".into(),
+                    amount: 1,
+                    from: Some("pick".into()),
+                    until: Some("wait".into()),
+                },
+            ],
+            ..Instance::new("t", Some(1))
+        };
+        let kept = relaxed(&instance, Splits::Timing);
+        assert_eq!(kept.setups, instance.setups);
+        assert_eq!(kept.holds, instance.holds[..1]);
+        assert_eq!(left_out(&instance), ["holds"]);
+        // An activity busy without a station resets the agent's travel, and two agents
+        // travel apart: the setups are left out.
+        let mut unplaced = instance.clone();
+        unplaced.activities[2].station = None;
+        let mut two = instance.clone();
+        two.agents = Some(2);
+        for other in [unplaced, two] {
+            assert!(relaxed(&other, Splits::Timing).setups.is_empty());
+            assert_eq!(left_out(&other), ["setups", "holds"]);
+        }
     }
 }

@@ -146,3 +146,30 @@ fn native_files_agree_with_the_task_graphs() {
         assert_eq!(native.operations, ops, "{name}");
     }
 }
+
+/// The optima of tasks 0–5 (9 instances) carry DRCP certificates that check: travel
+/// and held items enter the proof as order variables (task 9's proofs take minutes each and
+/// are measured in docs/certificates.md instead).
+#[test]
+fn the_optima_of_the_smaller_tasks_are_certified() {
+    let Some(task_graphs) = task_graphs() else {
+        return;
+    };
+    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
+    let small: Vec<_> = instances
+        .iter()
+        .filter(|i| ('0'..='5').any(|t| i.name.starts_with(&format!("robotouille-{t}_"))))
+        .collect();
+    assert!(small.len() >= 6, "{}", small.len());
+    for instance in small {
+        let dir = tempfile::tempdir().unwrap();
+        let solution = crate::common::certified(instance, dir.path()).expect("an optimum");
+        let certificate = solution.certificate.expect("certified");
+        assert_eq!(
+            certificate.kind,
+            makespan::certificate::ProofKind::Drcp,
+            "{}",
+            instance.name
+        );
+    }
+}

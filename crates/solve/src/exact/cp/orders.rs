@@ -108,16 +108,14 @@ impl Orders {
     /// One variable under `name` for two lags of which one holds in every schedule: `lag`
     /// where it is 1, `otherwise` where it is 0 (no row says "at least one").
     fn either(&mut self, name: String, lag: Lag, otherwise: Lag, horizon: i64) {
-        let Var::Order(k) = self.guard(name, lag, horizon) else {
-            unreachable!("guard returns an order variable")
-        };
+        let o = self.guard(name, lag, horizon);
         // o = 0: S_x − S_y ≤ −w. o = 1: S_x − S_y ≤ horizon.
         let m = horizon + otherwise.w.max(0);
         self.rows.push((
             vec![
                 (1, Var::Start(otherwise.x)),
                 (-1, Var::Start(otherwise.y)),
-                (-m, Var::Order(k)),
+                (-m, o),
             ],
             -otherwise.w,
         ));

@@ -45,7 +45,7 @@ pub fn applies(problem: &Problem) -> bool {
 }
 
 /// Whether the model states every rule of `problem` but its setups and holds, which it
-/// writes as orders between pairs ([`orders`]) where the relaxation a proof is searched on
+/// writes as orders between pairs (module `orders`) where the relaxation a proof is searched on
 /// keeps them (only where those rows are exact). The search itself leaves setups and holds
 /// to the searches over steps, which decide those instances far sooner.
 pub fn states_rules(problem: &Problem) -> bool {

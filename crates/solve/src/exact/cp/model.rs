@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use crate::problem::Problem;
 
 /// A variable of the model: the start of one of the problem's activities, the makespan, or
-/// the 0–1 order of a pair of activities or spans ([`super::orders`]).
+/// the 0–1 order of a pair of activities or spans (module `orders`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Var {
     Start(usize),

@@ -5,7 +5,6 @@
 //! model with one order row changed is rejected.
 
 use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
-use makespan::schedule::ScheduledActivity;
 use makespan::solution::Status;
 use makespan::solve::exact::cp::model::CpModel;
 use makespan::solve::exact::cp::{self, Branching, CpOutcome};
@@ -16,7 +15,7 @@ use makespan::Cancel;
 use makespan_certify_check::check;
 use proptest::prelude::*;
 
-use crate::common::certified;
+use crate::common::{certified, unit_steps};
 
 /// Unit activities at 3 stations (travel 1, or 2 between s0 and s1), start-to-start lags,
 /// a one-item shelf held from a `put` to its `pick`, and a two-spot pool held from time 0
@@ -91,15 +90,6 @@ fn instances() -> impl Strategy<Value = Instance> {
         })
 }
 
-/// The schedule of a unit-step instance from its starts.
-fn schedule(inst: &Instance, starts: &[i64]) -> Vec<ScheduledActivity> {
-    inst.activities
-        .iter()
-        .zip(starts)
-        .map(|(a, &s)| ScheduledActivity::at(a.id.clone(), Some(0), s, 1))
-        .collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -116,7 +106,7 @@ proptest! {
         match cp::minimise(&model, 30.0, &cancel, Branching::Activity, None).unwrap() {
             CpOutcome::Optimal { starts, makespan } => {
                 prop_assert_eq!(makespan, optimum);
-                let report = verify(&instance, &schedule(&instance, &starts[..instance.activities.len()]));
+                let report = verify(&instance, &unit_steps(&instance, &starts[..instance.activities.len()]));
                 prop_assert!(report.valid, "{}", report.render_text());
             }
             other => prop_assert!(false, "{:?}", other),

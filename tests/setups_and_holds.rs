@@ -6,7 +6,6 @@
 use std::num::NonZeroU32;
 
 use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
-use makespan::schedule::ScheduledActivity;
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
 use makespan::solve::exact::unit_search::{search, SearchOutcome};
 use makespan::solve::heuristics::{self, Effort};
@@ -15,6 +14,8 @@ use makespan::verify::verify;
 use makespan::Cancel;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+use crate::common::unit_steps;
 
 /// `n` unit activities at 3 stations (travel 1 or 2, a metric), a few lags, and items that
 /// hold one shared shelf from their `put` to their `pick`.
@@ -76,14 +77,6 @@ fn random(seed: u64) -> Instance {
     inst
 }
 
-fn schedule(inst: &Instance, starts: &[i64]) -> Vec<ScheduledActivity> {
-    inst.activities
-        .iter()
-        .zip(starts)
-        .map(|(a, &s)| ScheduledActivity::at(a.id.clone(), Some(0), s, 1))
-        .collect()
-}
-
 #[test]
 fn milp_and_search_agree_and_schedules_verify() {
     let settings = MilpSettings {
@@ -101,13 +94,13 @@ fn milp_and_search_agree_and_schedules_verify() {
         let upper = heuristic.makespan(&problem);
         let report = verify(
             &inst,
-            &schedule(&inst, &heuristic.starts[..inst.activities.len()]),
+            &unit_steps(&inst, &heuristic.starts[..inst.activities.len()]),
         );
         assert!(report.valid, "{seed}: {}", report.render_text());
 
         let by_search = match search(&problem, upper, 30.0, &Cancel::new()) {
             SearchOutcome::Optimal { starts, makespan } => {
-                assert!(verify(&inst, &schedule(&inst, &starts)).valid, "{seed}");
+                assert!(verify(&inst, &unit_steps(&inst, &starts)).valid, "{seed}");
                 makespan
             }
             SearchOutcome::NoneShorter => upper,
@@ -122,7 +115,7 @@ fn milp_and_search_agree_and_schedules_verify() {
                 ..
             } => {
                 assert!(proven, "{seed}");
-                let report = verify(&inst, &schedule(&inst, &starts));
+                let report = verify(&inst, &unit_steps(&inst, &starts));
                 assert!(report.valid, "{seed}: {}", report.render_text());
                 makespan
             }

@@ -9,6 +9,7 @@ pub mod strategies;
 use std::process::{Command, Output};
 
 use makespan::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
+use makespan::schedule::ScheduledActivity;
 use makespan::solution::{Solution, Status};
 use makespan::solve::bounds;
 use makespan::solve::problem::Problem;
@@ -133,4 +134,13 @@ pub fn write(dir: &std::path::Path, instance: &Instance) -> std::path::PathBuf {
     let path = dir.join(format!("{}.json", instance.name));
     std::fs::write(&path, serde_json::to_string_pretty(instance).unwrap()).unwrap();
     path
+}
+
+/// The schedule of an instance of unit steps on agent 0, from the steps' starts in order.
+pub fn unit_steps(inst: &Instance, starts: &[i64]) -> Vec<ScheduledActivity> {
+    inst.activities
+        .iter()
+        .zip(starts)
+        .map(|(a, &s)| ScheduledActivity::at(a.id.clone(), Some(0), s, 1))
+        .collect()
 }

@@ -443,19 +443,22 @@ impl Relaxation<'_> {
             |u: &Unit, i: usize| !u.split && std::ptr::eq(u.activity, &self.instance.activities[i]);
         if !named(&ux, lag.x) || !named(&uy, lag.y) {
             return Err(format!(
-                "{x} and {y} are not the starts that {fact:?} orders"
+                "{x} and {y} are not the starts that {} orders",
+                orders::describe(self.instance, &fact)
             ));
         }
         if w * self.g > lag.w {
             return Err(format!(
-                "{fact:?} makes {y} ≥ {x} + {} only, not + {w}",
+                "{} makes {y} ≥ {x} + {} only, not + {w}",
+                orders::describe(self.instance, &fact),
                 lag.w
             ));
         }
         let ((_, hi), (lo, _)) = (self.values(x)?, self.values(y)?);
         if hi - lo > slack {
             return Err(format!(
-                "with {fact:?} false the row still bounds {x} − {y} by {bound}"
+                "with its order variable at the other value the row still bounds {x} − {y} by {slack}, which a schedule may exceed (the order: {})",
+                orders::describe(self.instance, &fact)
             ));
         }
         Ok(())

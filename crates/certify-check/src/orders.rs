@@ -60,6 +60,39 @@ pub struct Lag {
     pub w: i64,
 }
 
+/// `fact` in words, with the instance's names.
+pub fn describe(instance: &Instance, fact: &Fact) -> String {
+    let id = |i: usize| &instance.activities[i].id;
+    match *fact {
+        Fact::Busy { first, then } => {
+            format!("\"{}\", then the setup, before \"{}\"", id(first), id(then))
+        }
+        Fact::Order {
+            resource,
+            before,
+            after,
+        } => format!(
+            "on \"{}\", {} before {}",
+            instance.resources[resource].id,
+            span_name(instance, before),
+            span_name(instance, after)
+        ),
+    }
+}
+
+/// A span in words: "the hold from \"put\" until the end", "\"chop\"'s use".
+fn span_name(instance: &Instance, span: Span) -> String {
+    let id = |i: usize| format!("\"{}\"", instance.activities[i].id);
+    match span {
+        Span::Hold { from, until } => format!(
+            "the hold from {} until {}",
+            from.map_or("time 0".into(), id),
+            until.map_or("the end".into(), id)
+        ),
+        Span::Use(j) => format!("{}'s use", id(j)),
+    }
+}
+
 /// The fact an order variable's name stands for; `None` when the name is not an order
 /// variable's.
 pub fn fact(instance: &Instance, name: &str) -> Option<Result<Fact, String>> {
@@ -136,13 +169,18 @@ pub fn lag(instance: &Instance, fact: &Fact) -> Result<Lag, String> {
             let r = &instance.resources[resource].id;
             for span in [before, after] {
                 if amount(instance, r, span) == 0 {
-                    return Err(format!("resource \"{r}\" has no span {span:?}"));
+                    return Err(format!(
+                        "resource \"{r}\" has no span {}",
+                        span_name(instance, span)
+                    ));
                 }
             }
             match (end(instance, before), start(after)) {
                 (Some((x, a)), Some((y, b))) if before != after => Ok(Lag { x, y, w: a - b }),
                 _ => Err(format!(
-                    "on \"{r}\", {before:?} cannot end by the start of {after:?}"
+                    "on \"{r}\", {} cannot end by the start of {}",
+                    span_name(instance, before),
+                    span_name(instance, after)
                 )),
             }
         }
@@ -212,7 +250,8 @@ pub fn one_holds(instance: &Instance, facts: &[Fact], horizon: i64) -> Result<()
             }
             if let Some(empty) = family.iter().find(|&&s| !unit_long(instance, s, horizon)) {
                 return Err(format!(
-                    "span {empty:?} of \"{}\" is not one unit long in every schedule",
+                    "{} of \"{}\" is not one unit long in every schedule",
+                    span_name(instance, *empty),
                     r.id
                 ));
             }
@@ -225,8 +264,10 @@ pub fn one_holds(instance: &Instance, facts: &[Fact], horizon: i64) -> Result<()
                     };
                     if s != t && can_precede(s, t) && !set.contains(&fact) {
                         return Err(format!(
-                            "on \"{}\", the order {s:?} before {t:?} is missing",
-                            r.id
+                            "on \"{}\", the order {} before {} is missing",
+                            r.id,
+                            span_name(instance, s),
+                            span_name(instance, t)
                         ));
                     }
                 }

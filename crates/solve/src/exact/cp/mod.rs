@@ -7,7 +7,8 @@
 //! lags, releases and deadlines, agents (as a cumulative of capacity m, busy for the whole
 //! activity or its first `busy_for` units) and resources, and preemption chunks without a
 //! maximum lag into them. Setups, holds, start-instant needs and states are left to the
-//! other methods ([`applies`]).
+//! other methods ([`applies`]); a proof's model also states setups and holds, with order
+//! variables ([`states_rules`]), which the checker re-derives from the instance.
 
 pub(crate) mod hints;
 pub(crate) mod method;
@@ -44,10 +45,10 @@ pub fn applies(problem: &Problem) -> bool {
     problem.setups.is_none() && problem.holds.is_empty() && states_rules(problem)
 }
 
-/// Whether the model states every rule of `problem` but its setups and holds, which it
-/// writes as orders between pairs (module `orders`) where the relaxation a proof is searched on
-/// keeps them (only where those rows are exact). The search itself leaves setups and holds
-/// to the searches over steps, which decide those instances far sooner.
+/// Whether the model states every rule of `problem` other than its setups and holds.
+/// Proofs take those too, as orders between pairs (module `orders`), on a relaxation that
+/// keeps only the setups and holds these rows state exactly; the search leaves them to the
+/// searches over steps, which decide such instances far sooner.
 pub fn states_rules(problem: &Problem) -> bool {
     problem.instants.is_empty()
         && problem.states.is_empty()

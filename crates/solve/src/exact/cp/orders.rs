@@ -244,13 +244,20 @@ fn spans(problem: &Problem, index: &[usize]) -> BTreeMap<usize, Vec<Span>> {
     }
     for (j, demands) in problem.demands[..problem.len()].iter().enumerate() {
         for d in demands.iter().filter(|d| d.amount > 0 && d.to > d.from) {
-            if let Some(spans) = out.get_mut(&d.resource) {
-                spans.push(Span {
+            let Some(spans) = out.get_mut(&d.resource) else {
+                continue;
+            };
+            // One span per activity, all its uses of the resource added (its demands all
+            // run over its whole duration here).
+            let name = format!("u{}", index[j]);
+            match spans.iter_mut().find(|s| s.name == name) {
+                Some(span) => span.amount += d.amount,
+                None => spans.push(Span {
                     start: Point::At(j, d.from),
                     end: Point::At(j, d.to),
                     amount: d.amount,
-                    name: format!("u{}", index[j]),
-                });
+                    name,
+                }),
             }
         }
     }

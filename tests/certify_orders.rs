@@ -1,13 +1,15 @@
 //! Setups and holds in the constraint model, as order variables: on random one-agent
 //! instances with stations, travel times, lags and held resources (a one-item shelf and a
 //! two-spot pool, holds from time 0 and to the end), the model has a schedule exactly down
-//! to the optimum and none shorter (its schedule verifies), every certificate checks, and a
-//! model with one order row changed is rejected.
+//! to the optimum and none shorter (its schedule verifies), the constraint method agrees
+//! with the exhaustive unit-step search, every certificate checks, and a model with one
+//! order row changed is rejected; an activity busy without a station keeps the method off.
 
 use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
 use makespan::solution::Status;
 use makespan::solve::exact::cp::model::CpModel;
 use makespan::solve::exact::cp::{self, Branching, CpOutcome};
+use makespan::solve::exact::unit_search::{search, SearchOutcome};
 use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
@@ -113,6 +115,31 @@ proptest! {
         }
     }
 
+    /// The constraint method takes these instances, and its optimum is the exhaustive
+    /// unit-step search's.
+    #[test]
+    fn the_constraint_method_agrees_with_the_exhaustive_search(instance in instances()) {
+        let problem = Problem::compile(&instance).unwrap();
+        prop_assert!(cp::applies(&problem));
+        let horizon = 3 * problem.len() as i64 + 20;
+        let cancel = Cancel::new();
+        let by_search = match search(&problem, horizon + 1, 30.0, &cancel) {
+            SearchOutcome::Optimal { makespan, .. } => Some(makespan),
+            SearchOutcome::NoneShorter => None,
+            SearchOutcome::GaveUp => panic!("the search gave up"),
+        };
+        let by_cp = match cp::solve(&problem, 0, horizon, 30.0, &cancel).unwrap() {
+            CpOutcome::Optimal { starts, makespan } => {
+                let report = verify(&instance, &unit_steps(&instance, &starts[..instance.activities.len()]));
+                prop_assert!(report.valid, "{}", report.render_text());
+                Some(makespan)
+            }
+            CpOutcome::NoneByHorizon => None,
+            CpOutcome::Stopped { .. } => panic!("30 s are plenty"),
+        };
+        prop_assert_eq!(by_cp, by_search);
+    }
+
     #[test]
     fn every_certificate_with_setups_and_holds_checks(instance in instances()) {
         let dir = tempfile::tempdir().unwrap();
@@ -140,6 +167,17 @@ fn travel_a_shelf_and_a_pool() -> Instance {
                   {"resource": "pool", "until": "a3"},
                   {"resource": "pool", "from": "a0", "until": "a2"}]}"#;
     serde_json::from_str(text).unwrap()
+}
+
+/// An activity that keeps the agent busy without a station resets its travel (the
+/// verifier's rule), which no order between two stations' work states: the constraint
+/// method leaves such an instance to the others.
+#[test]
+fn an_activity_busy_without_a_station_keeps_the_constraint_method_off() {
+    let mut instance = travel_a_shelf_and_a_pool();
+    assert!(cp::applies(&Problem::compile(&instance).unwrap()));
+    instance.activities[2].station = None;
+    assert!(!cp::applies(&Problem::compile(&instance).unwrap()));
 }
 
 /// `row` with its right-hand side lowered by one.

@@ -5,10 +5,11 @@
 //!
 //! It takes what a start-time model with cumulatives expresses exactly: lags and maximum
 //! lags, releases and deadlines, agents (as a cumulative of capacity m, busy for the whole
-//! activity or its first `busy_for` units) and resources, and preemption chunks without a
-//! maximum lag into them. Setups, holds, start-instant needs and states are left to the
-//! other methods ([`applies`]); a proof's model also states setups and holds, with order
-//! variables ([`states_rules`]), which the checker re-derives from the instance.
+//! activity or its first `busy_for` units) and resources, preemption chunks without a
+//! maximum lag into them, and setups and holds as order variables where those state them
+//! exactly (module `orders`). Start-instant needs and states are left to the other methods
+//! ([`applies`]). A proof's model states setups and holds on a relaxation that keeps only
+//! the exact ones ([`states_rules`]); the checker re-derives every order from the instance.
 
 pub(crate) mod hints;
 pub(crate) mod method;
@@ -40,15 +41,15 @@ use crate::problem::Problem;
 use crate::Cancel;
 use model::{CpModel, Row, Unbuildable, Var};
 
-/// Whether the constraint model expresses every rule of `problem`.
+/// Whether the constraint model expresses every rule of `problem`: setups and holds where
+/// its orders state them exactly (module `orders`).
 pub fn applies(problem: &Problem) -> bool {
-    problem.setups.is_none() && problem.holds.is_empty() && states_rules(problem)
+    states_rules(problem) && orders::Orders::exact(problem)
 }
 
 /// Whether the model states every rule of `problem` other than its setups and holds.
 /// Proofs take those too, as orders between pairs (module `orders`), on a relaxation that
-/// keeps only the setups and holds these rows state exactly; the search leaves them to the
-/// searches over steps, which decide such instances far sooner.
+/// keeps only the setups and holds these rows state exactly.
 pub fn states_rules(problem: &Problem) -> bool {
     problem.instants.is_empty()
         && problem.states.is_empty()

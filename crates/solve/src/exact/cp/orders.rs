@@ -30,6 +30,8 @@
 use std::collections::BTreeMap;
 
 use super::model::Var;
+use crate::problem::network::Arc;
+use crate::problem::sequencing::HoldSpan;
 use crate::problem::Problem;
 
 /// At most this many families of spans per resource (the rows grow as `n` choose
@@ -72,6 +74,9 @@ pub(super) struct Orders {
     pub names: Vec<String>,
     pub rows: Vec<Linear>,
     index: BTreeMap<String, usize>,
+    /// Some family of spans has no rows: too many families on its resource, or a span in it
+    /// that no order names (it overlaps every other whatever the schedule).
+    left_out: bool,
 }
 
 impl Orders {
@@ -82,6 +87,25 @@ impl Orders {
         orders.setups(problem, horizon, &instance_index);
         orders.holds(problem, horizon, &instance_index);
         orders
+    }
+
+    /// Whether the rows state `problem`'s setups and holds exactly (the conditions in the
+    /// module documentation), so that the model takes the problem as it is.
+    pub fn exact(problem: &Problem) -> bool {
+        let whole = problem.expanded.parts.iter().all(|p| p.len() == 1);
+        let setups = problem.setups.as_ref().is_none_or(|setups| {
+            let busy = |j: usize| {
+                problem.demands[j].iter().any(|d| {
+                    Some(d.resource) == problem.agent_resource && d.amount > 0 && d.to > d.from
+                })
+            };
+            whole && (0..problem.len()).all(|j| !busy(j) || setups.station[j].is_some())
+        });
+        let holds = problem.holds.is_empty()
+            || (whole
+                && problem.holds.iter().all(|h| unit_long(problem, h))
+                && !Orders::new(problem, 0).left_out);
+        setups && holds
     }
 
     /// The variable for `lag` under `name`, guarded by its big-M row the first time.
@@ -171,7 +195,10 @@ impl Orders {
     /// not without any one of them), two do not overlap.
     fn holds(&mut self, problem: &Problem, horizon: i64, index: &[usize]) {
         for (r, spans) in spans(problem, index) {
-            let families = families(&spans, problem.capacities[r]);
+            let Some(families) = families(&spans, problem.capacities[r]) else {
+                self.left_out = true;
+                continue;
+            };
             for family in families {
                 let mut lags = Vec::new();
                 let mut named = vec![false; family.len()];
@@ -190,6 +217,7 @@ impl Orders {
                 // overlaps every other whatever the schedule is in none, so such a family
                 // is left out (as is the model of an instance that no schedule keeps).
                 if named.contains(&false) {
+                    self.left_out = true;
                     continue;
                 }
                 if let ([_, _], [(name, lag), (_, otherwise)]) = (&family[..], &lags[..]) {
@@ -265,8 +293,8 @@ fn spans(problem: &Problem, index: &[usize]) -> BTreeMap<usize, Vec<Span>> {
 }
 
 /// The families of spans whose amounts exceed `capacity` and would not without any one of
-/// them, as indices in order; empty when there are more than [`MAX_FAMILIES`].
-fn families(spans: &[Span], capacity: i64) -> Vec<Vec<usize>> {
+/// them, as indices in order; `None` when there are more than [`MAX_FAMILIES`].
+fn families(spans: &[Span], capacity: i64) -> Option<Vec<Vec<usize>>> {
     fn grow(
         spans: &[Span],
         capacity: i64,
@@ -294,11 +322,43 @@ fn families(spans: &[Span], capacity: i64) -> Vec<Vec<usize>> {
         true
     }
     let mut out = Vec::new();
-    if grow(spans, capacity, &mut Vec::new(), 0, &mut out) {
-        out
-    } else {
-        Vec::new()
+    grow(spans, capacity, &mut Vec::new(), 0, &mut out).then_some(out)
+}
+
+/// Whether a hold is at least one unit long in every schedule, by the problem's arcs (the
+/// longest path from its first activity's start, plus its last one's duration) other than
+/// "a hold ends no earlier than it starts": an empty hold overlaps nothing, so no order
+/// between it and another span is a rule.
+fn unit_long(problem: &Problem, h: &HoldSpan) -> bool {
+    let Some(until) = h.until else {
+        return true;
+    };
+    let Some(from) = h.from else {
+        return problem.durations[until] > 0;
+    };
+    let own = |a: &Arc| {
+        problem.holds.iter().any(|h| {
+            h.from == Some(a.from) && h.until == Some(a.to) && a.weight == -problem.durations[a.to]
+        })
+    };
+    let arcs: Vec<&Arc> = problem.network.arcs().iter().filter(|a| !own(a)).collect();
+    let mut best: Vec<Option<i64>> = vec![None; problem.network.nodes()];
+    best[from] = Some(0);
+    for _ in 0..best.len() {
+        let mut changed = false;
+        for a in &arcs {
+            if let Some(t) = best[a.from].map(|t| t + a.weight) {
+                if best[a.to].is_none_or(|old| t > old) {
+                    best[a.to] = Some(t);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
     }
+    best[until].is_some_and(|gap| gap + problem.durations[until] >= 1)
 }
 
 /// `s` ends by the start of `t`, as a lag; `None` when that cannot be (`s` runs to the end

@@ -154,30 +154,13 @@ fn windows(instance: &Instance, horizon: i64) -> Option<Vec<(i128, i128)>> {
     )
 }
 
-/// Longest paths from event 0 (Bellman–Ford, in `i128` so that no sum overflows); `None`
-/// on a positive cycle.
+/// Longest paths from event 0; `None` on a positive cycle.
 fn longest_from_origin(
     nodes: usize,
     arcs: impl Iterator<Item = (usize, usize, i64)> + Clone,
 ) -> Option<Vec<i128>> {
-    let mut best: Vec<Option<i128>> = vec![None; nodes];
-    best[0] = Some(0);
-    for _ in 0..=nodes {
-        let mut changed = false;
-        for (u, v, w) in arcs.clone() {
-            if let Some(t) = best[u].map(|t| t + i128::from(w)) {
-                if best[v].is_none_or(|old| t > old) {
-                    best[v] = Some(t);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            // Every event is reachable from time 0 through its release arc.
-            return best.into_iter().collect();
-        }
-    }
-    None
+    // Every event is reachable from time 0 through its release arc.
+    rules::longest(nodes, arcs, 0)?.into_iter().collect()
 }
 
 #[cfg(test)]

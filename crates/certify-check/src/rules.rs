@@ -110,16 +110,29 @@ pub fn timing_rules(instance: &Instance, horizon: i64) -> Vec<(usize, usize, i64
 }
 
 /// The most the timing rules force the end of activity `until` after the start of activity
-/// `from` in schedules that end by `horizon`: the longest walk between the two events
-/// (Bellman–Ford; every walk is a sum of rules, so it is a bound whatever its length);
+/// `from` in schedules that end by `horizon`: the longest walk between the two events;
 /// `None` when no walk joins them, or on a positive cycle (no such schedule).
 pub fn longest_walk(instance: &Instance, horizon: i64, from: usize, until: usize) -> Option<i128> {
-    let arcs = timing_rules(instance, horizon);
-    let mut best: Vec<Option<i128>> = vec![None; 1 + 2 * instance.activities.len()];
-    best[start(from)] = Some(0);
-    for _ in 0..=best.len() {
+    let nodes = 1 + 2 * instance.activities.len();
+    longest(
+        nodes,
+        timing_rules(instance, horizon).into_iter(),
+        start(from),
+    )?[end(until)]
+}
+
+/// Longest paths from event `source` over arcs `(from, to, weight)` (Bellman–Ford, in `i128`
+/// so that no sum overflows), `None` at an event no path reaches; `None` on a positive cycle.
+pub fn longest(
+    nodes: usize,
+    arcs: impl Iterator<Item = (usize, usize, i64)> + Clone,
+    source: usize,
+) -> Option<Vec<Option<i128>>> {
+    let mut best: Vec<Option<i128>> = vec![None; nodes];
+    best[source] = Some(0);
+    for _ in 0..=nodes {
         let mut changed = false;
-        for &(u, v, w) in &arcs {
+        for (u, v, w) in arcs.clone() {
             if let Some(t) = best[u].map(|t| t + i128::from(w)) {
                 if best[v].is_none_or(|old| t > old) {
                     best[v] = Some(t);
@@ -128,7 +141,7 @@ pub fn longest_walk(instance: &Instance, horizon: i64, from: usize, until: usize
             }
         }
         if !changed {
-            return best[end(until)];
+            return Some(best);
         }
     }
     None

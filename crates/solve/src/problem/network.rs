@@ -82,6 +82,20 @@ impl Network {
         longest_paths(self.nodes(), self.origin(), self.arcs.iter().copied())
     }
 
+    /// Longest paths from node `source` over the arcs `keep` accepts (`i64::MIN` at a node
+    /// none reaches).
+    pub fn longest_from(
+        &self,
+        source: usize,
+        keep: impl Fn(&Arc) -> bool,
+    ) -> Result<Vec<i64>, PositiveCycle> {
+        longest_paths(
+            self.nodes(),
+            source,
+            self.arcs.iter().copied().filter(|a| keep(a)),
+        )
+    }
+
     /// Latest start of every node such that the schedule ends by `horizon`; a positive cycle
     /// means no schedule ends by `horizon`.
     pub fn latest_starts(&self, horizon: i64) -> Result<Vec<i64>, PositiveCycle> {

@@ -102,9 +102,12 @@ impl Orders {
             whole && (0..problem.len()).all(|j| !busy(j) || setups.station[j].is_some())
         });
         let holds = problem.holds.is_empty()
-            || (whole
-                && problem.holds.iter().all(|h| unit_long(problem, h))
-                && !Orders::new(problem, 0).left_out);
+            || (whole && problem.holds.iter().all(|h| unit_long(problem, h)) && {
+                // Only the holds' rows tell whether a family was left out.
+                let mut holds = Orders::default();
+                holds.holds(problem, 0, &instance_indices(problem));
+                !holds.left_out
+            });
         setups && holds
     }
 
@@ -341,24 +344,11 @@ fn unit_long(problem: &Problem, h: &HoldSpan) -> bool {
             h.from == Some(a.from) && h.until == Some(a.to) && a.weight == -problem.durations[a.to]
         })
     };
-    let arcs: Vec<&Arc> = problem.network.arcs().iter().filter(|a| !own(a)).collect();
-    let mut best: Vec<Option<i64>> = vec![None; problem.network.nodes()];
-    best[from] = Some(0);
-    for _ in 0..best.len() {
-        let mut changed = false;
-        for a in &arcs {
-            if let Some(t) = best[a.from].map(|t| t + a.weight) {
-                if best[a.to].is_none_or(|old| t > old) {
-                    best[a.to] = Some(t);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    best[until].is_some_and(|gap| gap + problem.durations[until] >= 1)
+    // The problem compiled, so its arcs (these among them) close no positive cycle.
+    problem
+        .network
+        .longest_from(from, |a| !own(a))
+        .is_ok_and(|gap| gap[until] > i64::MIN && gap[until] + problem.durations[until] >= 1)
 }
 
 /// `s` ends by the start of `t`, as a lag; `None` when that cannot be (`s` runs to the end

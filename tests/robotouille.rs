@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use makespan::formats::{self, robotouille, ImportOptions};
+use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::exact::unit_search::{search, SearchOutcome};
 use makespan::solve::problem::Problem;
@@ -15,12 +16,17 @@ fn task_graphs() -> Option<PathBuf> {
     makespan_testkit::data("robotouille/task_graphs.json")
 }
 
+/// The instances `task_graphs.json` imports to, or `None` where it is absent.
+fn imported() -> Option<Vec<Instance>> {
+    let instances = formats::import(&task_graphs()?, &ImportOptions::default()).expect("import");
+    Some(instances)
+}
+
 #[test]
 fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
-    let Some(task_graphs) = task_graphs() else {
+    let Some(instances) = imported() else {
         return;
     };
-    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
     let solutions: Vec<_> = instances
         .iter()
         .map(|i| solve(i, &SolveOptions::default()))
@@ -66,10 +72,9 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
 
 #[test]
 fn import_counts_match_the_spec() {
-    let Some(task_graphs) = task_graphs() else {
+    let Some(instances) = imported() else {
         return;
     };
-    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
     // One instance per task, ×2 for the optional pot parking (tasks 5–9), × the pot's
     // placements for every add (2 each).
     assert_eq!(instances.len(), 45);
@@ -152,10 +157,9 @@ fn native_files_agree_with_the_task_graphs() {
 /// are measured in docs/certificates.md instead).
 #[test]
 fn the_optima_of_the_smaller_tasks_are_certified() {
-    let Some(task_graphs) = task_graphs() else {
+    let Some(instances) = imported() else {
         return;
     };
-    let instances = formats::import(&task_graphs, &ImportOptions::default()).expect("import");
     let small: Vec<_> = instances
         .iter()
         .filter(|i| ('0'..='5').any(|t| i.name.starts_with(&format!("robotouille-{t}_"))))

@@ -233,6 +233,13 @@ impl Search<'_> {
         let problem = self.problem;
         let no = |why: &str| Err(CertifyError::NoProof(why.into()));
         let g = problem.expanded.scale;
+        if makespan % g != 0 {
+            // The model proves nothing below `g · ⌊makespan / g⌋`, and a proof of less than
+            // the makespan is no certificate of it (the checker rejects such a scale).
+            return no(&format!(
+                "the makespan is not a multiple of {g}, the grid every time of this instance lies on, so it is not optimal"
+            ));
+        }
         if !cp::states_rules(problem) {
             return no("no bound-only proof reaches the makespan, and the constraint model does not express every rule of this instance");
         }

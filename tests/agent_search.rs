@@ -3,7 +3,7 @@
 //! cook; continuous, interruptible and autonomous steps; a stove and a microwave; time
 //! windows (max lags on every piece); an oven preheat and bake that set and require a
 //! temperature. The search prunes with canonical forms (runs of free chunks, eager
-//! autonomous starts) and bounds (start windows over maximum lags, due dates on the cook
+//! autonomous starts), dominance (a state whose activities started no later) and bounds (start windows over maximum lags, due dates on the cook
 //! and the appliances) whose soundness this checks against a method that has none, also
 //! with the search's bound at the optimum.
 

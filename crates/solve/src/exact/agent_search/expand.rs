@@ -2,17 +2,14 @@
 //! against every rule and the canonical forms. Expansion only reads the search's tables,
 //! so the states of one instant are expanded on several threads.
 
-use std::sync::Arc;
-
-use rustc_hash::FxHashMap;
-
+use super::dominance::{Seen, Verdict};
 use super::rules::Rules;
 use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES};
 
 /// What expansion reads: the rules, and the states seen before this instant.
 pub(super) struct Expander<'a> {
     pub(super) rules: &'a Rules,
-    pub(super) seen: &'a FxHashMap<Arc<Key>, i64>,
+    pub(super) seen: &'a Seen,
 }
 
 /// A child state found by expansion, for the search to keep or drop in order.
@@ -198,9 +195,9 @@ impl Expander<'_> {
             ages,
             values,
         };
-        // A state seen by its instant on another path is dominated (the search drops the
-        // ones found in this instant's other expansions).
-        if self.seen.get(&child).is_some_and(|&at| at <= now) {
+        // A state seen by its instant on another path, or dominated by one, is dropped (the
+        // search drops the ones found in this instant's other expansions).
+        if self.seen.verdict(r, &child, now) == Verdict::Dropped {
             return;
         }
         found.push(Found {
@@ -223,10 +220,7 @@ impl Expander<'_> {
     /// schedule into this form, so the search loses no optimum.
     fn canonical(&self, key: &Key, t: i64, chosen: &[usize]) -> bool {
         let r = self.rules;
-        let Some(next) = key.ages.iter().find_map(|&(c, a)| {
-            let next = r.free_next[usize::from(c)]?;
-            (a == 1 && !has(&key.started, next)).then_some(next)
-        }) else {
+        let Some(next) = r.chunk_run(key) else {
             return true;
         };
         let Some(&x) = chosen.iter().find(|&&j| {

@@ -7,8 +7,11 @@
 //! start now (any set that fits). A state is what has started, the ages of the started
 //! activities whose age still matters (running ones, lags still to be met, maximum lags
 //! and piece lags still pending), and the value of every resource state. Every rule is
-//! relative to "now", so a state reached later than an identical one is dominated and
-//! dropped. Lower bounds (the longest path still ahead of each activity, the work left on
+//! relative to "now", so a state reached later than an identical one is dropped; so is one
+//! reached no earlier than a state that has started the same activities, each no later
+//! (where an age only lower-bounds later starts or keeps a resource busy) or at the same
+//! distance (where it bounds a start from above): its completions, moved earlier,
+//! complete the other ([`dominance`]). Lower bounds (the longest path still ahead of each activity, the work left on
 //! each resource followed by the shortest tail after it) prune every state that cannot
 //! end below the best schedule known, so an exhausted search proves that schedule optimal.
 //! So do start windows (`bounds::windows`: earliest and latest starts over every lag,
@@ -35,19 +38,18 @@
 //! weak on unit chunks and start-instant rules, while the states here stay few: the agent
 //! does one thing at a time and the gaps it may leave are bounded by the slack.
 mod bounds;
+mod dominance;
 mod expand;
 mod rules;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::Instant;
-
-use rustc_hash::FxHashMap;
 
 use crate::exact::unit_search::SearchOutcome;
 use crate::problem::Problem;
 use crate::Cancel;
 use bounds::{lower_bound, Scratch};
+use dominance::{Seen, Verdict};
 use expand::{Edge, Expander, Found};
 use rules::Rules;
 
@@ -129,7 +131,7 @@ pub fn search(
             at: 0,
         }],
         moves: Vec::new(),
-        seen: FxHashMap::default(),
+        seen: Seen::default(),
         layers: BTreeMap::new(),
     }
     .run()
@@ -154,8 +156,7 @@ impl Key {
 }
 
 struct State {
-    /// Shared with [`Search::seen`]: one copy of every state kept.
-    key: Arc<Key>,
+    key: Key,
     node: u32,
 }
 
@@ -179,8 +180,8 @@ struct Search<'a> {
     best_node: Option<(u32, i64)>,
     nodes: Vec<Node>,
     moves: Vec<u16>,
-    /// The earliest instant each state was reached at (kept or pruned).
-    seen: FxHashMap<Arc<Key>, i64>,
+    /// Every state reached (kept or pruned), with the earliest instant it was reached at.
+    seen: Seen,
     /// States still to expand, by instant (the lower bound when queued, too).
     layers: BTreeMap<i64, Vec<(State, i64)>>,
 }
@@ -192,16 +193,8 @@ impl Search<'_> {
             ages: Vec::new(),
             values: [u8::MAX; MAX_STATE_VARIABLES],
         };
-        self.layers.insert(
-            0,
-            vec![(
-                State {
-                    key: Arc::new(root),
-                    node: 0,
-                },
-                0,
-            )],
-        );
+        self.layers
+            .insert(0, vec![(State { key: root, node: 0 }, 0)]);
         let rules = self.rules;
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
@@ -218,8 +211,10 @@ impl Search<'_> {
                 let mut found = Vec::new();
                 for (state, bound) in states {
                     // (A state reached earlier on another path since it was queued is
-                    // expanded twice: rare, and cheaper than looking it up again.)
-                    if *bound < best {
+                    // expanded twice: rare, and cheaper than looking it up again.) One that
+                    // a state found since dominates is not: that state's completions
+                    // cover its own.
+                    if *bound < best && !self.seen.outdone(rules, &state.key, t) {
                         self.running()?;
                         expander.expand(state, t, &mut found);
                     }
@@ -272,10 +267,10 @@ impl Search<'_> {
     }
 
     /// The children of one instant, in order: complete schedules shorter than the best are
-    /// recorded, and every other child reached first by its instant is marked seen and
-    /// returned. A copy reached later, on the same instant or after, is dropped: its bound
-    /// could be no lower.
-    fn first_reached(&mut self, found: impl Iterator<Item = Found>) -> Vec<(Arc<Key>, Edge)> {
+    /// recorded, and every other child neither seen by its instant nor dominated is marked
+    /// seen and returned. A copy reached later, on the same instant or after, is dropped:
+    /// its bound could be no lower.
+    fn first_reached(&mut self, found: impl Iterator<Item = Found>) -> Vec<(Key, Edge)> {
         let mut fresh = Vec::new();
         for Found { key, edge } in found {
             if key.started == self.rules.all {
@@ -287,11 +282,9 @@ impl Search<'_> {
                 }
                 continue;
             }
-            if self.seen.get(&key).is_some_and(|&at| at <= edge.now) {
+            if self.seen.insert(self.rules, &key, edge.now) == Verdict::Dropped {
                 continue;
             }
-            let key = Arc::new(key);
-            self.seen.insert(Arc::clone(&key), edge.now);
             fresh.push((key, edge));
         }
         fresh

@@ -3,7 +3,7 @@
 
 use crate::problem::Problem;
 
-use super::{has, insert, Bits, Piece, WORDS};
+use super::{has, insert, Bits, Key, Piece, WORDS};
 
 /// The rules of the problem, indexed for the search.
 pub(super) struct Rules {
@@ -188,6 +188,16 @@ impl Rules {
             pieces,
             piece_anchors,
             cap,
+        })
+    }
+
+    /// The chunk after a chunk done in the step before the state's instant, when nothing
+    /// else depends on either and it has not started: the run a canonical schedule goes on
+    /// with (`Expander::canonical`).
+    pub(super) fn chunk_run(&self, key: &Key) -> Option<usize> {
+        key.ages.iter().find_map(|&(c, a)| {
+            let next = self.free_next[usize::from(c)]?;
+            (a == 1 && !has(&key.started, next)).then_some(next)
         })
     }
 

@@ -1,0 +1,180 @@
+//! Which states the search may drop: one reached no earlier than an identical state, or than
+//! a state that *dominates* it.
+//!
+//! A state `A` (at instant `t_A`) dominates `B` (at `t_B ≥ t_A`) when both have started the
+//! same activities and set the same state values, and every age that matters in both
+//! is either *pinned* (equal in both) or *monotone* (`A`'s at least `B`'s; an age that no
+//! longer matters counts as infinite):
+//! - pinned: an age that bounds a later start from above (a maximum lag into the activity
+//!   from one not started yet) or that a piece lag reads (an anchor, or the chunk before a
+//!   chunk still to start);
+//! - monotone: every other age, which only lower-bounds later starts (minimum lags, the
+//!   end of the schedule) or keeps a resource busy. An older activity meets its lags
+//!   sooner and frees its resources sooner.
+//!
+//! Then the rest of any schedule through `B`, moved `t_B − t_A` earlier, completes `A`:
+//! every rule that ties it to what has started holds (relative rules hold because `A`'s
+//! activities started no later, pinned ages at the same distance; there are no release
+//! dates), so `A` has a completion ending no later. That completion may break a canonical
+//! form (`Expander::canonical`, `Expander::eager_omitted`), but their exchanges only move
+//! steps at or after `t_A`, except for the run of a chunk done just before `t_A`
+//! ([`Rules::chunk_run`]). So `A` dominates only when it is in no such run: then a
+//! canonical completion of `A` ends no later, and the search explores it. Identical states
+//! need no such care: their completions are the same.
+
+use rustc_hash::FxHashMap;
+
+use super::rules::Rules;
+use super::{has, Bits, Key, MAX_STATE_VARIABLES};
+
+/// What a dominating state must share with the state it dominates.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Signature {
+    started: Bits,
+    values: [u8; MAX_STATE_VARIABLES],
+    pinned: Vec<(u16, u16)>,
+}
+
+/// A state seen: its monotone ages, the earliest instant it was reached at, and whether it
+/// is in a run of chunks (and so may dominate only its identical copies).
+struct Entry {
+    monotone: Vec<(u16, u16)>,
+    at: i64,
+    in_run: bool,
+}
+
+/// The states seen, grouped by what dominance needs equal.
+#[derive(Default)]
+pub(super) struct Seen {
+    groups: FxHashMap<Signature, Vec<Entry>>,
+}
+
+/// How a state compares with the states seen.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// Not seen, and dominated by none.
+    Fresh,
+    /// Seen at an instant no later, or dominated by a state seen at an instant no later.
+    Dropped,
+}
+
+impl Seen {
+    /// Whether `key` at `now` is dropped: identical to a state seen by `now`, or dominated
+    /// by one.
+    pub(super) fn verdict(&self, rules: &Rules, key: &Key, now: i64) -> Verdict {
+        let (signature, monotone) = split(rules, key);
+        self.judge(&signature, &monotone, now)
+    }
+
+    fn judge(&self, signature: &Signature, monotone: &[(u16, u16)], now: i64) -> Verdict {
+        let dropped = self.groups.get(signature).is_some_and(|entries| {
+            entries.iter().any(|e| {
+                e.at <= now
+                    && (e.monotone == monotone || (!e.in_run && at_least(&e.monotone, monotone)))
+            })
+        });
+        match dropped {
+            true => Verdict::Dropped,
+            false => Verdict::Fresh,
+        }
+    }
+
+    /// Marks `key` seen at `now` unless it is dropped (see [`Seen::verdict`]).
+    pub(super) fn insert(&mut self, rules: &Rules, key: &Key, now: i64) -> Verdict {
+        let (signature, monotone) = split(rules, key);
+        if self.judge(&signature, &monotone, now) == Verdict::Dropped {
+            return Verdict::Dropped;
+        }
+        let entries = self.groups.entry(signature).or_default();
+        // Seen before, but later (reached by a longer step): it is reached earlier now.
+        if let Some(e) = entries.iter_mut().find(|e| e.monotone == monotone) {
+            e.at = now;
+            return Verdict::Fresh;
+        }
+        entries.push(Entry {
+            monotone,
+            at: now,
+            in_run: rules.chunk_run(key).is_some(),
+        });
+        Verdict::Fresh
+    }
+
+    /// Whether a state seen at `now` is dominated by another seen by then (so its
+    /// expansion adds nothing: the other's covers it).
+    pub(super) fn outdone(&self, rules: &Rules, key: &Key, now: i64) -> bool {
+        let (signature, monotone) = split(rules, key);
+        self.groups.get(&signature).is_some_and(|entries| {
+            entries.iter().any(|e| {
+                e.at <= now
+                    && !e.in_run
+                    && e.monotone != monotone
+                    && at_least(&e.monotone, &monotone)
+            })
+        })
+    }
+}
+
+/// The key's signature and its monotone ages.
+fn split(rules: &Rules, key: &Key) -> (Signature, Vec<(u16, u16)>) {
+    let (pinned, monotone) = key
+        .ages
+        .iter()
+        .partition(|&&(i, _)| rules.pinned(usize::from(i), &key.started));
+    (
+        Signature {
+            started: key.started,
+            values: key.values,
+            pinned,
+        },
+        monotone,
+    )
+}
+
+/// Whether every age in `b` is at most the same activity's age in `a` (an activity missing
+/// from `a` is infinitely old, one missing from `b` too); both sorted by activity.
+fn at_least(a: &[(u16, u16)], b: &[(u16, u16)]) -> bool {
+    let mut a = a.iter().peekable();
+    for &(i, age) in b {
+        if a.next_if(|&&(j, _)| j < i).is_some() {
+            // An age `a` has and `b` does not: `b`'s is infinite.
+            return false;
+        }
+        match a.next_if(|&&(j, _)| j == i) {
+            Some(&(_, mine)) if mine < age => return false,
+            _ => {}
+        }
+    }
+    a.next().is_none()
+}
+
+impl Rules {
+    /// Whether the age of started activity `i` must be equal in a dominating state: it
+    /// bounds a start from above, or a piece lag reads it.
+    pub(super) fn pinned(&self, i: usize, started: &Bits) -> bool {
+        self.into[i]
+            .iter()
+            .any(|&(k, w)| !has(started, k) && w <= 0)
+            || self.piece_anchors[i]
+                .iter()
+                .any(|chunks| chunks.iter().any(|&c| !has(started, c)))
+            || self.out_of[i].iter().any(|&(k, _)| {
+                !has(started, k) && self.pieces[k].as_ref().is_some_and(|p| p.0 == i)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::at_least;
+
+    #[test]
+    fn older_or_gone_ages_dominate() {
+        assert!(at_least(&[(1, 5)], &[(1, 3)]));
+        assert!(at_least(&[], &[(1, 3), (4, 2)]));
+        assert!(at_least(&[(4, 2)], &[(1, 3), (4, 2)]));
+        assert!(!at_least(&[(1, 2)], &[(1, 3)]));
+        // An age that matters in `a` only: it is finite there, infinite in `b`.
+        assert!(!at_least(&[(0, 9)], &[(1, 3)]));
+        assert!(!at_least(&[(1, 3), (7, 9)], &[(1, 3)]));
+    }
+}

@@ -2,12 +2,12 @@
 //! a state that *dominates* it.
 //!
 //! A state `A` (at instant `t_A`) dominates `B` (at `t_B ≥ t_A`) when both have started the
-//! same activities and set the same state values, and every age that matters in both
+//! same activities and set the same state values, and every age that matters in either
 //! is either *pinned* (equal in both) or *monotone* (`A`'s at least `B`'s; an age that no
 //! longer matters counts as infinite):
-//! - pinned: an age that bounds a later start from above (a maximum lag into the activity
-//!   from one not started yet) or that a piece lag reads (an anchor, or the chunk before a
-//!   chunk still to start);
+//! - pinned: an age that bounds a later start from above (an activity not started yet must
+//!   start within a maximum lag of it) or that a piece lag reads (an anchor, or the chunk
+//!   before a chunk still to start), [`Rules::pinned`];
 //! - monotone: every other age, which only lower-bounds later starts (minimum lags, the
 //!   end of the schedule) or keeps a resource busy. An older activity meets its lags
 //!   sooner and frees its resources sooner.
@@ -25,7 +25,7 @@
 use rustc_hash::FxHashMap;
 
 use super::rules::Rules;
-use super::{has, Bits, Key, MAX_STATE_VARIABLES};
+use super::{Bits, Key, MAX_STATE_VARIABLES};
 
 /// What a dominating state must share with the state it dominates.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -145,22 +145,6 @@ fn at_least(a: &[(u16, u16)], b: &[(u16, u16)]) -> bool {
         }
     }
     a.next().is_none()
-}
-
-impl Rules {
-    /// Whether the age of started activity `i` must be equal in a dominating state: it
-    /// bounds a start from above, or a piece lag reads it.
-    pub(super) fn pinned(&self, i: usize, started: &Bits) -> bool {
-        self.into[i]
-            .iter()
-            .any(|&(k, w)| !has(started, k) && w <= 0)
-            || self.piece_anchors[i]
-                .iter()
-                .any(|chunks| chunks.iter().any(|&c| !has(started, c)))
-            || self.out_of[i].iter().any(|&(k, _)| {
-                !has(started, k) && self.pieces[k].as_ref().is_some_and(|p| p.0 == i)
-            })
-    }
 }
 
 #[cfg(test)]

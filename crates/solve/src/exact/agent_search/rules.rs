@@ -209,9 +209,16 @@ impl Rules {
                 // For a pullable successor, also whether the lag was met a step ago.
                 !has(started, k) && (age < w || (age == w && self.pullable[k]))
             })
-            || self.into[i]
-                .iter()
-                .any(|&(k, w)| !has(started, k) && w <= 0)
+            || self.pinned(i, started)
+    }
+
+    /// Whether the age of started activity `i` always matters once `started` have started
+    /// and must be equal in a state that dominates (`dominance`): it bounds a start from
+    /// above (a maximum lag into `i` from an activity not started), or a piece lag reads it.
+    pub(super) fn pinned(&self, i: usize, started: &Bits) -> bool {
+        self.into[i]
+            .iter()
+            .any(|&(k, w)| !has(started, k) && w <= 0)
             || self.piece_anchors[i]
                 .iter()
                 .any(|chunks| chunks.iter().any(|&c| !has(started, c)))

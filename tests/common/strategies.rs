@@ -195,6 +195,25 @@ pub fn oven_recipe_instances() -> impl Strategy<Value = Instance> {
         .prop_map(|(steps, links, oven)| oven_recipe(&steps, &links, oven))
 }
 
+/// Like [`oven_recipe_instances`], with autonomous steps of 2–9 units next to short ones and
+/// wider windows: the ages of waits started at different instants spread over many values,
+/// which is where the search's dominance drops states.
+pub fn long_wait_recipe_instances() -> impl Strategy<Value = Instance> {
+    let step = (0u8..3, 0u8..3).prop_flat_map(|(kind, appliance)| {
+        let durations = if kind == 2 { 2i64..=9 } else { 1i64..=3 };
+        durations.prop_map(move |d| (d, kind, appliance))
+    });
+    (
+        proptest::collection::vec(step, 4..=7),
+        proptest::collection::vec(
+            (0usize..7, 0usize..7, proptest::option::of(0i64..=4)),
+            0..=7,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(|(steps, links, oven)| oven_recipe(&steps, &links, oven))
+}
+
 /// The instance of `steps`, `links` `(before, after, window)` (kept where before < after,
 /// once per pair) and, with `oven`, a preheat-and-bake pair on a stateful oven.
 pub fn oven_recipe(steps: &[Step], links: &[(usize, usize, Option<i64>)], oven: bool) -> Instance {

@@ -109,13 +109,15 @@ fn runs_of_free_chunks_keep_the_optimum() {
 /// "older is better".
 #[test]
 fn windows_pin_the_ages_dominance_compares() {
+    // (duration, kind, appliance): one-unit continuous steps, and interruptible ones.
+    let (unit, two, three) = ((1, 0, 0), (2, 1, 0), (3, 1, 0));
     let cases: [(&[_], &[_]); 2] = [
         (
-            &[(1, 0, 0), (1, 0, 0), (1, 0, 0), (1, 0, 0), (2, 1, 0), (2, 1, 0)],
+            &[unit, unit, unit, unit, two, two],
             &[(0, 5, Some(0)), (1, 4, Some(0))],
         ),
         (
-            &[(1, 0, 0), (2, 1, 0), (3, 1, 0), (1, 0, 0), (1, 0, 0), (1, 0, 0)],
+            &[unit, two, three, unit, unit, unit],
             &[(2, 5, Some(1)), (0, 1, Some(2)), (1, 5, Some(0))],
         ),
     ];

@@ -11,9 +11,10 @@
 //! reached no earlier than a state that has started the same activities, each no later
 //! (where an age only lower-bounds later starts or keeps a resource busy) or at the same
 //! distance (where it bounds a start from above): its completions, moved earlier,
-//! complete the other (`dominance`). Lower bounds (the longest path still ahead of each activity, the work left on
-//! each resource followed by the shortest tail after it) prune every state that cannot
-//! end below the best schedule known, so an exhausted search proves that schedule optimal.
+//! complete the other (`dominance`). Lower bounds (the longest path still ahead of each
+//! activity, the work left on each resource followed by the shortest tail after it) prune
+//! every state that cannot end below the best schedule known, so an exhausted search
+//! proves that schedule optimal.
 //! So do start windows (`bounds::windows`: earliest and latest starts over every lag,
 //! maximum lags included, and the latest start that still ends below the best known) and
 //! a preemptive earliest-due-date check of each unary resource's remaining work against

@@ -43,6 +43,14 @@ struct Entry {
     in_run: bool,
 }
 
+impl Entry {
+    /// Whether this state dominates one of the same signature with these monotone ages
+    /// (reached no earlier: the caller checks the instants).
+    fn dominates(&self, monotone: &[(u16, u16)]) -> bool {
+        !self.in_run && at_least(&self.monotone, monotone)
+    }
+}
+
 /// The states seen, grouped by what dominance needs equal.
 #[derive(Default)]
 pub(super) struct Seen {
@@ -68,10 +76,9 @@ impl Seen {
 
     fn judge(&self, signature: &Signature, monotone: &[(u16, u16)], now: i64) -> Verdict {
         let dropped = self.groups.get(signature).is_some_and(|entries| {
-            entries.iter().any(|e| {
-                e.at <= now
-                    && (e.monotone == monotone || (!e.in_run && at_least(&e.monotone, monotone)))
-            })
+            entries
+                .iter()
+                .any(|e| e.at <= now && (e.monotone == monotone || e.dominates(monotone)))
         });
         match dropped {
             true => Verdict::Dropped,
@@ -104,12 +111,9 @@ impl Seen {
     pub(super) fn outdone(&self, rules: &Rules, key: &Key, now: i64) -> bool {
         let (signature, monotone) = split(rules, key);
         self.groups.get(&signature).is_some_and(|entries| {
-            entries.iter().any(|e| {
-                e.at <= now
-                    && !e.in_run
-                    && e.monotone != monotone
-                    && at_least(&e.monotone, &monotone)
-            })
+            entries
+                .iter()
+                .any(|e| e.at <= now && e.monotone != monotone && e.dominates(&monotone))
         })
     }
 }

@@ -51,10 +51,9 @@ fn main() {
     run(
         "timearena --constraint",
         "../shared/benchmarks/timearena/tasks.json",
-        ImportOptions {
-            constraint: true,
-            ..ImportOptions::default()
-        },
+        ImportOptions::default()
+            .with("constraint", &["true"])
+            .unwrap(),
     );
     run(
         "recipe2plan (easy+med)",

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
+use makespan::formats::recipe2plan;
 use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
-use makespan::formats::recipe2plan::{self, Level};
 use makespan::formats::{import, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
@@ -124,10 +124,7 @@ fn tiny() -> Instance {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cooking.json");
     std::fs::write(&path, TINY).unwrap();
-    let opts = ImportOptions {
-        levels: vec![Level::Medium],
-        ..Default::default()
-    };
+    let opts = ImportOptions::default().with("level", &["medium"]).unwrap();
     import(&path, &opts).unwrap().remove(0)
 }
 

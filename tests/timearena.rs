@@ -51,10 +51,9 @@ fn all_runs_and_constrained_runs_are_proven_optimal_and_verify() {
     assert_eq!((count(1), count(2), count(3)), (30, 135, 360));
     let constrained = runs(
         &tasks,
-        &ImportOptions {
-            constraint: true,
-            ..ImportOptions::default()
-        },
+        &ImportOptions::default()
+            .with("constraint", &["true"])
+            .unwrap(),
     );
     assert_eq!(constrained.len(), 175, "the cooking runs");
     instances.extend(constrained);
@@ -178,11 +177,10 @@ fn under_the_constraint_the_greedy_overfills_pools() {
     };
     let instances = runs(
         &tasks,
-        &ImportOptions {
-            constraint: true,
-            combine: vec![1, 2],
-            ..ImportOptions::default()
-        },
+        &ImportOptions::default()
+            .with("constraint", &["true"])
+            .and_then(|o| o.with("combine", &["1", "2"]))
+            .unwrap(),
     );
     let mut over: BTreeMap<usize, usize> = BTreeMap::new();
     for instance in &instances {
@@ -379,10 +377,9 @@ fn committed_oracle_references_match_the_data_and_replay() {
     let mut instances = runs(&tasks, &ImportOptions::default());
     instances.extend(runs(
         &tasks,
-        &ImportOptions {
-            constraint: true,
-            ..ImportOptions::default()
-        },
+        &ImportOptions::default()
+            .with("constraint", &["true"])
+            .unwrap(),
     ));
     let folder = Path::new("solutions/timearena");
     let problems: Vec<String> = instances
@@ -428,10 +425,9 @@ fn a_checkouts_task_modules_give_the_same_runs_as_tasks_json() {
         return;
     };
     for constraint in [false, true] {
-        let options = ImportOptions {
-            constraint,
-            ..ImportOptions::default()
-        };
+        let options = ImportOptions::default()
+            .with("constraint", &[constraint.to_string()])
+            .unwrap();
         let hashes = |runs: Vec<Instance>| -> BTreeMap<String, String> {
             runs.iter()
                 .map(|i| (i.name.clone(), makespan::instance::problem_hash(i)))

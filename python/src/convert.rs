@@ -2,10 +2,10 @@
 //! module (so dicts are plain dicts), and the CLI's option values (`agents`, `level`, …).
 
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use serde::Serialize;
 
-use makespan::formats::recipe2plan::Level;
+use makespan::formats::parse_agents;
 use makespan::ImportOptions;
 
 use crate::errors;
@@ -34,75 +34,48 @@ fn items<'py>(value: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     value.try_iter()?.collect()
 }
 
-/// `agents`: a count, `None` or `"unlimited"` for unlimited agents, or a list of them.
-fn agents(value: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u32>>> {
-    let one = |item: &Bound<'_, PyAny>| -> PyResult<Option<u32>> {
-        if item.is_none() {
-            return Ok(None);
-        }
-        if let Ok(text) = item.extract::<String>() {
-            return match text.trim() {
-                "unlimited" | "inf" | "null" => Ok(None),
-                other => other
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .map(Some)
-                    .ok_or_else(|| {
-                        errors::usage(format!(
-                            "agents: \"{other}\" is not a positive agent count or \"unlimited\""
-                        ))
-                    }),
-            };
-        }
-        match item.extract::<i64>() {
-            Ok(n) if n > 0 && n <= i64::from(u32::MAX) => Ok(Some(n as u32)),
-            _ => Err(errors::usage(format!(
-                "agents: {} is not a positive agent count or \"unlimited\"",
-                item.repr()?
-            ))),
-        }
-    };
-    items(value)?.iter().map(one).collect()
+/// One option value as the text the library parses: `None` is `unlimited` (for `agents`),
+/// a bool `true`/`false` (for a switch), anything else its `str()`.
+fn text(item: &Bound<'_, PyAny>) -> PyResult<String> {
+    if item.is_none() {
+        return Ok("unlimited".into());
+    }
+    if let Ok(flag) = item.extract::<bool>() {
+        return Ok(flag.to_string());
+    }
+    Ok(item.str()?.to_string())
 }
 
-/// `level`: `"easy"`, `"medium"` or a list of them (Recipe2Plan).
-fn levels(value: &Bound<'_, PyAny>) -> PyResult<Vec<Level>> {
-    items(value)?
-        .iter()
-        .map(|item| {
-            let text: String = item.extract()?;
-            Level::parse(&text).map_err(|e| errors::usage(format!("level: {e}")))
-        })
-        .collect()
-}
-
-/// `combine`: a number of tasks per run, or a list of them (TimeArena).
-fn combine(value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-    items(value)?
-        .iter()
-        .map(|item| match item.extract::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(errors::usage(format!(
-                "combine: {} is not a number of tasks per run (at least 1)",
-                item.repr()?
-            ))),
-        })
-        .collect()
-}
-
-/// The import options of `load` and `load_instance`, named as the CLI's.
+/// The import options of `load` and `load_instance`, named as the CLI's: `agents`, and
+/// each benchmark's own options as keywords (`combine`, `level`, `constraint`, …), checked
+/// by the library as the CLI's flags are.
 pub fn import_options(
-    agents_: Option<&Bound<'_, PyAny>>,
-    combine_: Option<&Bound<'_, PyAny>>,
-    level: Option<&Bound<'_, PyAny>>,
-    constraint: bool,
+    agents: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ImportOptions> {
-    Ok(ImportOptions {
-        agents: agents_.map(agents).transpose()?.unwrap_or_default(),
-        combine: combine_.map(combine).transpose()?.unwrap_or_default(),
-        constraint,
-        levels: level.map(levels).transpose()?.unwrap_or_default(),
+    let agents = match agents {
+        Some(value) => items(value)?
+            .iter()
+            .map(text)
+            .collect::<PyResult<Vec<_>>>()?,
+        None => Vec::new(),
+    };
+    let mut import = ImportOptions {
+        agents: parse_agents(&agents).map_err(|e| errors::usage(format!("agents: {e}")))?,
         ..ImportOptions::default()
-    })
+    };
+    for (key, value) in options.into_iter().flatten() {
+        let name: String = key.extract()?;
+        if value.is_none() {
+            continue;
+        }
+        let values = items(&value)?
+            .iter()
+            .map(text)
+            .collect::<PyResult<Vec<_>>>()?;
+        import
+            .set(&name, &values)
+            .map_err(|e| errors::usage(format!("{name}: {e}")))?;
+    }
+    Ok(import)
 }

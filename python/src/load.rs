@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::convert::import_options;
 use crate::errors;
@@ -19,24 +20,22 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// recognised by its content, each validated.
 ///
 /// Options as the CLI's: ``agents`` (a count, ``"unlimited"``/``None``, or a list of them;
-/// default: the benchmark's own), ``combine`` (TimeArena tasks per run), ``level``
-/// (Recipe2Plan ``"easy"``/``"medium"``), ``constraint`` (TimeArena's one pot, fryer and
-/// oven).
+/// default: the benchmark's own), and each benchmark's own as keywords: ``combine``
+/// (TimeArena tasks per run), ``level`` (Recipe2Plan ``"easy"``/``"medium"``),
+/// ``constraint`` (TimeArena's one pot, fryer and oven).
 ///
 /// >>> insts = makespan.load("instances/two-cooks-breakfast.json")
 /// >>> insts[0].name
 /// 'two-cooks-breakfast'
 #[pyfunction]
-#[pyo3(signature = (path, *, agents=None, combine=None, level=None, constraint=false))]
+#[pyo3(signature = (path, *, agents=None, **options))]
 fn load(
     py: Python<'_>,
     path: PathBuf,
     agents: Option<&Bound<'_, PyAny>>,
-    combine: Option<&Bound<'_, PyAny>>,
-    level: Option<&Bound<'_, PyAny>>,
-    constraint: bool,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Instance>> {
-    let options = import_options(agents, combine, level, constraint)?;
+    let options = import_options(agents, options)?;
     py.detach(|| makespan::load(&path, &options))
         .map(|instances| instances.into_iter().map(Instance).collect())
         .map_err(errors::load)
@@ -47,17 +46,15 @@ fn load(
 /// ``$MAKESPAN_DATA``, else ``../shared/benchmarks``), e.g. ``timearena:cooking1+cooking2``
 /// or ``robotouille:7``. Options as in ``load``.
 #[pyfunction]
-#[pyo3(signature = (spec, data=None, *, agents=None, combine=None, level=None, constraint=false))]
+#[pyo3(signature = (spec, data=None, *, agents=None, **options))]
 fn load_instance(
     py: Python<'_>,
     spec: &str,
     data: Option<PathBuf>,
     agents: Option<&Bound<'_, PyAny>>,
-    combine: Option<&Bound<'_, PyAny>>,
-    level: Option<&Bound<'_, PyAny>>,
-    constraint: bool,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Instance> {
-    let options = import_options(agents, combine, level, constraint)?;
+    let options = import_options(agents, options)?;
     py.detach(|| makespan::load_instance(spec, data.as_deref(), &options))
         .map(Instance)
         .map_err(errors::load)

@@ -67,7 +67,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
 /// What instances are grouped by: the benchmark's own grouping (a level, a scenario), else
 /// the benchmark, else "all".
 fn group_of(instance: &Instance) -> String {
-    if let Some(group) = formats::benchmark_of(instance).and_then(|b| b.group(instance)) {
+    if let Some(group) = formats::benchmark_of(instance).and_then(|b| b.grouping()?(instance)) {
         return group;
     }
     instance

@@ -4,32 +4,22 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use makespan::report::gantt::{self, Chart};
 use makespan::report::Explanation;
 use makespan::{CheckedPlan, Solution};
 
-use crate::verify_cmd::{load_instance_from, reference_solution};
+use crate::args::InstanceArgs;
+use crate::verify_cmd::reference_solution;
 
 /// A plan and where its instance comes from, as `verify` takes them.
 #[derive(clap::Args)]
 pub struct PlanInput {
     /// The plan: a unified plan, a solution file, or a native answer (as for `verify`).
     plan: PathBuf,
-    /// The instance, if the plan does not name it: PATH[#NAME] or BENCH:NAME.
-    #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
-    instance: Option<String>,
-    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA, else
-    /// ../shared/benchmarks).
-    #[arg(long, value_name = "DIR")]
-    data: Option<PathBuf>,
-    /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
-    #[arg(long)]
-    agents: Option<String>,
-    /// Recipe2Plan level of the instance (easy or medium).
-    #[arg(long)]
-    level: Option<String>,
+    #[command(flatten)]
+    source: InstanceArgs,
 }
 
 #[derive(clap::Args)]
@@ -64,17 +54,8 @@ fn explained(
     input: &PlanInput,
     reference: Option<&Path>,
 ) -> Result<(CheckedPlan, Option<Solution>, Explanation)> {
-    let instance = match &input.instance {
-        Some(spec) => Some(load_instance_from(
-            spec,
-            input.data.as_deref(),
-            input.agents.as_ref(),
-            input.level.as_ref(),
-        )?),
-        None => None,
-    };
-    let text = std::fs::read_to_string(&input.plan)
-        .with_context(|| format!("{}: cannot read the plan", input.plan.display()))?;
+    let instance = input.source.load()?;
+    let text = makespan::input::read_text(&input.plan)?;
     let checked = makespan::verify_plan(&input.plan, &text, instance.as_ref(), reference)?;
     let solution = match reference {
         Some(path) => Some(reference_solution(path, &checked.instance)?),

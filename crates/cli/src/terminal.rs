@@ -1,8 +1,11 @@
 //! Text from inputs (instance and activity names, messages quoting them) on the terminal:
 //! control characters are written as escapes (`\u{1b}`), so a name cannot move the cursor,
 //! recolour the screen or hide a line. Line breaks and tabs the tool itself writes stay.
+//! And the progress bar of long runs, on standard error.
 
 use std::borrow::Cow;
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// `text` with every control character but `\n` and `\t` escaped.
 pub fn safe(text: &str) -> Cow<'_, str> {
@@ -33,6 +36,21 @@ pub fn name(text: &str) -> Cow<'_, str> {
 
 fn escaped(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
+}
+
+/// A progress bar on standard error, hidden with `--quiet`.
+pub fn progress_bar(len: usize, quiet: bool) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(len as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    bar
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
         None => crate::workers::default_jobs(args.threads.get()),
     };
     crate::workers::check_threads(args.threads.get())?;
-    let bar = crate::progress_bar(cases.len(), args.quiet);
+    let bar = crate::terminal::progress_bar(cases.len(), args.quiet);
     let outcomes = validation::run(&cases, &optima, &options, jobs, &|o| {
         bar.inc(1);
         bar.set_message(format!("{} {}", o.instance, o.verdict.label()));

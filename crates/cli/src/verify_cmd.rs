@@ -6,8 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use makespan::formats::{Benchmark, ImportOptions, NativeJson};
+use makespan::formats::{Benchmark, NativeJson};
 use makespan::instance::{content_hash, problem_hash, Instance};
+
+use crate::args::InstanceArgs;
 use makespan::solution::{Solution, Status};
 use makespan::verify::{Comparison, Report};
 
@@ -23,20 +25,8 @@ pub struct VerifyArgs {
     /// completion rate, average completion time).
     #[arg(required = true)]
     plans: Vec<PathBuf>,
-    /// The instance, if the plan does not name it or to override it: a unified instance or
-    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
-    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
-    #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
-    instance: Option<String>,
-    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA).
-    #[arg(long, value_name = "DIR")]
-    data: Option<PathBuf>,
-    /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
-    #[arg(long)]
-    agents: Option<String>,
-    /// Recipe2Plan level of the instance (easy or medium).
-    #[arg(long)]
-    level: Option<String>,
+    #[command(flatten)]
+    source: InstanceArgs,
     /// A solution file of the same instance whose makespan is the reference (the optimum
     /// when its status is optimal): prints the ratio and the time lost.
     #[arg(long, value_name = "FILE")]
@@ -51,10 +41,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
-    let instance = match &args.instance {
-        Some(spec) => Some(load_instance(spec, &args)?),
-        None => None,
-    };
+    let instance = args.source.load()?;
     let several = args.plans.len() > 1;
     let mut code = ExitCode::SUCCESS;
     let mut runs = Vec::new();
@@ -75,7 +62,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     // The benchmark's metrics over all the answers, where it has them (TimeArena's AS, CS, …).
     if let Some((json, text)) = benchmark
         .filter(|_| several)
-        .and_then(|b| b.aggregate(&runs))
+        .and_then(|b| b.answers()?.aggregate(&runs))
     {
         if args.json {
             println!("{json}");
@@ -152,36 +139,6 @@ fn run_one(
     Ok((report.valid, checked_by, checked.run))
 }
 
-fn load_instance(spec: &str, args: &VerifyArgs) -> Result<Instance> {
-    load_instance_from(
-        spec,
-        args.data.as_deref(),
-        args.agents.as_ref(),
-        args.level.as_ref(),
-    )
-}
-
-/// Reads `BENCH:NAME`, or `PATH[#NAME]` with the benchmark's importer, and picks one
-/// instance.
-pub(crate) fn load_instance_from(
-    spec: &str,
-    data: Option<&Path>,
-    agents: Option<&String>,
-    level: Option<&String>,
-) -> Result<Instance> {
-    let levels = crate::parse_levels(&level.iter().map(|l| l.to_string()).collect::<Vec<_>>())?;
-    let agents = match agents {
-        Some(a) => vec![crate::parse_agents(std::slice::from_ref(a))?[0]],
-        None => Vec::new(),
-    };
-    let options = ImportOptions {
-        agents,
-        levels,
-        ..ImportOptions::default()
-    };
-    Ok(makespan::load_instance(spec, data, &options)?)
-}
-
 /// The plan compared with a solution file of the same instance, and the solution's status.
 fn reference(path: &Path, instance: &Instance, report: &Report) -> Result<(Comparison, Status)> {
     let solution = reference_solution(path, instance)?;
@@ -193,7 +150,7 @@ fn reference(path: &Path, instance: &Instance, report: &Report) -> Result<(Compa
 /// A solution file of the same instance (same problem hash), re-checked before its
 /// makespan is trusted, or why it is not one.
 pub(crate) fn reference_solution(path: &Path, instance: &Instance) -> Result<Solution> {
-    let solution = makespan::formats::reference::reference_solution(path)?;
+    let solution = makespan::formats::reference_solution(path)?;
     if problem_hash(&solution.instance.instance) != problem_hash(instance) {
         bail!(
             "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",

@@ -27,7 +27,7 @@ pub struct Classic {
     pub read: fn(&Path, &str) -> Result<Vec<Instance>, LoadError>,
 }
 
-impl crate::registry::Benchmark for Classic {
+impl crate::Benchmark for Classic {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -38,7 +38,7 @@ impl crate::registry::Benchmark for Classic {
         (named || (self.looks_like)(text)).then_some(Ok(self.extensions[0]))
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some(self.description)
     }
 

@@ -81,7 +81,7 @@ pub fn not_recognised(path: &Path, at: &str, what: &str) -> LoadError {
 pub fn accepted() -> String {
     let mut kinds =
         vec!["a unified instance (JSON object with \"format\": \"makespan-instance/1\")"];
-    kinds.extend(registry().iter().filter_map(|b| b.describe_files()));
+    kinds.extend(registry().iter().filter_map(|b| b.files()));
     format!("accepted formats: {}", kinds.join(", "))
 }
 

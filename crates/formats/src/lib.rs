@@ -11,19 +11,23 @@
 
 #![warn(missing_docs)]
 
+mod answers;
 pub mod asynchow;
 pub mod asynctool;
+mod baseline;
+mod benchmark;
 mod classic;
 mod detect;
 pub mod generate;
 pub mod jobshop;
 pub mod kitchen;
 mod lines;
+mod lookup;
+mod options;
 pub mod paracook;
 pub mod psplib;
 pub mod rcpsp_max;
 pub mod recipe2plan;
-pub mod reference;
 mod registry;
 pub mod robotouille;
 pub mod run;
@@ -33,14 +37,17 @@ mod walk;
 use std::path::Path;
 
 use makespan_model::instance::{parse_instance, Instance, LoadError};
-use makespan_model::schedule::ScheduledActivity;
 
-pub use detect::{detect, Format, Probe};
-pub use reference::{data_dir, load_instance};
-pub use registry::{
-    baselines, benchmark, benchmark_of, check_answer, registry, Answer, Baseline, BaselineFile,
-    BaselinePlans, Benchmark, NativeCheck, NativeJson,
+pub use answers::{
+    check_answer, export_native, reference_solution, Answer, Answers, NativeAnswer, NativeCheck,
+    NativeJson,
 };
+pub use baseline::{Baseline, BaselineFile, BaselinePlans};
+pub use benchmark::Benchmark;
+pub use detect::{detect, Format, Probe};
+pub use lookup::{data_dir, load_instance, Checkout, Lookup};
+pub use options::{parse_agents, ImportOptions, Knob, Knobs, MAX_INSTANCES_PER_FILE};
+pub use registry::{baselines, benchmark, benchmark_of, knob, knobs, registry};
 pub use walk::{input_files, input_files_outside};
 
 /// A value that breaks a benchmark's rules (a time string, a level name, a note an importer
@@ -68,48 +75,21 @@ impl From<BadValue> for String {
     }
 }
 
-/// What the caller wants from an import.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ImportOptions {
-    /// Agent counts to build instances for (`None` = unlimited); empty means the
-    /// benchmark's own choice (ParaCook: 1, 2 and 3 cooks; AsyncHow: unlimited).
-    pub agents: Vec<Option<u32>>,
-    /// Combination sizes to build (TimeArena: tasks per run); empty means the
-    /// benchmark's own choice (TimeArena: 1, 2 and 3).
-    pub combine: Vec<usize>,
-    /// Build the constrained-resource variant (TimeArena `--constraint`: one pot, fryer
-    /// and oven per run).
-    pub constraint: bool,
-    /// Recipe2Plan levels to build instances for; empty means both (easy and medium).
-    pub levels: Vec<recipe2plan::Level>,
-    /// Most instances one file may become (`None`: [`MAX_INSTANCES_PER_FILE`]).
-    pub max_instances: Option<usize>,
-}
-
-/// Default cap on the instances one file becomes: five times the largest benchmark file
-/// (AsyncHow's 1,998 graphs), so that 500 KB of crafted pickle cannot become 20,000
-/// instances and hundreds of megabytes of solutions.
-pub const MAX_INSTANCES_PER_FILE: usize = 10_000;
-
-/// A schedule written in a benchmark's own answer form, ready to save beside a solution.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NativeAnswer {
-    /// File extension for the answer, without the dot.
-    pub extension: &'static str,
-    /// The answer's content, in the benchmark's own form.
-    pub text: String,
-}
-
 /// Reads `path`, recognises its format by content and name ([`detect`]) and returns every
 /// instance it describes, each validated. A folder that is a benchmark's checkout imported
 /// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let checkout = path
         .is_dir()
-        .then(|| registry().iter().find(|b| b.is_checkout(path)))
+        .then(|| {
+            registry()
+                .iter()
+                .filter_map(|b| b.checkout())
+                .find(|c| c.recognises(path))
+        })
         .flatten();
     let instances = match checkout {
-        Some(benchmark) => benchmark.import_checkout(path, opts)?,
+        Some(checkout) => checkout.import(path, opts)?,
         None => import_file(path, opts)?,
     };
     let cap = opts.max_instances.unwrap_or(MAX_INSTANCES_PER_FILE);
@@ -148,12 +128,6 @@ fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadE
             }
         },
     })
-}
-
-/// The schedule in the native answer form of the benchmark the instance came from, or
-/// `None` when that benchmark has no such form (or the instance is not from a benchmark).
-pub fn export_native(instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
-    benchmark_of(instance)?.write_answer(instance, schedule)
 }
 
 /// A unified instance, once per requested agent count if any were requested.

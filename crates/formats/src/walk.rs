@@ -27,7 +27,10 @@ pub fn input_files_outside(path: &Path, skip: Option<&Path>) -> Result<Vec<PathB
         move |source| LoadError::Io { path: p, source }
     };
     if !fs::metadata(path).map_err(io(path))?.is_dir()
-        || crate::registry().iter().any(|b| b.is_checkout(path))
+        || crate::registry()
+            .iter()
+            .filter_map(|b| b.checkout())
+            .any(|c| c.recognises(path))
     {
         // A file, or a benchmark checkout that is imported whole.
         return Ok(vec![path.to_path_buf()]);

@@ -164,7 +164,7 @@ const PICKLE_PROTO: u8 = 0x80;
 /// Its benchmark pickles.
 const PICKLE: &str = "pickle";
 
-impl crate::registry::Benchmark for AsyncHow {
+impl crate::Benchmark for AsyncHow {
     fn name(&self) -> &'static str {
         BENCHMARK
     }
@@ -192,7 +192,7 @@ impl crate::registry::Benchmark for AsyncHow {
             .then_some(Ok("instances.json"))
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some("AsyncHow instances.json (JSON object with \"instances\"), an AsyncHow pickle (<split>_benchmark.pkl)")
     }
 
@@ -213,8 +213,25 @@ impl crate::registry::Benchmark for AsyncHow {
         }
     }
 
-    fn data_file(&self) -> Option<&'static str> {
-        Some("asynchow/instances.json")
+    fn lookup(&self) -> Option<&dyn crate::Lookup> {
+        Some(self)
+    }
+}
+
+impl crate::Lookup for AsyncHow {
+    fn data_file(&self) -> &'static str {
+        "asynchow/instances.json"
+    }
+
+    /// The instance named `name` or `<benchmark>-<name>`, or the one variant of it the
+    /// options leave.
+    fn find(
+        &self,
+        path: &Path,
+        name: &str,
+        opts: &crate::ImportOptions,
+    ) -> Result<Instance, makespan_model::instance::LoadError> {
+        crate::lookup::find_by_name(BENCHMARK, path, name, opts)
     }
 }
 

@@ -8,9 +8,12 @@ pub mod turns;
 /// The benchmark name in `source.benchmark`.
 pub const BENCHMARK: &str = "asynctool";
 
-use makespan_model::instance::LoadError;
+use std::path::Path;
 
-use crate::registry::{Answer, Benchmark, NativeCheck};
+use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+
+use crate::{Answer, Benchmark, ImportOptions, NativeCheck, Probe};
 
 /// AsyncTool (spec `asynctool.md`).
 pub struct AsyncTool;
@@ -20,8 +23,43 @@ impl Benchmark for AsyncTool {
         BENCHMARK
     }
 
+    /// None of its own: the generator writes unified instances.
+    fn files(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn detect(&self, _: &Probe<'_>) -> Option<Result<&'static str, LoadError>> {
+        None
+    }
+
+    /// Never asked: [`AsyncTool::detect`] recognises no file.
+    fn import(
+        &self,
+        shape: &'static str,
+        path: &Path,
+        _: &[u8],
+        _: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError> {
+        Err(LoadError::format(
+            path,
+            "top level",
+            format!("asynctool has no {shape} files: its instances are unified files from `makespan generate asynctool`"),
+        ))
+    }
+
+    fn answers(&self) -> Option<&dyn crate::Answers> {
+        Some(self)
+    }
+}
+
+impl crate::Answers for AsyncTool {
+    /// None: a schedule is not a turn list (the rounds are the model's, not the solver's).
+    fn write(&self, _: &Instance, _: &[ScheduledActivity]) -> Option<crate::NativeAnswer> {
+        None
+    }
+
     /// Turn lists, for AsyncTool instances.
-    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
         let instance = answer.instance?;
         if instance.source.as_ref()?.benchmark != BENCHMARK
             || answer.text.trim_start().starts_with('{')

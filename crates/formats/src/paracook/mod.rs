@@ -232,7 +232,7 @@ pub fn answer_lists(instance: &Instance, schedule: &[ScheduledActivity]) -> Stri
 /// reader is the last one tried: per-agent lists of activity ids answer any instance.
 pub struct ParaCook;
 
-impl crate::registry::Benchmark for ParaCook {
+impl crate::Benchmark for ParaCook {
     fn name(&self) -> &'static str {
         BENCHMARK
     }
@@ -262,7 +262,7 @@ impl crate::registry::Benchmark for ParaCook {
         })
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some("a ParaCook abstract task file (JSON list of {\"name\", \"time\", \"dependencies\"})")
     }
 
@@ -276,7 +276,17 @@ impl crate::registry::Benchmark for ParaCook {
         import(path, crate::utf8(path, bytes)?, opts)
     }
 
-    fn write_answer(
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&ParaCookHarness)
+    }
+
+    fn answers(&self) -> Option<&dyn crate::Answers> {
+        Some(self)
+    }
+}
+
+impl crate::Answers for ParaCook {
+    fn write(
         &self,
         instance: &Instance,
         schedule: &[ScheduledActivity],
@@ -287,14 +297,7 @@ impl crate::registry::Benchmark for ParaCook {
         })
     }
 
-    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
-        Some(&ParaCookHarness)
-    }
-
-    fn check_answer(
-        &self,
-        answer: &crate::registry::Answer<'_>,
-    ) -> Option<Result<crate::registry::NativeCheck, LoadError>> {
+    fn check(&self, answer: &crate::Answer<'_>) -> Option<Result<crate::NativeCheck, LoadError>> {
         let instance = answer.instance?;
         if answer.text.trim_start().starts_with('{') {
             return None;
@@ -304,9 +307,9 @@ impl crate::registry::Benchmark for ParaCook {
         let mut check = match strict {
             Ok(lists) => {
                 let (schedule, report) = lists::check_agent_lists(instance, &lists);
-                crate::registry::NativeCheck::plain(schedule, report)
+                crate::NativeCheck::plain(schedule, report)
             }
-            Err(e) => crate::registry::malformed_answer(instance, &e),
+            Err(e) => crate::answers::malformed_answer(instance, &e),
         };
         if let Some(note) = note {
             check.text = format!("note: {note}\n");

@@ -8,7 +8,7 @@ use makespan_model::schedule::ScheduledActivity;
 
 use super::steps::{final_answer, parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
-use crate::registry::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
+use crate::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Recipe2Plan (spec `recipe2plan.md`).
@@ -30,7 +30,7 @@ impl Benchmark for Recipe2Plan {
         (!entries.is_empty() && entries.iter().all(is_recipe_pair)).then_some(Ok("cooking.json"))
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some("Recipe2Plan cooking.json (JSON list of lists of {\"recipe\", \"steps\"})")
     }
 
@@ -44,32 +44,8 @@ impl Benchmark for Recipe2Plan {
         super::import(path, crate::utf8(path, bytes)?, opts)
     }
 
-    fn data_file(&self) -> Option<&'static str> {
-        Some("recipe2plan/cooking.json")
-    }
-
-    fn write_answer(
-        &self,
-        instance: &Instance,
-        schedule: &[ScheduledActivity],
-    ) -> Option<NativeAnswer> {
-        Some(NativeAnswer {
-            extension: "txt",
-            text: super::answer_steps(instance, schedule),
-        })
-    }
-
-    /// `Step(…)` lines (any text that is not a JSON object) for a Recipe2Plan instance, with
-    /// the benchmark's metrics against its heuristic plan (`plan.json` beside `cooking.json`)
-    /// and against the optimum (the reference, else `solutions/recipe2plan/<instance>.json`
-    /// when it exists).
-    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
-        let instance = answer.instance?;
-        let (key, level) = key_and_level(instance)?;
-        if answer.text.trim_start().starts_with('{') {
-            return None;
-        }
-        Some(check_steps(answer, instance, &key, level))
+    fn knobs(&self) -> &'static [crate::Knob] {
+        super::KNOBS
     }
 
     fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
@@ -83,9 +59,60 @@ impl Benchmark for Recipe2Plan {
         })
     }
 
-    fn group(&self, instance: &Instance) -> Option<String> {
-        key_and_level(instance).map(|(_, level)| level.name().to_string())
+    fn answers(&self) -> Option<&dyn crate::Answers> {
+        Some(self)
     }
+
+    fn lookup(&self) -> Option<&dyn crate::Lookup> {
+        Some(self)
+    }
+
+    fn grouping(&self) -> Option<fn(&Instance) -> Option<String>> {
+        Some(group)
+    }
+}
+
+impl crate::Lookup for Recipe2Plan {
+    fn data_file(&self) -> &'static str {
+        "recipe2plan/cooking.json"
+    }
+
+    /// The instance named `name` or `<benchmark>-<name>`, or the one variant of it the
+    /// options leave.
+    fn find(
+        &self,
+        path: &Path,
+        name: &str,
+        opts: &crate::ImportOptions,
+    ) -> Result<Instance, LoadError> {
+        crate::lookup::find_by_name(super::BENCHMARK, path, name, opts)
+    }
+}
+
+impl crate::Answers for Recipe2Plan {
+    fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
+        Some(NativeAnswer {
+            extension: "txt",
+            text: super::answer_steps(instance, schedule),
+        })
+    }
+
+    /// `Step(…)` lines (any text that is not a JSON object) for a Recipe2Plan instance, with
+    /// the benchmark's metrics against its heuristic plan (`plan.json` beside `cooking.json`)
+    /// and against the optimum (the reference, else `solutions/recipe2plan/<instance>.json`
+    /// when it exists).
+    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+        let instance = answer.instance?;
+        let (key, level) = key_and_level(instance)?;
+        if answer.text.trim_start().starts_with('{') {
+            return None;
+        }
+        Some(check_steps(answer, instance, &key, level))
+    }
+}
+
+fn group(instance: &Instance) -> Option<String> {
+    key_and_level(instance).map(|(_, level)| level.name().to_string())
 }
 
 fn check_steps(
@@ -102,9 +129,7 @@ fn check_steps(
         .map(Path::to_path_buf)
         .or_else(|| default_solution.exists().then_some(default_solution));
     let optimum = match &solution_path {
-        Some(path) => Some(schedule_actions(
-            &crate::reference::reference_solution(path)?.schedule,
-        )),
+        Some(path) => Some(schedule_actions(&crate::reference_solution(path)?.schedule)),
         None => None,
     };
     let checked = verify_steps(instance, &parsed, heuristic.as_deref(), optimum.as_deref());
@@ -147,7 +172,7 @@ pub(crate) fn heuristic_plan(
     plans.get(&(key.to_string(), level))?.clone()
 }
 
-impl crate::registry::BaselinePlans for BaselinePlans {
+impl crate::BaselinePlans for BaselinePlans {
     fn schedule(&self, instance: &Instance) -> Result<Vec<ScheduledActivity>, crate::BadValue> {
         let (key, level) = key_and_level(instance).ok_or("not a Recipe2Plan instance")?;
         let plan = self

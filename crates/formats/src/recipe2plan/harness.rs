@@ -85,10 +85,9 @@ impl Harness for Recipe2PlanHarness {
             LoadError::usage(run, "the level is not in the run's path: Recipe2Plan logs live in logs/<model>/<easy|medium>/<agent>/<domain>/")
         })?;
         let cooking = find_in_checkout(data, &COOKING, "Recipe2Plan data/cooking.json")?;
-        let opts = ImportOptions {
-            levels: vec![level],
-            ..ImportOptions::default()
-        };
+        let opts = ImportOptions::default()
+            .with("level", &[level.name()])
+            .map_err(|e| LoadError::usage(run, e.0))?;
         let instances: HashMap<String, Instance> = crate::import(&cooking, &opts)?
             .into_iter()
             .filter_map(|i| Some((key_and_level(&i)?.0, i)))

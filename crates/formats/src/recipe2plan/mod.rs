@@ -3,7 +3,7 @@
 //!
 //! `cooking.json` is a list of 65 instances, each a list of two recipes `{recipe, steps}`.
 //! Every instance is imported once per level: `easy` (no time windows) and `medium` (with
-//! them); [`ImportOptions::levels`] picks which. The translation (spec §3.7, §10):
+//! them); the `level` option ([`levels`]) picks which. The translation (spec §3.7, §10):
 //! - times in seconds (`"N min"`, `"N sec"`, `"N hour"`); one agent, the cook;
 //! - a continuous step (`parallel` 0) keeps the cook busy (agent use `whole`); an autonomous
 //!   one (`parallel` 1) needs the cook at its start instant only (`start`), so it cannot
@@ -33,7 +33,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::ImportOptions;
+use super::{ImportOptions, Knob};
 use makespan_model::instance::{
     Activity, AgentUse, Instance, LoadError, Precedence, Resource, ResourceUse, Source, TimeUnit,
 };
@@ -136,14 +136,36 @@ struct Appliance {
     update: Map<String, Value>,
 }
 
+/// Recipe2Plan's own import option: which levels to build.
+pub(crate) const KNOBS: &[Knob] = &[Knob {
+    name: "level",
+    help: "Recipe2Plan levels, e.g. easy,medium (default: both)",
+    value: Some("LEVEL"),
+    check: |v| Level::parse(v).map(|_| ()).map_err(String::from),
+}];
+
+/// The levels among `opts` (checked when they were set); empty when none were chosen.
+pub fn levels(opts: &ImportOptions) -> Vec<Level> {
+    let mut chosen = Vec::new();
+    for level in opts
+        .values("level")
+        .iter()
+        .filter_map(|v| Level::parse(v).ok())
+    {
+        if !chosen.contains(&level) {
+            chosen.push(level);
+        }
+    }
+    chosen
+}
+
 /// Reads `cooking.json`: one instance per recipe pair and requested level (default both).
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let pairs: Vec<Vec<Recipe>> =
         serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
-    let levels = if opts.levels.is_empty() {
-        Level::ALL.to_vec()
-    } else {
-        opts.levels.clone()
+    let levels = match levels(opts) {
+        chosen if chosen.is_empty() => Level::ALL.to_vec(),
+        chosen => chosen,
     };
     let mut instances = Vec::new();
     for (i, recipes) in pairs.iter().enumerate() {

@@ -10,7 +10,7 @@ use makespan_verify::compare;
 
 use super::actions::{read_actions, verify_actions};
 use super::{select, task_graph};
-use crate::registry::{Answer, Benchmark, NativeCheck, NativeJson};
+use crate::{Answer, Benchmark, NativeCheck, NativeJson};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Robotouille (spec `robotouille.md`).
@@ -29,7 +29,7 @@ impl Benchmark for Robotouille {
         .then_some(Ok("task_graphs.json"))
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some("Robotouille task_graphs.json (JSON object with \"tasks\" and \"semantics\")")
     }
 
@@ -43,8 +43,18 @@ impl Benchmark for Robotouille {
         super::import(path, crate::utf8(path, bytes)?)
     }
 
-    fn data_file(&self) -> Option<&'static str> {
-        Some("robotouille/task_graphs.json")
+    fn answers(&self) -> Option<&dyn crate::Answers> {
+        Some(self)
+    }
+
+    fn lookup(&self) -> Option<&dyn crate::Lookup> {
+        Some(self)
+    }
+}
+
+impl crate::Lookup for Robotouille {
+    fn data_file(&self) -> &'static str {
+        "robotouille/task_graphs.json"
     }
 
     /// A task by number or name gives its first variant, which carries the task graph that
@@ -60,12 +70,10 @@ impl Benchmark for Robotouille {
             )),
         }
     }
+}
 
-    fn write_answer(
-        &self,
-        instance: &Instance,
-        schedule: &[ScheduledActivity],
-    ) -> Option<NativeAnswer> {
+impl crate::Answers for Robotouille {
+    fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
         Some(NativeAnswer {
             extension: "txt",
             text: super::answer_actions(instance, schedule)?,
@@ -75,7 +83,7 @@ impl Benchmark for Robotouille {
     /// Action strings (one per line, or a JSON list of them) for a Robotouille instance,
     /// replayed on its task graph; the reference is any solution of the same task (an action
     /// plan belongs to the task, not to one of the importer's variants).
-    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
         let instance = answer.instance?;
         let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
         if benchmark != Some(super::BENCHMARK) || answer.text.trim_start().starts_with('{') {
@@ -159,7 +167,7 @@ fn step_schedule(instance: &Instance, done: &[(String, i64)]) -> Vec<ScheduledAc
 
 /// The makespan, status and instance name of a solution of the same task.
 fn reference(path: &Path, task: &str) -> Result<(i64, Status, String), LoadError> {
-    let solution = crate::reference::reference_solution(path)?;
+    let solution = crate::reference_solution(path)?;
     let theirs = task_graph(&solution.instance.instance)
         .map_err(|e| LoadError::usage(path, e))?
         .task;

@@ -10,8 +10,10 @@ use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::{Solution, Status};
 
 use super::log::{aggregate, is_decision_log, read_decisions, verify_decisions, RunMetrics};
-use crate::registry::{Answer, Baseline, Benchmark, NativeCheck, NativeJson};
-use crate::{ImportOptions, NativeAnswer, Probe};
+use crate::{
+    Answer, Answers, Baseline, Benchmark, Checkout, ImportOptions, Knob, Lookup, NativeAnswer,
+    NativeCheck, NativeJson, Probe,
+};
 
 /// TimeArena (spec `timearena.md`).
 pub struct TimeArena;
@@ -43,7 +45,7 @@ impl Benchmark for TimeArena {
         graph.then_some(Ok(GRAPH))
     }
 
-    fn describe_files(&self) -> Option<&'static str> {
+    fn files(&self) -> Option<&'static str> {
         Some("TimeArena tasks.json (JSON object with \"tasks\") or its dependencygraph.json")
     }
 
@@ -61,21 +63,49 @@ impl Benchmark for TimeArena {
         }
     }
 
+    fn knobs(&self) -> &'static [Knob] {
+        super::KNOBS
+    }
+
+    fn answers(&self) -> Option<&dyn Answers> {
+        Some(self)
+    }
+
+    fn lookup(&self) -> Option<&dyn Lookup> {
+        Some(self)
+    }
+
+    fn checkout(&self) -> Option<&dyn Checkout> {
+        Some(self)
+    }
+
+    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+        Some(&super::TimeArenaHarness)
+    }
+
+    fn baseline(&self) -> Option<&'static Baseline> {
+        Some(&GREEDY)
+    }
+
+    fn grouping(&self) -> Option<fn(&Instance) -> Option<String>> {
+        Some(group)
+    }
+}
+
+impl Checkout for TimeArena {
     /// A checkout's root or its `TimeArena/specificTasks` folder of task modules.
-    fn is_checkout(&self, dir: &Path) -> bool {
+    fn recognises(&self, dir: &Path) -> bool {
         super::modules_folder(dir).is_some()
     }
 
-    fn import_checkout(
-        &self,
-        dir: &Path,
-        opts: &ImportOptions,
-    ) -> Result<Vec<Instance>, LoadError> {
+    fn import(&self, dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
         super::import_checkout(dir, opts)
     }
+}
 
-    fn data_file(&self) -> Option<&'static str> {
-        Some("timearena/tasks.json")
+impl Lookup for TimeArena {
+    fn data_file(&self) -> &'static str {
+        "timearena/tasks.json"
     }
 
     /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`).
@@ -83,12 +113,10 @@ impl Benchmark for TimeArena {
         let text = makespan_model::input::read_text(path)?;
         super::import_named(path, &text, name)
     }
+}
 
-    fn write_answer(
-        &self,
-        instance: &Instance,
-        schedule: &[ScheduledActivity],
-    ) -> Option<NativeAnswer> {
+impl Answers for TimeArena {
+    fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
         Some(NativeAnswer {
             extension: "json",
             text: super::decisions(instance, schedule),
@@ -97,7 +125,7 @@ impl Benchmark for TimeArena {
 
     /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer
     /// to a TimeArena run (one that does not parse is a malformed answer).
-    fn check_answer(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
         let ours = answer
             .instance
             .and_then(|i| i.source.as_ref())
@@ -165,36 +193,28 @@ impl Benchmark for TimeArena {
         );
         Some((serde_json::json!({ "timearena_aggregate": total }), text))
     }
+}
 
-    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
-        Some(&super::TimeArenaHarness)
-    }
-
-    fn baseline(&self) -> Option<&'static Baseline> {
-        Some(&GREEDY)
-    }
-
-    /// The scenario and number of tasks (`cooking ×2`, `+constraint` for that variant).
-    fn group(&self, instance: &Instance) -> Option<String> {
-        let notes = &instance
-            .source
-            .as_ref()
-            .filter(|s| s.benchmark == super::BENCHMARK)?
-            .notes;
-        let scenario = notes
-            .get("scenario")
-            .and_then(|v| v.as_str())
-            .unwrap_or("?");
-        let tasks = notes
-            .get("tasks")
-            .and_then(|v| v.as_array())
-            .map_or(0, Vec::len);
-        let constraint = notes.get("constraint").and_then(|v| v.as_bool()) == Some(true);
-        Some(format!(
-            "{scenario} ×{tasks}{}",
-            if constraint { " +constraint" } else { "" }
-        ))
-    }
+/// The scenario and number of tasks (`cooking ×2`, `+constraint` for that variant).
+fn group(instance: &Instance) -> Option<String> {
+    let notes = &instance
+        .source
+        .as_ref()
+        .filter(|s| s.benchmark == super::BENCHMARK)?
+        .notes;
+    let scenario = notes
+        .get("scenario")
+        .and_then(|v| v.as_str())
+        .unwrap_or("?");
+    let tasks = notes
+        .get("tasks")
+        .and_then(|v| v.as_array())
+        .map_or(0, Vec::len);
+    let constraint = notes.get("constraint").and_then(|v| v.as_bool()) == Some(true);
+    Some(format!(
+        "{scenario} ×{tasks}{}",
+        if constraint { " +constraint" } else { "" }
+    ))
 }
 
 /// Replays the greedy oracle ([`super::greedy`]) and verifies its schedule: `feasible`, or

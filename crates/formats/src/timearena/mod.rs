@@ -26,7 +26,7 @@ mod tasks;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::ImportOptions;
+use super::{ImportOptions, Knob};
 use makespan_model::instance::{Instance, LoadError};
 
 pub use benchmark::TimeArena;
@@ -39,6 +39,51 @@ pub const BENCHMARK: &str = "timearena";
 /// The combination sizes the benchmark evaluates when the caller asks for none.
 const DEFAULT_SIZES: [usize; 3] = [1, 2, 3];
 
+/// TimeArena's own import options: which combinations of tasks to build, and whether in
+/// the constrained-resource variant.
+pub(crate) const KNOBS: &[Knob] = &[
+    Knob {
+        name: "combine",
+        help: "Combination sizes for TimeArena: tasks per run, e.g. 1,2,3 (default: 1,2,3, all 525 runs)",
+        value: Some("N"),
+        check: |v| match v.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(()),
+            _ => Err(format!(
+                "\"{v}\" is not a number of tasks per run; sizes are at least 1 (e.g. 1,2,3)"
+            )),
+        },
+    },
+    Knob {
+        name: "constraint",
+        help: "Build TimeArena's constrained-resource variant (one pot, one fryer, one oven per run)",
+        value: None,
+        check: |_| Ok(()),
+    },
+];
+
+/// [`KNOBS`], read back from the import options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Tasks per run to build; empty for the benchmark's own 1, 2 and 3.
+    pub combine: Vec<usize>,
+    /// Build the constrained-resource variant.
+    pub constraint: bool,
+}
+
+impl Options {
+    /// TimeArena's options among `opts` (checked when they were set).
+    pub fn of(opts: &ImportOptions) -> Options {
+        Options {
+            combine: opts
+                .values("combine")
+                .iter()
+                .filter_map(|v| v.parse().ok())
+                .collect(),
+            constraint: opts.switch("constraint"),
+        }
+    }
+}
+
 /// The oracle's graph file, read from the folder of `tasks.json`.
 const GRAPH_FILE: &str = "dependencygraph.json";
 
@@ -49,7 +94,7 @@ pub fn is_task_file(value: &serde_json::Value) -> bool {
 }
 
 /// Every run of the requested sizes (default 1, 2, 3) within each scenario, tasks in file
-/// order; with `opts.constraint`, the constrained variant of runs that have pools.
+/// order; with the `constraint` option, the constrained variant of runs that have pools.
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let file = tasks::read(path, text)?;
     let graph = read_graph(path)?;
@@ -84,10 +129,14 @@ fn runs(
     graph: Option<&BTreeMap<String, graph::GraphTask>>,
     opts: &ImportOptions,
 ) -> Vec<Instance> {
-    let sizes = if opts.combine.is_empty() {
+    let Options {
+        combine,
+        constraint,
+    } = Options::of(opts);
+    let sizes = if combine.is_empty() {
         DEFAULT_SIZES.to_vec()
     } else {
-        opts.combine.clone()
+        combine
     };
     let mut scenarios: Vec<(&str, Vec<&tasks::Task>)> = Vec::new();
     for task in tasks {
@@ -101,13 +150,13 @@ fn runs(
         for &size in &sizes {
             for run in subsets(members.len(), size) {
                 let run: Vec<&tasks::Task> = run.iter().map(|&i| members[i]).collect();
-                if opts.constraint && run.iter().all(|t| t.pools.is_empty()) {
+                if constraint && run.iter().all(|t| t.pools.is_empty()) {
                     continue;
                 }
                 instances.push(combine::build(
                     Some(path.display().to_string()),
                     &run,
-                    opts.constraint,
+                    constraint,
                     graph,
                 ));
             }

@@ -1,14 +1,33 @@
 //! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
 //! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`, `robotouille:7`. The name is looked
-//! up in the benchmark's native file ([`Benchmark::data_file`](crate::Benchmark::data_file))
-//! under a data folder: `--data DIR`, else `$MAKESPAN_DATA` (there is no other default). Each benchmark says how it finds a name
-//! ([`Benchmark::find`](crate::Benchmark::find)); this file knows none of them.
+//! up in the benchmark's native file ([`Lookup::data_file`]) under a data folder: `--data
+//! DIR`, else `$MAKESPAN_DATA` (there is no other default). Each benchmark says how it finds a
+//! name ([`Lookup::find`]); this file knows none of them. Checkouts imported whole
+//! ([`Checkout`]) are the other way a benchmark's own layout becomes instances.
 
 use std::path::{Path, PathBuf};
 
-use super::{import, registry, ImportOptions};
+use crate::{import, registry, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
-use makespan_model::solution::Solution;
+
+/// `BENCH:NAME`: a benchmark's instances looked up by name in its native file.
+pub trait Lookup: Sync {
+    /// The native file, relative to the data folder, that names are looked up in.
+    fn data_file(&self) -> &'static str;
+
+    /// The instance called `name` in the data file (found at `path`).
+    fn find(&self, path: &Path, name: &str, opts: &ImportOptions) -> Result<Instance, LoadError>;
+}
+
+/// A benchmark's users' checkouts, imported whole (TimeArena's task modules) rather than
+/// walked for files.
+pub trait Checkout: Sync {
+    /// Whether a folder is one of its checkouts.
+    fn recognises(&self, dir: &Path) -> bool;
+
+    /// Every instance of a checkout it recognised.
+    fn import(&self, dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError>;
+}
 
 /// The data folder: the flag, else `$MAKESPAN_DATA`; there is no built-in default (no
 /// user has this project's own data folder).
@@ -22,17 +41,6 @@ pub fn data_dir(flag: Option<&Path>) -> Option<PathBuf> {
         })
 }
 
-/// A solution file given as a reference (`verify --solution`), re-checked before its
-/// makespan is trusted: an edited schedule, or a makespan or bound its schedule does not
-/// back, is an error, never a ratio ([`makespan_verify::recheck`]).
-pub fn reference_solution(path: &Path) -> Result<Solution, LoadError> {
-    let solution = Solution::read(path)?;
-    makespan_verify::recheck(&solution).map_err(|why| {
-        LoadError::usage(path, format!("not a trustworthy reference solution: {why}"))
-    })?;
-    Ok(solution)
-}
-
 /// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);
 /// `None` when it is not of that form (then it is a path, even one with a colon).
 pub fn resolve(
@@ -41,9 +49,8 @@ pub fn resolve(
     opts: &ImportOptions,
 ) -> Option<Result<Instance, LoadError>> {
     let (benchmark, name) = spec.split_once(':')?;
-    let benchmark = registry::benchmark(benchmark)?;
-    let file = benchmark.data_file()?;
-    Some(benchmark.find(&data.join(file), name, opts))
+    let lookup = registry::benchmark(benchmark)?.lookup()?;
+    Some(lookup.find(&data.join(lookup.data_file()), name, opts))
 }
 
 /// One instance: `BENCH:NAME` ([`resolve`], under [`data_dir`]`(data)`), or a file, with
@@ -56,7 +63,7 @@ pub fn load_instance(
     let named = spec
         .split_once(':')
         .and_then(|(b, _)| registry::benchmark(b))
-        .is_some_and(|b| b.data_file().is_some());
+        .is_some_and(|b| b.lookup().is_some());
     if named {
         let Some(dir) = data_dir(data) else {
             return Err(LoadError::usage(
@@ -108,8 +115,8 @@ fn names(instances: &[Instance]) -> String {
 }
 
 /// The instance of the file named `name`, or `<benchmark>-<name>`, or the one variant of
-/// that (`…-medium`) the options leave: [`Benchmark::find`](crate::Benchmark::find) unless a
-/// benchmark finds names its own way.
+/// that (`…-medium`) the options leave: how [`Lookup::find`] finds names unless a benchmark
+/// finds them its own way.
 pub(crate) fn find_by_name(
     benchmark: &str,
     path: &Path,

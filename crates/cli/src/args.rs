@@ -1,0 +1,144 @@
+//! Arguments that several commands share, declared once: the benchmarks' own import options
+//! (one flag per [`Knob`], made from the registry, so a new option is a line in its
+//! benchmark's folder and nothing here), what an import builds ([`ImportArgs`], for `solve`),
+//! and where one instance comes from ([`InstanceArgs`], for `verify`, `explain`, `gantt`).
+//! Every value is checked by the library ([`ImportOptions::set`], [`parse_agents`]), as
+//! Python's keywords are.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+
+use makespan::formats::{self, parse_agents, ImportOptions, Knob};
+use makespan::Instance;
+
+/// The benchmarks' own import options, as given on the command line (flag name, values).
+#[derive(Debug, Default)]
+pub struct BenchmarkFlags(Vec<(&'static str, Vec<String>)>);
+
+impl BenchmarkFlags {
+    /// Sets every given flag on `options`; an error names the flag.
+    pub fn apply(&self, options: &mut ImportOptions) -> Result<()> {
+        for (name, values) in &self.0 {
+            options
+                .set(name, values)
+                .map_err(|e| anyhow::anyhow!("--{name}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The flag of one knob: a switch, or a comma-separated list.
+fn flag(knob: &'static Knob) -> Arg {
+    let arg = Arg::new(knob.name).long(knob.name).help(knob.help);
+    match knob.value {
+        None => arg.action(ArgAction::SetTrue),
+        Some(value) => arg
+            .value_name(value)
+            .value_delimiter(',')
+            .action(ArgAction::Append),
+    }
+}
+
+impl FromArgMatches for BenchmarkFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = BenchmarkFlags::default();
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        for knob in formats::knobs() {
+            let values: Vec<String> = if knob.is_switch() {
+                match matches.get_flag(knob.name) {
+                    true => vec!["true".into()],
+                    false => continue,
+                }
+            } else {
+                match matches.get_many::<String>(knob.name) {
+                    Some(values) => values.cloned().collect(),
+                    None => continue,
+                }
+            };
+            self.0.retain(|(name, _)| *name != knob.name);
+            self.0.push((knob.name, values));
+        }
+        Ok(())
+    }
+}
+
+impl Args for BenchmarkFlags {
+    fn augment_args(command: Command) -> Command {
+        formats::knobs().fold(command, |command, knob| command.arg(flag(knob)))
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+/// What an import of native files builds (`solve`).
+#[derive(clap::Args)]
+pub struct ImportArgs {
+    /// Agent counts to solve each native instance with, e.g. 1,2,3 ("unlimited" allowed).
+    /// Default: each benchmark's own (ParaCook 1,2,3; AsyncHow unlimited).
+    #[arg(long, value_delimiter = ',')]
+    agents: Vec<String>,
+    #[command(flatten)]
+    benchmark: BenchmarkFlags,
+    /// Most instances one input file may become.
+    #[arg(long, value_name = "N", default_value_t = formats::MAX_INSTANCES_PER_FILE)]
+    max_instances_per_file: usize,
+}
+
+impl ImportArgs {
+    /// The import options, checked.
+    pub fn options(&self) -> Result<ImportOptions> {
+        let mut options = ImportOptions {
+            agents: parse_agents(&self.agents).map_err(|e| anyhow::anyhow!("--agents: {e}"))?,
+            max_instances: Some(self.max_instances_per_file),
+            ..ImportOptions::default()
+        };
+        self.benchmark.apply(&mut options)?;
+        Ok(options)
+    }
+}
+
+/// Where one instance comes from, when the plan does not name it or to override it.
+#[derive(clap::Args)]
+pub struct InstanceArgs {
+    /// The instance, if the plan does not name it or to override it: a unified instance or
+    /// a native benchmark file; PATH#NAME picks one instance of a file that holds several;
+    /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
+    #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
+    instance: Option<String>,
+    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
+    #[arg(long)]
+    agents: Option<String>,
+    #[command(flatten)]
+    benchmark: BenchmarkFlags,
+}
+
+impl InstanceArgs {
+    /// The instance named by `--instance`, read with the other options; `None` without it.
+    pub fn load(&self) -> Result<Option<Instance>> {
+        let Some(spec) = &self.instance else {
+            return Ok(None);
+        };
+        let mut options = ImportOptions {
+            agents: parse_agents(Vec::from_iter(&self.agents).as_slice())
+                .map_err(|e| anyhow::anyhow!("--agents: {e}"))?,
+            ..ImportOptions::default()
+        };
+        self.benchmark.apply(&mut options)?;
+        Ok(Some(makespan::load_instance(
+            spec,
+            self.data.as_deref(),
+            &options,
+        )?))
+    }
+}

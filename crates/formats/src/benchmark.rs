@@ -1,0 +1,100 @@
+//! What every benchmark is: a name, the files it recognises and how they become instances.
+//!
+//! Everything else a benchmark may have is an optional power, handed out by the core as a
+//! small capability object: native answers ([`Answers`]), instances looked up by name
+//! ([`Lookup`]), checkouts imported whole ([`Checkout`]), its own baselines ([`Baseline`],
+//! [`BaselineFile`]), its harness's whole runs ([`Harness`]), the groups `compare` counts
+//! in, and options of its own ([`Knob`]). A benchmark implements the powers it has in its
+//! own folder and hands them out here; callers ask for a power and skip the benchmarks that
+//! lack it. Why capability objects instead of one wide trait: each power is a few methods
+//! that belong together and that a caller uses together, and a benchmark that lacks one says
+//! so once, not in every method.
+
+use std::path::Path;
+
+use makespan_model::instance::{Instance, LoadError};
+
+use crate::answers::Answers;
+use crate::baseline::{Baseline, BaselineFile};
+use crate::detect::Probe;
+use crate::lookup::{Checkout, Lookup};
+use crate::options::{ImportOptions, Knob};
+use crate::run::Harness;
+
+/// One benchmark: how its files are recognised and imported, and the powers it has.
+pub trait Benchmark: Sync {
+    /// Lower-case name, as in `source.benchmark` of its instances and in `BENCH:NAME`.
+    fn name(&self) -> &'static str;
+
+    /// Its files, as listed in the error for a file no benchmark recognises; `None` for a
+    /// benchmark whose instances are unified files (AsyncTool's come from `generate`).
+    fn files(&self) -> Option<&'static str>;
+
+    /// Whether the file is one of this benchmark's: the name of its kind of file (e.g.
+    /// `tasks.json`), an error when it looks like one but cannot be (a `.pkl` that is no
+    /// pickle), or `None` to let the next benchmark look. Asked in the registry's order.
+    fn detect(&self, probe: &Probe<'_>) -> Option<Result<&'static str, LoadError>>;
+
+    /// Every instance of a file [`Benchmark::detect`] recognised as `shape`.
+    fn import(
+        &self,
+        shape: &'static str,
+        path: &Path,
+        bytes: &[u8],
+        opts: &ImportOptions,
+    ) -> Result<Vec<Instance>, LoadError>;
+
+    /// File extensions (lower case) that make a file in a folder one of its inputs whatever
+    /// it holds (`solve DIR` imports them); JSON files are looked at anyway.
+    fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The options of its own that its import reads (TimeArena's `combine`), each a flag of
+    /// the commands that import and a keyword of Python's `load`.
+    fn knobs(&self) -> &'static [Knob] {
+        &[]
+    }
+
+    /// Its native answers: read, checked, written, summed up.
+    fn answers(&self) -> Option<&dyn Answers> {
+        None
+    }
+
+    /// `BENCH:NAME`: its instances looked up by name in its native file.
+    fn lookup(&self) -> Option<&dyn Lookup> {
+        None
+    }
+
+    /// Its users' checkouts, imported whole rather than walked for files.
+    fn checkout(&self) -> Option<&dyn Checkout> {
+        None
+    }
+
+    /// Its own method of building a schedule (its "oracle"), replayed and verified.
+    fn baseline(&self) -> Option<&'static Baseline> {
+        None
+    }
+
+    /// A file of its own baseline plans, for `compare --baseline FILE`.
+    fn baseline_file(&self) -> Option<BaselineFile> {
+        None
+    }
+
+    /// Its harness's outputs (whole model runs), for `makespan score`.
+    fn harness(&self) -> Option<&'static dyn Harness> {
+        None
+    }
+
+    /// The group `compare` counts an instance in (a level, a scenario).
+    fn grouping(&self) -> Option<fn(&Instance) -> Option<String>> {
+        None
+    }
+}
+
+/// A benchmark shows as its name.
+impl std::fmt::Debug for dyn Benchmark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,162 @@
+//! A* over a [`World`]: states expanded in order of elapsed time plus the world's lower
+//! bound, duplicates merged by state, so the first goal taken from the queue is a shortest
+//! plan when the bound is admissible.
+//!
+//! Why A* first: the worlds to come (seeded kitchens, cooks on maps) are small enough per
+//! instance that a memory cap is the real limit, and A*'s queue gives a proven lower bound
+//! at every moment (the smallest elapsed-plus-bound in it), so a capped search still says how
+//! far its best plan can be from the optimum. A goal reached but not yet taken from the
+//! queue is kept as the incumbent.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+use crate::world::{Plan, World};
+
+/// When a search stops early.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Most distinct states kept; past it the search ends with what it has.
+    pub max_states: usize,
+    /// Wall-clock time; past it the search ends with what it has.
+    pub time: Option<Duration>,
+    /// A lower bound on the optimum proven elsewhere (a relaxation solved by the scheduling
+    /// engine): a plan that meets it is optimal at once.
+    pub known_bound: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: 5_000_000,
+            time: None,
+            known_bound: 0,
+        }
+    }
+}
+
+/// What a search established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome<A> {
+    /// A plan, proven shortest.
+    Optimal(Plan<A>),
+    /// A plan, and a lower bound on the optimum below its cost: a limit stopped the search.
+    Feasible {
+        /// The best plan found.
+        plan: Plan<A>,
+        /// The optimum is at least this.
+        bound: i64,
+    },
+    /// No goal can be reached from the initial state (the search was exhaustive).
+    Infeasible,
+    /// A limit stopped the search before any goal was reached.
+    Unknown {
+        /// The optimum, if any, is at least this.
+        bound: i64,
+    },
+}
+
+/// One state met by the search: how it was reached (parent and action) and how long that
+/// took.
+struct Node<S, A> {
+    state: S,
+    parent: Option<(usize, A, i64)>,
+    elapsed: i64,
+}
+
+/// Searches `world` for a shortest plan within `limits`.
+pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
+    let started = Instant::now();
+    let out_of_time = || limits.time.is_some_and(|t| started.elapsed() >= t);
+    let initial = world.initial();
+    let mut nodes: Vec<Node<W::State, W::Action>> = Vec::new();
+    let mut index: FxHashMap<W::State, usize> = FxHashMap::default();
+    // (f, elapsed, node): the smallest f first; among equal f, the most elapsed (closest to a
+    // goal) first, which finds plans sooner without changing what is proven.
+    let mut queue: BinaryHeap<(Reverse<i64>, i64, Reverse<usize>)> = BinaryHeap::new();
+    let f0 = world.lower_bound(&initial).max(limits.known_bound);
+    index.insert(initial.clone(), 0);
+    nodes.push(Node {
+        state: initial,
+        parent: None,
+        elapsed: 0,
+    });
+    queue.push((Reverse(f0), 0, Reverse(0)));
+    let mut incumbent: Option<(i64, usize)> = None;
+    let mut children = Vec::new();
+    let mut steps = 0u64;
+    while let Some(&(Reverse(f), elapsed, Reverse(id))) = queue.peek() {
+        // Every plan still to be found costs at least the smallest f queued.
+        if let Some((cost, goal)) = incumbent {
+            if cost <= f {
+                return Outcome::Optimal(plan(&nodes, goal));
+            }
+        }
+        let stop = nodes.len() >= limits.max_states || (steps % 256 == 0 && out_of_time());
+        if stop {
+            return match incumbent {
+                Some((_, goal)) => Outcome::Feasible {
+                    plan: plan(&nodes, goal),
+                    bound: f,
+                },
+                None => Outcome::Unknown { bound: f },
+            };
+        }
+        queue.pop();
+        steps += 1;
+        if elapsed > nodes[id].elapsed {
+            continue; // reached again sooner since it was queued
+        }
+        if world.is_goal(&nodes[id].state) {
+            return Outcome::Optimal(plan(&nodes, id));
+        }
+        children.clear();
+        world.successors(&nodes[id].state, &mut children);
+        for (action, cost, state) in children.drain(..) {
+            let reached = elapsed + cost.max(0);
+            let child = match index.get(&state) {
+                Some(&known) if nodes[known].elapsed <= reached => continue,
+                Some(&known) => {
+                    nodes[known].elapsed = reached;
+                    nodes[known].parent = Some((id, action, cost));
+                    known
+                }
+                None => {
+                    let k = nodes.len();
+                    index.insert(state.clone(), k);
+                    nodes.push(Node {
+                        state,
+                        parent: Some((id, action, cost)),
+                        elapsed: reached,
+                    });
+                    k
+                }
+            };
+            if world.is_goal(&nodes[child].state) && incumbent.is_none_or(|(c, _)| reached < c) {
+                incumbent = Some((reached, child));
+            }
+            let bound = reached + world.lower_bound(&nodes[child].state).max(0);
+            queue.push((Reverse(bound.max(f)), reached, Reverse(child)));
+        }
+    }
+    match incumbent {
+        // The queue ran dry after a goal was seen: nothing shorter exists.
+        Some((_, goal)) => Outcome::Optimal(plan(&nodes, goal)),
+        None => Outcome::Infeasible,
+    }
+}
+
+/// The plan that reached node `goal`, from the initial state.
+fn plan<S, A: Clone>(nodes: &[Node<S, A>], goal: usize) -> Plan<A> {
+    let mut actions = Vec::new();
+    let mut at = goal;
+    while let Some((parent, action, cost)) = &nodes[at].parent {
+        actions.push((action.clone(), *cost));
+        at = *parent;
+    }
+    actions.reverse();
+    Plan::sequential(actions)
+}

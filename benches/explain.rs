@@ -131,7 +131,7 @@ fn explain_and_draw(c: &mut Criterion) {
 /// A run of 360 answers (30-activity kitchens, 36 instances × 10 answers, every fifth answer
 /// invalid), each drawn beside its optimum on the run's page.
 fn run_page(c: &mut Criterion) {
-    use makespan::report::run_page::{self, RunAnswer};
+    use makespan::score::page::{self, RunAnswer};
     use makespan::score::{Headline, Row, RunReport, RUN_REPORT_FORMAT};
     let options = SolveOptions {
         heuristic_only: true,
@@ -204,9 +204,7 @@ fn run_page(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("run page");
     group.sample_size(10);
-    group.bench_function("360 answers", |b| {
-        b.iter(|| run_page::html(&report, &answers))
-    });
+    group.bench_function("360 answers", |b| b.iter(|| page::html(&report, &answers)));
     group.finish();
 }
 

@@ -17,9 +17,9 @@ use makespan_model::instance::{Instance, LoadError};
 use crate::answers::Answers;
 use crate::baseline::{Baseline, BaselineFile};
 use crate::detect::Probe;
+use crate::harness::Harness;
 use crate::lookup::{Checkout, Lookup};
 use crate::options::{ImportOptions, Knob};
-use crate::run::Harness;
 
 /// One benchmark: how its files are recognised and imported, and the powers it has.
 pub trait Benchmark: Sync {

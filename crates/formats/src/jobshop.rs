@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::classic;
-use super::lines::Reader;
+use super::line_fields::Reader;
 use makespan_model::instance::{Activity, Instance, LoadError, Precedence, Resource, ResourceUse};
 
 /// `source.benchmark` of every job shop instance.

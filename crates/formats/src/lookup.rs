@@ -43,17 +43,13 @@ pub fn data_dir(flag: Option<&Path>) -> Option<PathBuf> {
 
 /// The instance `spec` names if it is `BENCH:NAME` for a known benchmark (any case);
 /// `None` when it is not of that form (then it is a path, even one with a colon).
-pub fn resolve(
-    spec: &str,
-    data: &Path,
-    opts: &ImportOptions,
-) -> Option<Result<Instance, LoadError>> {
+fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Instance, LoadError>> {
     let (benchmark, name) = spec.split_once(':')?;
     let lookup = registry::benchmark(benchmark)?.lookup()?;
     Some(lookup.find(&data.join(lookup.data_file()), name, opts))
 }
 
-/// One instance: `BENCH:NAME` ([`resolve`], under [`data_dir`]`(data)`), or a file, with
+/// One instance: `BENCH:NAME` (looked up under [`data_dir`]`(data)`), or a file, with
 /// `PATH#NAME` picking one of the instances a file holds.
 pub fn load_instance(
     spec: &str,

@@ -18,7 +18,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::classic;
-use super::lines::{Line, Reader};
+use super::line_fields::{Line, Reader};
 use makespan_model::instance::{Activity, Instance, LoadError, Precedence};
 
 /// `source.benchmark` of every PSPLIB instance.

@@ -24,7 +24,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::classic;
-use super::lines::{Line, Reader, MAX_VALUE};
+use super::line_fields::{Line, Reader, MAX_VALUE};
 use makespan_model::instance::{Activity, Instance, LoadError, Precedence, Relation};
 
 /// `source.benchmark` of every RCPSP/max instance.

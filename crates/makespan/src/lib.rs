@@ -51,18 +51,17 @@ pub use makespan_model::solution::{Solution, Status};
 pub use makespan_solve::{Cancel, SolveOptions};
 pub use makespan_verify::{Report, Rule, Violation};
 
-pub use score_html::score_html;
+pub use score::page::score_html;
 
 pub mod batch;
 pub mod compare;
-mod many;
 mod reference;
 pub mod score;
-mod score_html;
+mod solve_many;
 pub mod validation;
 
-pub use many::solve_many;
 pub use reference::{compare_to, ReferenceError};
+pub use solve_many::solve_many;
 
 /// Which method produces a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

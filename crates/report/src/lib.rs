@@ -1,8 +1,8 @@
 //! Why a plan lost time, as text and as a picture: the explanation of a schedule
-//! ([`explain()`]), its Gantt chart ([`gantt`], SVG and self-contained HTML), and the HTML page
-//! of a whole scored run ([`run_page`]). Depends on the instance model, the verifier and the
-//! run report's types (no solver, no HiGHS), and works on any schedule of an instance, valid
-//! or not: the facade turns every plan form `verify` reads into one.
+//! ([`explain()`]) and its Gantt chart ([`gantt`], SVG and self-contained HTML). Depends on
+//! the instance model and the verifier only (no benchmark, no solver, no HiGHS), and works
+//! on any schedule of an instance, valid or not: the facade turns every plan form `verify`
+//! reads into one.
 //!
 //! # Definitions
 //!
@@ -69,8 +69,6 @@
 
 mod explain;
 pub mod gantt;
-mod placed;
-pub mod run_page;
 
 pub use explain::{
     explain, ActivityTiming, AgentTime, ChainStep, ExplainError, Explanation, LostTime,

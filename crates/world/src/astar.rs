@@ -95,7 +95,7 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
                 return Outcome::Optimal(plan(&nodes, goal));
             }
         }
-        let stop = nodes.len() >= limits.max_states || (steps % 256 == 0 && out_of_time());
+        let stop = nodes.len() >= limits.max_states || (steps.is_multiple_of(256) && out_of_time());
         if stop {
             return match incumbent {
                 Some((_, goal)) => Outcome::Feasible {

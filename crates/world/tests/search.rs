@@ -89,7 +89,12 @@ fn replays(graph: &Graph, plan: &Plan<(usize, usize, i64)>) -> bool {
     let mut now = 0;
     for step in &plan.steps {
         let (from, to, w) = step.action;
-        let exists = graph.arcs.get(&from).into_iter().flatten().any(|&a| a == (to, w));
+        let exists = graph
+            .arcs
+            .get(&from)
+            .into_iter()
+            .flatten()
+            .any(|&a| a == (to, w));
         if !(exists && from == at && step.start == now && step.end == now + w) {
             return false;
         }

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::lists::check_agent_lists;
-use crate::run::{
+use crate::harness::{
     find_in_checkout, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
 };
 use crate::ImportOptions;

@@ -276,7 +276,7 @@ impl crate::Benchmark for ParaCook {
         import(path, crate::utf8(path, bytes)?, opts)
     }
 
-    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+    fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
         Some(&ParaCookHarness)
     }
 

@@ -48,7 +48,7 @@ impl Benchmark for Recipe2Plan {
         super::KNOBS
     }
 
-    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+    fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
         Some(&super::Recipe2PlanHarness)
     }
 

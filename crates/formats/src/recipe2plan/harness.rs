@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use super::benchmark::heuristic_plan;
 use super::steps::{final_answer, parse_steps, verify_steps, StepPlan};
 use super::{key_and_level, Level};
-use crate::run::{
+use crate::harness::{
     find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
 };
 use crate::ImportOptions;

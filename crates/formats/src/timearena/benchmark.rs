@@ -79,7 +79,7 @@ impl Benchmark for TimeArena {
         Some(self)
     }
 
-    fn harness(&self) -> Option<&'static dyn crate::run::Harness> {
+    fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
         Some(&super::TimeArenaHarness)
     }
 

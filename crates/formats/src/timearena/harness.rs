@@ -17,7 +17,9 @@ use serde_json::{json, Value};
 
 use super::log::{aggregate, read_decisions, verify_decisions, RunMetrics};
 use super::tasks::Task;
-use crate::run::{json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored};
+use crate::harness::{
+    json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
+};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_verify::{Report, Rule};
 

@@ -61,7 +61,7 @@ pub(crate) const KNOBS: &[Knob] = &[
     },
 ];
 
-/// [`KNOBS`], read back from the import options.
+/// TimeArena's own options (`combine`, `constraint`), read back from the import options.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     /// Tasks per run to build; empty for the benchmark's own 1, 2 and 3.
@@ -264,7 +264,7 @@ impl Checkout {
                 graph,
             });
         }
-        let path = crate::run::find_in_checkout(
+        let path = crate::harness::find_in_checkout(
             data,
             &[
                 "TimeArena/specificTasks/cooking1.py",

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use makespan_model::instance::Relation;
 
-use crate::placed::Plan;
+use makespan_verify::placed::Placements;
 
 /// One agent's (or the pool's) time, in the instance's unit; the three parts sum to the
 /// makespan (times the agents in the pool).
@@ -28,7 +28,7 @@ pub struct AgentTime {
     pub idle_work_ready: i64,
 }
 
-pub(super) fn agent_times(plan: &Plan) -> Vec<AgentTime> {
+pub(super) fn agent_times(plan: &Placements) -> Vec<AgentTime> {
     let Some(m) = plan.instance.agents else {
         return Vec::new();
     };
@@ -98,7 +98,7 @@ pub(super) fn agent_times(plan: &Plan) -> Vec<AgentTime> {
 
 /// When the instance's own rules let `id` start: its release and every placed predecessor's
 /// anchor plus the minimum lag; `None` when a predecessor is not placed.
-fn ready_at(plan: &Plan, id: &str) -> Option<i64> {
+fn ready_at(plan: &Placements, id: &str) -> Option<i64> {
     let a = plan.get(id)?;
     let mut t = a.activity.release.unwrap_or(0).max(0);
     for p in plan

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::earliest::Earliest;
 use super::Reason;
-use crate::placed::Plan;
+use makespan_verify::placed::Placements;
 
 /// One activity on the critical chain and the link that leads to it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,7 +58,7 @@ struct Best {
 }
 
 impl Best {
-    fn of(&mut self, plan: &Plan, earliest: &[Earliest], i: usize) -> Option<(i64, usize)> {
+    fn of(&mut self, plan: &Placements, earliest: &[Earliest], i: usize) -> Option<(i64, usize)> {
         if let Some(known) = self.memo[i] {
             return known;
         }
@@ -89,7 +89,7 @@ impl Best {
     }
 }
 
-pub(super) fn critical_chain(plan: &Plan, earliest: &[Earliest]) -> Vec<ChainStep> {
+pub(super) fn critical_chain(plan: &Placements, earliest: &[Earliest]) -> Vec<ChainStep> {
     let Some(last) = (0..plan.all.len())
         .max_by_key(|&i| (plan.all[i].end(), plan.all[i].start(), std::cmp::Reverse(i)))
     else {

@@ -16,7 +16,7 @@ use makespan_model::schedule::Piece;
 use serde_json::Value;
 
 use super::Reason;
-use crate::placed::{Placed, Plan};
+use makespan_verify::placed::{Placed, Placements};
 
 /// Why one activity could not start earlier: its earliest start and every rule that forbids
 /// the shift one unit further, with the activity behind each (an index into the plan).
@@ -47,7 +47,7 @@ struct Span {
 }
 
 /// The earliest start of every placement, in plan order.
-pub(crate) fn earliest_starts(plan: &Plan) -> Vec<Earliest> {
+pub(crate) fn earliest_starts(plan: &Placements) -> Vec<Earliest> {
     let spans = resource_spans(plan);
     let setups = setup_times(plan);
     let pooled = plan.pooled();
@@ -91,7 +91,7 @@ pub(crate) fn earliest_starts(plan: &Plan) -> Vec<Earliest> {
 
 /// Min lags where `a` is the successor (its first piece), max lags where `a` is the
 /// predecessor (every piece of the successor must start within the window after `a`).
-fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
+fn precedences(plan: &Placements, i: usize, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     for p in &plan.instance.precedences {
         if p.after == a.id() && p.before != a.id() {
@@ -131,7 +131,7 @@ fn precedences(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
 /// The latest instant a max lag binds in `c`: its last piece's start, or a `start` activity
 /// of the same agent beginning strictly inside a piece of a preemptible `c` (the agent
 /// pauses `c` for it, which the verifier counts as a piece start).
-fn last_piece_start(plan: &Plan, c: usize) -> i64 {
+fn last_piece_start(plan: &Placements, c: usize) -> i64 {
     let after = &plan.all[c];
     let mut last = after
         .pieces
@@ -157,7 +157,7 @@ fn last_piece_start(plan: &Plan, c: usize) -> i64 {
 /// `o`'s latest piece start. (The converse cannot arise in a valid plan: every piece of a
 /// preemptible activity starts by its latest, so moving it earlier never makes it surround
 /// a later instant.)
-fn pauses(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
+fn pauses(plan: &Placements, i: usize, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     let (Some(g), Some(s)) = (a.agent, a.instant()) else {
         return;
@@ -182,7 +182,7 @@ fn pauses(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
 
 /// The latest piece start that each max lag into `c` allows, from its predecessor's current
 /// place, with the predecessor.
-fn latest_piece_starts(plan: &Plan, c: usize) -> Vec<(i64, usize)> {
+fn latest_piece_starts(plan: &Placements, c: usize) -> Vec<(i64, usize)> {
     let after = plan.all[c].id();
     plan.instance
         .precedences
@@ -207,7 +207,7 @@ fn anchor(b: &Placed, relation: Relation) -> i64 {
 /// agent, `a`'s start instant may not fall strictly inside another's non-preemptible work,
 /// and `a`'s non-preemptible work may not come to surround another's start instant. In a
 /// pool: at most `m` busy at any instant, and an instant need finds a free agent.
-fn agents(plan: &Plan, i: usize, pooled: bool, out: &mut Vec<Limit>) {
+fn agents(plan: &Placements, i: usize, pooled: bool, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     if let Some(g) = a.agent {
         let others = || {
@@ -294,7 +294,7 @@ fn agent_limit(delta: i64, agent: u32, o: &Placed, j: usize) -> Limit {
     }
 }
 
-fn pool_limit(delta: i64, plan: &Plan, holders: Vec<usize>) -> Limit {
+fn pool_limit(delta: i64, plan: &Placements, holders: Vec<usize>) -> Limit {
     Limit {
         delta,
         reason: Reason::Agent {
@@ -309,7 +309,7 @@ fn pool_limit(delta: i64, plan: &Plan, holders: Vec<usize>) -> Limit {
 }
 
 /// The largest setup time of each ordered pair of stations (as the verifier reads them).
-fn setup_times<'a>(plan: &Plan<'a>) -> BTreeMap<(&'a str, &'a str), i64> {
+fn setup_times<'a>(plan: &Placements<'a>) -> BTreeMap<(&'a str, &'a str), i64> {
     let mut times = BTreeMap::new();
     for s in &plan.instance.setups {
         let t = times
@@ -322,7 +322,12 @@ fn setup_times<'a>(plan: &Plan<'a>) -> BTreeMap<(&'a str, &'a str), i64> {
 
 /// The agent's busy interval just before each of `a`'s (by start) must end a setup time
 /// before it, when both have stations.
-fn setups_before(plan: &Plan, i: usize, times: &BTreeMap<(&str, &str), i64>, out: &mut Vec<Limit>) {
+fn setups_before(
+    plan: &Placements,
+    i: usize,
+    times: &BTreeMap<(&str, &str), i64>,
+    out: &mut Vec<Limit>,
+) {
     let a = &plan.all[i];
     let (Some(g), Some(to)) = (a.agent, a.activity.station.as_deref()) else {
         return;
@@ -368,7 +373,7 @@ fn setups_before(plan: &Plan, i: usize, times: &BTreeMap<(&str, &str), i64>, out
 
 /// Every use of every resource: activities' pieces and holds (from the start of `from`, or
 /// 0, to the end of `until`, or for ever).
-fn resource_spans(plan: &Plan) -> BTreeMap<String, Vec<Span>> {
+fn resource_spans(plan: &Placements) -> BTreeMap<String, Vec<Span>> {
     let mut spans: BTreeMap<String, Vec<Span>> = BTreeMap::new();
     for (j, p) in plan.all.iter().enumerate() {
         for u in &p.activity.uses {
@@ -412,7 +417,12 @@ fn resource_spans(plan: &Plan) -> BTreeMap<String, Vec<Span>> {
 }
 
 /// `a`'s spans on each resource may not newly meet a load above the capacity.
-fn resources(plan: &Plan, i: usize, spans: &BTreeMap<String, Vec<Span>>, out: &mut Vec<Limit>) {
+fn resources(
+    plan: &Placements,
+    i: usize,
+    spans: &BTreeMap<String, Vec<Span>>,
+    out: &mut Vec<Limit>,
+) {
     for r in &plan.instance.resources {
         let Some(list) = spans.get(&r.id) else {
             continue;
@@ -477,7 +487,7 @@ fn overload(spans: &[Span], start: i64, amount: i64, capacity: i64) -> Option<(i
 /// A requirement at `a`'s start must still see its value at the earlier instant; a value
 /// `a` sets may not come to overwrite what another activity requires, nor meet a different
 /// value set at the same instant.
-fn states(plan: &Plan, i: usize, out: &mut Vec<Limit>) {
+fn states(plan: &Placements, i: usize, out: &mut Vec<Limit>) {
     let a = &plan.all[i];
     let s = a.start();
     for (key, want) in &a.activity.requires {

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::chain::ChainStep;
 use super::{ExplainError, Reason, Reference};
-use crate::placed::Plan;
+use makespan_verify::placed::Placements;
 
 /// The time lost against a reference, in parts that sum exactly to `lost`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -54,11 +54,11 @@ pub struct OrderingChoice {
 }
 
 pub(super) fn lost_time(
-    plan: &Plan,
+    plan: &Placements,
     chain: &[ChainStep],
     reference: Reference<'_>,
 ) -> Result<LostTime, ExplainError> {
-    let theirs = Plan::new(plan.instance, reference.schedule);
+    let theirs = Placements::new(plan.instance, reference.schedule);
     let makespan = plan.makespan();
     let (mut prev, mut prev_ref) = (0, 0);
     let (mut waits, mut rest, mut ordering) = (0, 0, Vec::new());

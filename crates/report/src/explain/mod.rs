@@ -19,7 +19,7 @@ pub use chain::ChainStep;
 pub use lost::{LostTime, OrderingChoice};
 pub use reason::Reason;
 
-use crate::placed::Plan;
+use makespan_verify::placed::Placements;
 
 /// Why a plan took as long as it did.
 #[derive(Debug, Clone, Serialize)]
@@ -112,7 +112,7 @@ pub fn explain(
     violations: &[Violation],
     reference: Option<Reference<'_>>,
 ) -> Result<Explanation, ExplainError> {
-    let plan = Plan::new(instance, schedule);
+    let plan = Placements::new(instance, schedule);
     let earliest = earliest::earliest_starts(&plan);
     let chain = chain::critical_chain(&plan, &earliest);
     let activities: Vec<ActivityTiming> = plan

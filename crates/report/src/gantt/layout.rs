@@ -9,7 +9,7 @@ use makespan_model::instance::{AgentUse, Instance};
 use makespan_model::schedule::ScheduledActivity;
 
 use crate::explain::Explanation;
-use crate::placed::{Placed, Plan};
+use makespan_verify::placed::{Placed, Placements};
 
 /// A block of lanes with a title (the plan, or the reference below it).
 pub(crate) struct Section {
@@ -56,16 +56,16 @@ pub(crate) fn sections(
     explanation: &Explanation,
     reference: Option<&[ScheduledActivity]>,
 ) -> Vec<Section> {
-    let plan = Plan::new(instance, schedule);
+    let plan = Placements::new(instance, schedule);
     let mut out = vec![section("plan", &plan, Some(explanation))];
     if let Some(r) = reference {
-        let theirs = Plan::new(instance, r);
+        let theirs = Placements::new(instance, r);
         out.push(section("reference", &theirs, None));
     }
     out
 }
 
-fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Section {
+fn section(title: &str, plan: &Placements, explanation: Option<&Explanation>) -> Section {
     let on_chain = |id: &str| explanation.is_some_and(|e| e.chain.iter().any(|c| c.activity == id));
     let violated = |id: &str| {
         explanation.is_some_and(|e| {
@@ -286,7 +286,7 @@ fn section(title: &str, plan: &Plan, explanation: Option<&Explanation>) -> Secti
 
 fn activity_lane(
     label: String,
-    plan: &Plan,
+    plan: &Placements,
     members: &[usize],
     bars_of: &dyn Fn(&Placed, bool) -> Vec<Bar>,
     explanation: Option<&Explanation>,

@@ -1,4 +1,6 @@
-//! A whole model run, scored: the data of the run report (`makespan score`).
+//! A benchmark's harness: how the output files of a whole model run are read and scored
+//! the way the benchmark's own scorer does ([`Harness`]), and the data of the run report
+//! (`makespan score`) that every harness fills.
 //!
 //! A benchmark user runs a model over the benchmark with the benchmark's own harness and
 //! holds its output files (a ParaCook results file, a folder of TimeArena trajectories, a

@@ -9,18 +9,22 @@
 //! corrected, and the [`Difference`]s between the two verdicts.
 //!
 //! The report's types are plain data, defined beside the harness readers in
-//! [`formats::run`] and re-exported here.
+//! [`formats::harness`] and re-exported here; [`page`] draws a scored run as one HTML page.
+//! Everything about scoring a run is here or in a benchmark's `harness.rs`: the CLI's
+//! `score` command and Python's `score` only call these.
+
+pub mod page;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::formats::{self, run::Entry};
+use crate::formats::{self, harness::Entry};
 use crate::instance::problem_hash;
 use crate::{Instance, LoadError, Solution, SolveOptions, Status};
 
-pub use makespan_formats::run::{
+pub use makespan_formats::harness::{
     Difference, Harness, Headline, Metric, Row, RunReport, RUN_REPORT_FORMAT,
 };
 
@@ -117,7 +121,7 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
                 reason: s
                     .difference
                     .clone()
-                    .unwrap_or_else(|| formats::run::rule_counts(&s.report)),
+                    .unwrap_or_else(|| formats::harness::rule_counts(&s.report)),
             })
         })
         .collect();

@@ -5,7 +5,7 @@
 //! stays quick to open with hundreds of answers). Self-contained like the Gantt page; the same
 //! run gives the same bytes.
 
-use makespan_formats::run::RunReport;
+use makespan_formats::harness::RunReport;
 use makespan_model::instance::Instance;
 use makespan_model::schedule::ScheduledActivity;
 use makespan_verify::Violation;
@@ -14,16 +14,50 @@ use serde::Serialize;
 use svg::node::element::{Circle, Group, Line, Path, Text, Title};
 use svg::Document;
 
-use crate::explain::{explain, Reference};
-use crate::gantt::{self, Chart};
+use makespan_report::gantt::{self, Chart};
+use makespan_report::{explain, Reference};
 
-const PAGE: &str = include_str!("run_page.html");
+use super::ScoredRun;
+use crate::instance::problem_hash;
+use crate::{schedule, Status};
+
+const PAGE: &str = include_str!("page.html");
+
+/// The page of a scored run ([`crate::score::score_run_detailed`]).
+pub fn score_html(scored: &ScoredRun) -> String {
+    let answers: Vec<RunAnswer> = scored
+        .entries
+        .iter()
+        .filter_map(|entry| {
+            let s = entry.scored.as_ref().ok()?;
+            let reference = scored
+                .optima
+                .get(&problem_hash(&s.instance))
+                .and_then(|o| o.as_ref().ok())
+                .map(|solution| Reference {
+                    schedule: &solution.schedule,
+                    makespan: solution
+                        .makespan
+                        .unwrap_or_else(|| schedule::makespan(&solution.schedule)),
+                    optimal: solution.status == Status::Optimal,
+                });
+            Some(RunAnswer {
+                key: &entry.key,
+                instance: &s.instance,
+                schedule: &s.schedule,
+                violations: &s.report.violations,
+                reference,
+            })
+        })
+        .collect();
+    html(&scored.report, &answers)
+}
 
 /// One answer of the run, to draw: the row's key, its instance, its schedule as written and
 /// its violations, and the optimum's schedule when there is one.
 #[derive(Debug, Clone, Copy)]
 pub struct RunAnswer<'a> {
-    /// The row's key ([`makespan_formats::run::Row::key`]).
+    /// The row's key ([`makespan_formats::harness::Row::key`]).
     pub key: &'a str,
     /// The instance it answers.
     pub instance: &'a Instance,

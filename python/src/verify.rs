@@ -24,12 +24,7 @@ const LONGEST_PATH: usize = 4096;
 /// the answer itself.
 pub(crate) fn plan_text(plan: &Bound<'_, PyAny>) -> PyResult<(PathBuf, String)> {
     let read = |path: PathBuf| -> PyResult<(PathBuf, String)> {
-        let text = std::fs::read_to_string(&path).map_err(|source| {
-            errors::load(makespan::LoadError::Io {
-                path: path.clone(),
-                source,
-            })
-        })?;
+        let text = makespan::input::read_text(&path).map_err(errors::load)?;
         Ok((path, text))
     };
     if plan.is_instance_of::<PyDict>() || plan.is_instance_of::<PyList>() {

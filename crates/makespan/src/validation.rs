@@ -62,14 +62,9 @@ pub struct OptimaTable {
 /// Why a table could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("{}: cannot read the table: {source}", path.display())]
-    /// A table could not be read.
-    Io {
-        /// The table.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    /// A table could not be read (the bounded reader's error names the file).
+    Read(#[from] LoadError),
     #[error("{}: line {line}: {message}", path.display())]
     /// A line of a table is not `instance,value`.
     Format {
@@ -86,10 +81,7 @@ impl OptimaTable {
     /// Reads a table file and adds its rows; a key already present with another value is an
     /// error (two tables must not contradict each other).
     pub fn read(&mut self, path: &Path) -> Result<(), TableError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::input::read_text(path)?;
         self.parse(path, &text)
     }
 

@@ -59,10 +59,7 @@ fn parse_key(key: &str) -> Option<Key> {
 }
 
 fn read_object(path: &Path) -> Result<serde_json::Map<String, Value>, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = makespan_model::input::read_text(path)?;
     match serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))? {
         Value::Object(map) => Ok(map),
         _ => Err(LoadError::format(

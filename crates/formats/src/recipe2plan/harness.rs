@@ -65,7 +65,7 @@ impl Harness for Recipe2PlanHarness {
     fn recognises(&self, run: &Path) -> bool {
         json_files(run).iter().any(|p| {
             log_key(p).is_some()
-                && std::fs::read_to_string(p)
+                && makespan_model::input::read_text(p)
                     .ok()
                     .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                     .is_some_and(|v| is_log(&v))
@@ -111,7 +111,7 @@ impl Harness for Recipe2PlanHarness {
                 ));
                 continue;
             };
-            let value = match std::fs::read_to_string(&path)
+            let value = match makespan_model::input::read_text(&path)
                 .map_err(|e| e.to_string())
                 .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
             {

@@ -62,7 +62,7 @@ fn listed_objects(instruction: &str) -> Vec<&str> {
 impl Harness for TimeArenaHarness {
     fn recognises(&self, run: &Path) -> bool {
         json_files(run).iter().any(|p| {
-            std::fs::read_to_string(p)
+            makespan_model::input::read_text(p)
                 .ok()
                 .and_then(|t| serde_json::from_str::<Value>(&t).ok())
                 .is_some_and(|v| is_trajectory(&v))
@@ -90,10 +90,10 @@ impl Harness for TimeArenaHarness {
             let key = path
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-            let text = match std::fs::read_to_string(&path) {
+            let text = match makespan_model::input::read_text(&path) {
                 Ok(t) => t,
                 Err(e) => {
-                    entries.push(Entry::error(key, format!("cannot read the file: {e}")));
+                    entries.push(Entry::error(key, e.to_string()));
                     continue;
                 }
             };

@@ -251,10 +251,7 @@ impl Checkout {
                 .flat_map(|root| GRAPHS.iter().map(move |c| root.join(c)))
                 .find(|p| p.is_file())
                 .map(|p| {
-                    let text = std::fs::read_to_string(&p).map_err(|source| LoadError::Io {
-                        path: p.clone(),
-                        source,
-                    })?;
+                    let text = makespan_model::input::read_text(&p)?;
                     graph::read(&p, &text)
                 })
                 .transpose()?;
@@ -273,10 +270,7 @@ impl Checkout {
             ],
             "TimeArena tasks",
         )?;
-        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text = makespan_model::input::read_text(&path)?;
         let file = tasks::read(&path, &text)?;
         Ok(Checkout {
             graph: read_graph(&path)?,

@@ -327,10 +327,7 @@ pub fn read_folder(dir: &Path) -> Result<Vec<Task>, LoadError> {
     files
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let text = makespan_model::input::read_text(path)?;
             derive(path, &read_module(path, &text)?)
         })
         .collect()

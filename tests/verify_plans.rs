@@ -112,18 +112,18 @@ fn the_library_checks_native_answers_and_unified_plans_alike() {
     let checked = makespan::verify_plan(path, r#"[["a"], ["b"]]"#, Some(&instance), None).unwrap();
     assert_eq!(checked.benchmark.map(|b| b.name()), Some("paracook"));
     assert!(
-        checked.check.report.valid,
+        checked.answer.report.valid,
         "{}",
-        checked.check.report.render_text()
+        checked.answer.report.render_text()
     );
-    assert_eq!(checked.check.report.makespan, Some(3));
+    assert_eq!(checked.answer.report.makespan, Some(3));
     let checked = makespan::verify_plan(path, r#"[["a", "b"]]"#, Some(&instance), None).unwrap();
-    assert_eq!(checked.check.report.makespan, Some(5));
+    assert_eq!(checked.answer.report.makespan, Some(5));
     // A solution file is a unified plan that embeds its instance.
     let solution = Path::new("solutions/two-cooks-breakfast.json");
     let text = std::fs::read_to_string(solution).unwrap();
     let checked = makespan::verify_plan(solution, &text, None, None).unwrap();
     assert!(checked.benchmark.is_none());
-    assert!(checked.check.report.valid);
+    assert!(checked.answer.report.valid);
     assert_eq!(checked.instance.name, "two-cooks-breakfast");
 }

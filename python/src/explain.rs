@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use makespan::report::gantt::{html, svg, Chart};
-use makespan::{CheckedPlan, Solution as Reference};
+use makespan::{Solution as Reference, VerifiedPlan};
 
 use crate::errors;
 use crate::objects::{Explanation, Instance, Solution};
@@ -22,13 +22,13 @@ fn explained(
     plan: &Bound<'_, PyAny>,
     instance: Option<&Instance>,
     reference: Option<&Reference>,
-) -> PyResult<(CheckedPlan, makespan::report::Explanation)> {
+) -> PyResult<(VerifiedPlan, makespan::report::Explanation)> {
     let (path, text) = plan_text(plan)?;
     plan.py().detach(|| {
         let checked = makespan::verify_plan(&path, &text, instance.map(|i| &i.0), None)
             .map_err(errors::load)?;
         if let Some(r) = reference {
-            makespan::compare_to(&checked.check.report, &checked.instance, r)
+            makespan::compare_to(&checked.answer.report, &checked.instance, r)
                 .map_err(errors::reference)?;
         }
         let explanation = makespan::explain_plan(&checked, reference)
@@ -87,7 +87,7 @@ fn gantt(
     let (checked, explanation) = explained(plan, instance.as_deref(), reference)?;
     Ok(draw(&Chart {
         instance: &checked.instance,
-        schedule: &checked.check.schedule,
+        schedule: &checked.answer.schedule,
         explanation: &explanation,
         reference: reference.map(|s| s.schedule.as_slice()),
     }))

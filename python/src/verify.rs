@@ -67,7 +67,7 @@ fn verify(
     py.detach(|| {
         let checked = makespan::verify_plan(&path, &text, instance, None).map_err(errors::load)?;
         let comparison = reference
-            .map(|r| makespan::compare_to(&checked.check.report, &checked.instance, r))
+            .map(|r| makespan::compare_to(&checked.answer.report, &checked.instance, r))
             .transpose()
             .map_err(errors::reference)?;
         let metrics = checked.metrics();
@@ -75,7 +75,7 @@ fn verify(
             benchmark: checked.benchmark.map(|b| b.name().to_owned()),
             metrics,
             comparison,
-            report: checked.check.report,
+            report: checked.answer.report,
         }))
     })
 }

@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 
 use makespan::report::gantt::{self, Chart};
 use makespan::report::Explanation;
-use makespan::{CheckedPlan, Solution};
+use makespan::{Solution, VerifiedPlan};
 
 use crate::args::InstanceArgs;
 use crate::verify_cmd::reference_solution;
@@ -53,7 +53,7 @@ pub struct GanttArgs {
 fn explained(
     input: &PlanInput,
     reference: Option<&Path>,
-) -> Result<(CheckedPlan, Option<Solution>, Explanation)> {
+) -> Result<(VerifiedPlan, Option<Solution>, Explanation)> {
     let instance = input.source.load()?;
     let text = makespan::input::read_text(&input.plan)?;
     let checked = makespan::verify_plan(&input.plan, &text, instance.as_ref(), reference)?;
@@ -91,7 +91,7 @@ pub fn run_gantt(args: GanttArgs) -> Result<ExitCode> {
     let (checked, solution, explanation) = explained(&args.input, args.compare.as_deref())?;
     let chart = Chart {
         instance: &checked.instance,
-        schedule: &checked.check.schedule,
+        schedule: &checked.answer.schedule,
         explanation: &explanation,
         reference: solution.as_ref().map(|s| s.schedule.as_slice()),
     };

@@ -96,10 +96,10 @@ fn run_one(
     } else {
         None
     };
-    let makespan::CheckedPlan {
+    let makespan::VerifiedPlan {
         instance,
         benchmark: checked_by,
-        check: checked,
+        answer: checked,
     } = checked_plan;
     let report = &checked.report;
     let reference = match (&args.solution, checked.compared) {

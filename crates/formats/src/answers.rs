@@ -1,6 +1,6 @@
 //! Native answers: a benchmark's own answer form (ParaCook's per-agent lists, TimeArena's
 //! decision lists and trajectories, Recipe2Plan's `Step(…)` lines, Robotouille's action
-//! strings, AsyncTool's turn lists) read, checked against the instance, written from a
+//! strings, AsyncTool's turn lists) read, verified against the instance, written from a
 //! schedule, and summed up over several answers in the benchmark's own metrics.
 //!
 //! An answer the model wrote that cannot be read as a plan is an invalid answer (one
@@ -19,14 +19,14 @@ use crate::Benchmark;
 
 /// A benchmark's native answers.
 pub trait Answers: Sync {
-    /// Reads and checks a native answer. `None` when the answer is not in a form this
+    /// Reads and verifies a native answer. `None` when the answer is not in a form this
     /// benchmark reads (or not for one of its instances), so the next benchmark may try.
-    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>>;
+    fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>>;
 
     /// The schedule in this benchmark's native answer form, where it has one to write.
     fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer>;
 
-    /// The benchmark's metrics over several checked answers ([`NativeCheck::run`]), as JSON
+    /// The benchmark's metrics over several checked answers ([`VerifiedAnswer::run`]), as JSON
     /// and as text, where it has metrics over several.
     fn aggregate(&self, runs: &[serde_json::Value]) -> Option<(serde_json::Value, String)> {
         let _ = runs;
@@ -57,9 +57,9 @@ pub struct Answer<'a> {
     pub reference: Option<&'a Path>,
 }
 
-/// A native answer, checked: the verifier's report plus what the benchmark itself measures.
+/// A native answer, verified: the verifier's report plus what the benchmark itself measures.
 #[derive(Debug, Clone)]
-pub struct NativeCheck {
+pub struct VerifiedAnswer {
     /// The answer as a schedule of the instance (as written, each activity where the answer
     /// puts it), for explanations and pictures; activities the answer never reaches are
     /// absent.
@@ -88,10 +88,10 @@ pub enum NativeJson {
     Whole(serde_json::Value),
 }
 
-impl NativeCheck {
+impl VerifiedAnswer {
     /// A check whose only result is the verifier's report on the schedule.
     pub fn plain(schedule: Vec<ScheduledActivity>, report: Report) -> Self {
-        NativeCheck {
+        VerifiedAnswer {
             schedule,
             report,
             text: String::new(),
@@ -102,15 +102,15 @@ impl NativeCheck {
     }
 }
 
-/// Checks a native answer with the first benchmark that reads it, and says which one did
+/// Verifies a native answer with the first benchmark that reads it, and says which one did
 /// (its [`Answers::aggregate`] sums several answers up). Without an instance only answers
 /// that say which benchmark they belong to can be read, and even those need the instance to
 /// be checked: the error says what to pass.
-pub fn check_answer(
+pub fn verify_answer(
     answer: &Answer<'_>,
-) -> Result<(&'static dyn Benchmark, NativeCheck), LoadError> {
+) -> Result<(&'static dyn Benchmark, VerifiedAnswer), LoadError> {
     for &benchmark in registry() {
-        if let Some(checked) = benchmark.answers().and_then(|a| a.check(answer)) {
+        if let Some(checked) = benchmark.answers().and_then(|a| a.verify(answer)) {
             return match (checked, answer.instance) {
                 (Err(e), Some(instance)) if is_malformed(&e) => {
                     Ok((benchmark, malformed_answer(instance, &e)))
@@ -131,11 +131,11 @@ fn is_malformed(error: &LoadError) -> bool {
     matches!(error, LoadError::Json { .. } | LoadError::Format { .. })
 }
 
-/// An answer that cannot be read as a plan, checked: one `malformed_answer` violation that
+/// An answer that cannot be read as a plan, verified: one `malformed_answer` violation that
 /// names the place (the reader's error), so a model's unreadable answer is an invalid answer
 /// (exit 1), not an unreadable file (exit 2).
-pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> NativeCheck {
-    NativeCheck::plain(
+pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> VerifiedAnswer {
+    VerifiedAnswer::plain(
         Vec::new(),
         Report::malformed_answer(
             &instance.name,

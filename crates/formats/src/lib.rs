@@ -39,8 +39,8 @@ use std::path::Path;
 use makespan_model::instance::{parse_instance, Instance, LoadError};
 
 pub use answers::{
-    check_answer, export_native, reference_solution, Answer, Answers, NativeAnswer, NativeCheck,
-    NativeJson,
+    export_native, reference_solution, verify_answer, Answer, Answers, NativeAnswer, NativeJson,
+    VerifiedAnswer,
 };
 pub use baseline::{Baseline, BaselineFile, BaselinePlans};
 pub use benchmark::Benchmark;

@@ -59,7 +59,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::answers::{check_answer, Answer};
+    use crate::answers::{verify_answer, Answer};
 
     #[test]
     fn names_are_unique_lower_case_and_found_in_any_case() {
@@ -109,7 +109,7 @@ mod tests {
             instance: None,
             reference: None,
         };
-        let err = check_answer(&answer).unwrap_err().to_string();
+        let err = verify_answer(&answer).unwrap_err().to_string();
         assert!(
             err.starts_with("answer.json: a native answer does not name its instance"),
             "{err}"

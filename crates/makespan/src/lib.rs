@@ -167,29 +167,29 @@ pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -
     }
 }
 
-/// Checks a schedule against every rule of the instance and measures it.
+/// Verifies a schedule against every rule of the instance and measures it.
 pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
     makespan_verify::verify(instance, schedule)
 }
 
-/// A plan, checked: the instance it was checked against, the benchmark whose native answer
-/// it was (`None` for a unified plan or a solution file), and the check itself.
+/// A plan, verified: the instance it was verified against, the benchmark whose native answer
+/// it was (`None` for a unified plan or a solution file), and the verdict itself.
 #[derive(Debug, Clone)]
-pub struct CheckedPlan {
+pub struct VerifiedPlan {
     /// The instance: the one given, or the one the unified plan names or embeds.
     pub instance: Instance,
     /// The benchmark that read the native answer.
     pub benchmark: Option<&'static dyn formats::Benchmark>,
     /// The report, and the benchmark's own metrics.
-    pub check: formats::NativeCheck,
+    pub answer: formats::VerifiedAnswer,
 }
 
-impl CheckedPlan {
+impl VerifiedPlan {
     /// The benchmark's own metrics of the answer, as `verify --json` prints them beside the
     /// report (TimeArena's progress score and completion, Recipe2Plan's efficiencies,
     /// Robotouille's steps to the goal); `None` where the verifier's report is all there is.
     pub fn metrics(&self) -> Option<serde_json::Value> {
-        match &self.check.json {
+        match &self.answer.json {
             formats::NativeJson::None => None,
             formats::NativeJson::Extra(_, value) => Some(value.clone()),
             formats::NativeJson::Whole(value) => {
@@ -204,25 +204,25 @@ impl CheckedPlan {
     }
 }
 
-/// Checks any plan text `makespan verify` reads: a unified plan or a solution file (a JSON
+/// Verifies any plan text `makespan verify` reads: a unified plan or a solution file (a JSON
 /// object, which names or embeds its instance; `instance` overrides it), or a benchmark's
 /// native answer (ParaCook lists, TimeArena decision logs, Recipe2Plan `Step(…)` lines,
 /// Robotouille actions, AsyncTool turns), which needs `instance`. `reference` is a solution
-/// file the benchmark may compare with by its own rules (see [`formats::NativeCheck::compared`]).
+/// file the benchmark may compare with by its own rules (see [`formats::VerifiedAnswer::compared`]).
 /// `path` names the plan in errors.
 pub fn verify_plan(
     path: &Path,
     text: &str,
     instance: Option<&Instance>,
     reference: Option<&Path>,
-) -> Result<CheckedPlan, LoadError> {
+) -> Result<VerifiedPlan, LoadError> {
     if text.trim_start().starts_with('{') {
         let resolved = verify::plan::read_plan(path, text)?.resolve(instance.cloned())?;
         let report = verify(&resolved.instance, &resolved.schedule);
-        return Ok(CheckedPlan {
+        return Ok(VerifiedPlan {
             instance: resolved.instance,
             benchmark: None,
-            check: formats::NativeCheck::plain(resolved.schedule, report),
+            answer: formats::VerifiedAnswer::plain(resolved.schedule, report),
         });
     }
     let answer = formats::Answer {
@@ -231,23 +231,23 @@ pub fn verify_plan(
         instance,
         reference,
     };
-    let (benchmark, check) = formats::check_answer(&answer)?;
+    let (benchmark, verified) = formats::verify_answer(&answer)?;
     let instance = instance
         .cloned()
         .ok_or_else(|| LoadError::usage(path, "a native answer needs its instance (--instance)"))?;
-    Ok(CheckedPlan {
+    Ok(VerifiedPlan {
         instance,
         benchmark: Some(benchmark),
-        check,
+        answer: verified,
     })
 }
 
-/// Explains a checked plan (any form [`verify_plan`] reads): its schedule as written, its
+/// Explains a verified plan (any form [`verify_plan`] reads): its schedule as written, its
 /// violations on the timeline, the critical chain, unforced waits and agents' time, and the
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
 /// is) when given. See [`report`] for the definitions.
 pub fn explain_plan(
-    checked: &CheckedPlan,
+    checked: &VerifiedPlan,
     reference: Option<&Solution>,
 ) -> Result<report::Explanation, report::ExplainError> {
     let reference = reference.map(|s| report::Reference {
@@ -259,8 +259,8 @@ pub fn explain_plan(
     });
     report::explain(
         &checked.instance,
-        &checked.check.schedule,
-        &checked.check.report.violations,
+        &checked.answer.schedule,
+        &checked.answer.report.violations,
         reference,
     )
 }

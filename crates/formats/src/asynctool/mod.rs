@@ -13,7 +13,7 @@ use std::path::Path;
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 
-use crate::{Answer, Benchmark, ImportOptions, NativeCheck, Probe};
+use crate::{Answer, Benchmark, ImportOptions, Probe, VerifiedAnswer};
 
 /// AsyncTool (spec `asynctool.md`).
 pub struct AsyncTool;
@@ -59,16 +59,16 @@ impl crate::Answers for AsyncTool {
     }
 
     /// Turn lists, for AsyncTool instances.
-    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
         if instance.source.as_ref()?.benchmark != BENCHMARK
             || answer.text.trim_start().starts_with('{')
         {
             return None;
         }
-        let check: Result<NativeCheck, LoadError> = turns::read_turns(answer.path, answer.text)
+        let check: Result<VerifiedAnswer, LoadError> = turns::read_turns(answer.path, answer.text)
             .map(|rounds| {
-                NativeCheck::plain(
+                VerifiedAnswer::plain(
                     turns::turn_schedule(instance, &rounds),
                     turns::verify_turns(instance, &rounds),
                 )

@@ -297,7 +297,10 @@ impl crate::Answers for ParaCook {
         })
     }
 
-    fn check(&self, answer: &crate::Answer<'_>) -> Option<Result<crate::NativeCheck, LoadError>> {
+    fn verify(
+        &self,
+        answer: &crate::Answer<'_>,
+    ) -> Option<Result<crate::VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
         if answer.text.trim_start().starts_with('{') {
             return None;
@@ -307,7 +310,7 @@ impl crate::Answers for ParaCook {
         let mut check = match strict {
             Ok(lists) => {
                 let (schedule, report) = lists::check_agent_lists(instance, &lists);
-                crate::NativeCheck::plain(schedule, report)
+                crate::VerifiedAnswer::plain(schedule, report)
             }
             Err(e) => crate::answers::malformed_answer(instance, &e),
         };

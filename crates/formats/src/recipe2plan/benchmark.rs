@@ -8,7 +8,7 @@ use makespan_model::schedule::ScheduledActivity;
 
 use super::steps::{final_answer, parse_steps, schedule_actions, verify_steps};
 use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, PlanAction};
-use crate::{Answer, BaselineFile, Benchmark, NativeCheck, NativeJson};
+use crate::{Answer, BaselineFile, Benchmark, NativeJson, VerifiedAnswer};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Recipe2Plan (spec `recipe2plan.md`).
@@ -101,7 +101,7 @@ impl crate::Answers for Recipe2Plan {
     /// the benchmark's metrics against its heuristic plan (`plan.json` beside `cooking.json`)
     /// and against the optimum (the reference, else `solutions/recipe2plan/<instance>.json`
     /// when it exists).
-    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
         let (key, level) = key_and_level(instance)?;
         if answer.text.trim_start().starts_with('{') {
@@ -120,7 +120,7 @@ fn check_steps(
     instance: &Instance,
     key: &str,
     level: Level,
-) -> Result<NativeCheck, LoadError> {
+) -> Result<VerifiedAnswer, LoadError> {
     let parsed = parse_steps(final_answer(answer.text));
     let heuristic = heuristic_plan(instance, key, level);
     let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
@@ -150,7 +150,7 @@ fn check_steps(
     for note in &checked.notes {
         text += &format!("note: {note}\n");
     }
-    Ok(NativeCheck {
+    Ok(VerifiedAnswer {
         report: checked.report.clone(),
         schedule: checked.schedule.clone(),
         text,

@@ -10,7 +10,7 @@ use makespan_verify::compare;
 
 use super::actions::{read_actions, verify_actions};
 use super::{select, task_graph};
-use crate::{Answer, Benchmark, NativeCheck, NativeJson};
+use crate::{Answer, Benchmark, NativeJson, VerifiedAnswer};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
 /// Robotouille (spec `robotouille.md`).
@@ -83,7 +83,7 @@ impl crate::Answers for Robotouille {
     /// Action strings (one per line, or a JSON list of them) for a Robotouille instance,
     /// replayed on its task graph; the reference is any solution of the same task (an action
     /// plan belongs to the task, not to one of the importer's variants).
-    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
         let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
         if benchmark != Some(super::BENCHMARK) || answer.text.trim_start().starts_with('{') {
@@ -93,7 +93,7 @@ impl crate::Answers for Robotouille {
     }
 }
 
-fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<NativeCheck, LoadError> {
+fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<VerifiedAnswer, LoadError> {
     let task = task_graph(instance).map_err(|e| LoadError::usage(answer.path, e))?;
     let parsed = read_actions(answer.path, answer.text)?;
     let checked = verify_actions(&task, &parsed);
@@ -138,7 +138,7 @@ fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<NativeCheck
         };
     }
     let json = serde_json::json!({ "robotouille": &checked, "comparison": comparison });
-    Ok(NativeCheck {
+    Ok(VerifiedAnswer {
         schedule: step_schedule(instance, &checked.done),
         report: checked.report,
         text,

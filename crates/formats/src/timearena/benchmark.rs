@@ -12,7 +12,7 @@ use makespan_model::solution::{Solution, Status};
 use super::log::{aggregate, is_decision_log, read_decisions, verify_decisions, RunMetrics};
 use crate::{
     Answer, Answers, Baseline, Benchmark, Checkout, ImportOptions, Knob, Lookup, NativeAnswer,
-    NativeCheck, NativeJson, Probe,
+    NativeJson, Probe, VerifiedAnswer,
 };
 
 /// TimeArena (spec `timearena.md`).
@@ -125,7 +125,7 @@ impl Answers for TimeArena {
 
     /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer
     /// to a TimeArena run (one that does not parse is a malformed answer).
-    fn check(&self, answer: &Answer<'_>) -> Option<Result<NativeCheck, LoadError>> {
+    fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {
         let ours = answer
             .instance
             .and_then(|i| i.source.as_ref())
@@ -160,7 +160,7 @@ impl Answers for TimeArena {
                 );
             }
             let extra = serde_json::json!({"metrics": verdict.metrics, "warnings": verdict.warnings});
-            NativeCheck {
+            VerifiedAnswer {
                 run: Some(serde_json::to_value(&verdict.metrics).expect("metrics serialise")),
                 report: verdict.report,
                 schedule: verdict.schedule,

@@ -1,7 +1,8 @@
 //! Arguments that several commands share, declared once: the benchmarks' own import options
 //! (one flag per [`Knob`], made from the registry, so a new option is a line in its
 //! benchmark's folder and nothing here), what an import builds ([`ImportArgs`], for `solve`),
-//! and where one instance comes from ([`InstanceArgs`], for `verify`, `explain`, `gantt`).
+//! where one instance comes from ([`InstanceArgs`], for `verify`, `explain`, `gantt`), and
+//! one plan with its instance ([`PlanInput`], for `explain` and `gantt`).
 //! Every value is checked by the library ([`ImportOptions::set`], [`parse_agents`]), as
 //! Python's keywords are.
 
@@ -141,4 +142,13 @@ impl InstanceArgs {
             &options,
         )?))
     }
+}
+
+/// A plan and where its instance comes from, as `verify` takes them.
+#[derive(clap::Args)]
+pub struct PlanInput {
+    /// The plan: a unified plan, a solution file, or a native answer (as for `verify`).
+    pub plan: PathBuf,
+    #[command(flatten)]
+    pub source: InstanceArgs,
 }

@@ -8,6 +8,7 @@ mod args;
 mod check_proof_cmd;
 mod compare_cmd;
 mod explain_cmd;
+mod gantt_cmd;
 mod generate_cmd;
 mod interrupt;
 mod score_cmd;
@@ -61,7 +62,7 @@ enum Command {
     /// the critical chain, unforced waits and violations marked, and a solution below it.
     ///
     /// Example: makespan gantt answer.json --instance inst.json --compare best.json -o plan.html
-    Gantt(explain_cmd::GanttArgs),
+    Gantt(gantt_cmd::GanttArgs),
     /// Score a whole model run from the benchmark's own output files, strictly and as the
     /// original scores it, on your checkout of the benchmark.
     ///
@@ -105,8 +106,8 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
         Command::Compare(args) => compare_cmd::run(args),
-        Command::Explain(args) => explain_cmd::run_explain(args),
-        Command::Gantt(args) => explain_cmd::run_gantt(args),
+        Command::Explain(args) => explain_cmd::run(args),
+        Command::Gantt(args) => gantt_cmd::run(args),
         Command::Score(args) => score_cmd::run(args),
         Command::CheckProof(args) => check_proof_cmd::run(args),
     };

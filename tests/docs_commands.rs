@@ -32,8 +32,9 @@
 //! A ```` ```rust from=PATH ```` block must be a verbatim excerpt of `PATH`. Every local
 //! markdown link must resolve (the file, and a `#heading` in a markdown file), and
 //! `docs/index.md` must link every page of `docs/`. `docs/crate-map.svg` must be what
-//! `cargo metadata` draws now (`MAKESPAN_BLESS=1` redraws it), and the crates that the
-//! architecture page says build without HiGHS must not depend on it.
+//! `cargo metadata` draws now (`MAKESPAN_BLESS=1` redraws it), `docs/architecture.md` must
+//! name every workspace crate, and the crates it says build without HiGHS must not depend
+//! on it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -1504,6 +1505,14 @@ fn docs_crate_map_is_what_cargo_metadata_draws_now() {
                 c.name
             );
         }
+    }
+    let page = std::fs::read_to_string("docs/architecture.md").unwrap();
+    for c in &crates {
+        assert!(
+            page.contains(&format!("`{}`", c.name)),
+            "docs/architecture.md does not say what {} holds",
+            c.name
+        );
     }
     let path = "docs/crate-map.svg";
     let committed = std::fs::read_to_string(path).unwrap_or_default();

@@ -15,6 +15,7 @@ mod certify_orders;
 mod check;
 mod cli;
 mod cp_method;
+mod docs_commands;
 mod error_text;
 mod explain_properties;
 mod formats_detect;

@@ -1,4 +1,4 @@
-//! The TimeArena commands of the README, as a user runs them.
+//! The TimeArena commands of `docs/timearena.md`, as a user runs them.
 
 use crate::common::{makespan, text};
 

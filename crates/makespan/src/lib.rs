@@ -269,3 +269,8 @@ pub fn explain_plan(
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+/// The Rust examples of `docs/library.md` (using the crate from Rust), run the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+struct LibraryDocDoctests;

@@ -13,7 +13,7 @@ use makespan::solve::check::cross_check;
 use makespan::solve::exact::cp::{self, CpOutcome};
 use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
 use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
+use makespan::solve::{solve, Cancel, SolveOptions};
 use makespan::verify::verify;
 use makespan_certify_check::check;
 use proptest::prelude::*;
@@ -109,7 +109,7 @@ proptest! {
         let solution = solve(&instance, &SolveOptions::default());
         if solution.status == Status::Optimal {
             prop_assert!(verify(&instance, &solution.schedule).valid);
-            let second = cross_check(&instance, &solution, &SolveOptions::default());
+            let second = cross_check(&instance, &solution, &SolveOptions::default(), &Cancel::new());
             prop_assert_ne!(second.verdict, Verdict::Disagree, "{:?}", second);
         }
     }

@@ -135,7 +135,7 @@ proptest! {
     fn the_exhaustive_cross_check_agrees_with_solve_and_the_brute_force(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let solution = solve(&instance, &SolveOptions::default());
-        let check = cross_check(&instance, &solution, &SolveOptions::default());
+        let check = cross_check(&instance, &solution, &SolveOptions::default(), &Cancel::new());
         prop_assert_eq!(check.verdict, Verdict::Agree, "{:?}", check);
         prop_assert_eq!(check.method.as_str(), "exhaustive");
         prop_assert_eq!(check.detail, format!("found Optimal({optimum})"));

@@ -48,7 +48,7 @@ pub use makespan_formats::ImportOptions;
 pub use makespan_model::instance::{Instance, LoadError};
 pub use makespan_model::schedule::ScheduledActivity;
 pub use makespan_model::solution::{Solution, Status};
-pub use makespan_solve::{Cancel, SolveOptions};
+pub use makespan_solve::{Cancel, Run, SolveOptions};
 pub use makespan_verify::{Report, Rule, Violation};
 
 pub use score_html::score_html;
@@ -131,33 +131,32 @@ pub enum SolveError {
     Unsupported(String),
 }
 
-/// [`solve()`], with an invalid instance or an unsupported feature as an error instead of an
-/// `error` solution. Infeasible instances and limits are still solutions (`infeasible`,
-/// `feasible`); so is an `error` for any other reason (the solver failing).
+/// [`solve()`] in `run` (stopped by its [`Cancel`] token), with an invalid instance or an
+/// unsupported feature as an error instead of an `error` solution. Infeasible instances and
+/// limits are still solutions (`infeasible`, `feasible`); so is an `error` for any other
+/// reason (the solver failing).
 ///
 /// ```
 /// use makespan::instance::Activity;
-/// use makespan::{Instance, SolveError, SolveOptions};
+/// use makespan::{Instance, Run, SolveError, SolveOptions};
 ///
 /// let broken = Instance {
 ///     activities: vec![Activity::new("boil", -1)],
 ///     ..Instance::new("broken", Some(1))
 /// };
-/// let err = makespan::try_solve(&broken, &SolveOptions::default()).unwrap_err();
+/// let err = makespan::try_solve(&broken, &SolveOptions::default(), &Run::default()).unwrap_err();
 /// assert!(matches!(err, SolveError::Invalid(_)));
 /// ```
-pub fn try_solve(instance: &Instance, options: &SolveOptions) -> Result<Solution, SolveError> {
-    let solution = solve(instance, options);
-    if solution.status == Status::Error {
-        // Ask again why, by the same checks the solve ran, only on this rare path.
-        instance.validate()?;
-        if let Err(solve::problem::Refusal::Unsupported(what)) =
-            solve::problem::Problem::compile_scaled(instance)
-        {
-            return Err(SolveError::Unsupported(what));
-        }
+pub fn try_solve(
+    instance: &Instance,
+    options: &SolveOptions,
+    run: &Run,
+) -> Result<Solution, SolveError> {
+    match makespan_solve::solve_detailed(instance, options, run) {
+        (_, Some(solve::Failure::Invalid(invalid))) => Err(SolveError::Invalid(invalid)),
+        (_, Some(solve::Failure::Unsupported(what))) => Err(SolveError::Unsupported(what)),
+        (solution, _) => Ok(solution),
     }
-    Ok(solution)
 }
 
 /// [`solve()`] by the chosen method: the exact pipeline or a benchmark's baseline.

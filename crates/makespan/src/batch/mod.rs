@@ -110,7 +110,7 @@ impl Row {
 }
 
 /// Stack of each worker thread: that of a thread running HiGHS.
-pub const WORKER_STACK: usize = makespan_solve::exact::milp::STACK;
+pub const WORKER_STACK: usize = makespan_solve::THREAD_STACK;
 
 /// Why a batch could not run (per-instance failures are `error` solutions, not this).
 #[derive(Debug, thiserror::Error)]

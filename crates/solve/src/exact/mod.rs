@@ -15,12 +15,12 @@
 //! the crate's own; [`exact_methods`] is its public face: the methods' names, in the order
 //! the pipeline tries them.
 
-pub mod agent_search;
-pub mod cp;
-pub mod milp;
+pub(crate) mod agent_search;
+pub(crate) mod cp;
+pub(crate) mod milp;
 mod race;
 mod searches;
-pub mod unit_search;
+pub(crate) mod unit_search;
 
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;

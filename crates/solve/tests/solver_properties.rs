@@ -4,21 +4,18 @@
 
 use std::num::NonZeroU32;
 
-use makespan::Cancel;
-
-use makespan::instance::{AgentUse, Instance};
-use makespan::solution::Status;
-use makespan::solution::Verdict;
-use makespan::solve::bounds;
-use makespan::solve::check::cross_check;
-use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::heuristics::{self, Effort};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
-use makespan::verify::verify;
+use makespan_model::instance::{AgentUse, Instance};
+use makespan_model::solution::{Status, Verdict};
+use makespan_solve::check::cross_check;
+use makespan_solve::internals::bounds;
+use makespan_solve::internals::heuristics::{self, Effort};
+use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
+use makespan_solve::internals::Problem;
+use makespan_solve::{solve, Cancel, SolveOptions};
+use makespan_verify::verify;
 use proptest::prelude::*;
 
-use crate::common::strategies::agent_instances;
+use makespan_testkit::strategies::agent_instances;
 
 /// Exhaustive search over integer start times, activities in index order (a topological
 /// order by construction), written independently of the solver.

@@ -10,7 +10,7 @@
 //! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`], [`certificate`] |
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
 //! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
-//! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] |
+//! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] (its public API) |
 //! | `makespan-report` | why a plan lost time (critical chain, waits, lost time), Gantt SVG/HTML | [`report`] |
 //!
 //! The libraries print nothing, install no signal handler and never exit the process:
@@ -41,7 +41,6 @@ use std::path::Path;
 pub use makespan_formats as formats;
 pub use makespan_model::{certificate, input, instance, schedule, solution};
 pub use makespan_report as report;
-pub use makespan_solve as solve;
 pub use makespan_verify as verify;
 
 pub use makespan_formats::ImportOptions;
@@ -63,6 +62,17 @@ pub mod validation;
 
 pub use many::solve_many;
 pub use reference::{compare_to, ReferenceError};
+
+/// The solver (crate `makespan-solve`), as far as it is an API: solving with settings and a
+/// run, typed failures, the exact methods' order, the `--check` cross-check and the
+/// `--certify` certificates. Its stages (bounds, heuristics, the methods themselves) stay
+/// inside it.
+pub mod solve {
+    pub use makespan_solve::{
+        certify, check, exact_methods, solve, solve_detailed, Cancel, ExactMethodInfo, Failure,
+        Run, SolveOptions, Stage, MAX_CHUNKS,
+    };
+}
 
 /// Which method produces a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

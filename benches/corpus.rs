@@ -16,7 +16,7 @@ use std::time::Instant;
 use makespan::formats::{self, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
-use makespan::solve::{solve, SolveOptions};
+use makespan::solve::{solve_detailed, Run, SolveOptions};
 use rayon::prelude::*;
 
 fn main() {
@@ -76,13 +76,17 @@ fn run(label: &str, path: &str, options: ImportOptions) {
     let compare = std::env::var("MAKESPAN_COMPARE").is_ok_and(|v| v == "1");
     let pipelines: &[bool] = if compare { &[false, true] } else { &[true] };
     let mut runs: Vec<Vec<Solution>> = Vec::new();
+    let options = SolveOptions::default();
     for &cp in pipelines {
-        let options = SolveOptions {
-            cp,
-            ..SolveOptions::default()
+        let run = match cp {
+            true => Run::default(),
+            false => Run::default().without_constraint_model(),
         };
         let clock = Instant::now();
-        let solutions: Vec<Solution> = instances.par_iter().map(|i| solve(i, &options)).collect();
+        let solutions: Vec<Solution> = instances
+            .par_iter()
+            .map(|i| solve_detailed(i, &options, &run).0)
+            .collect();
         let wall = clock.elapsed().as_secs_f64();
         let mut seconds: Vec<f64> = solutions.iter().map(|s| s.seconds).collect();
         seconds.sort_by(f64::total_cmp);

@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use makespan::solve::SolveOptions;
+use makespan::solve::{Run, SolveOptions};
 use makespan::validation::{self, Optima, Outcome};
 
 const SAMPLES: &str = "../shared/external-validation";
@@ -101,15 +101,13 @@ fn main() {
         let inputs: Vec<PathBuf> = inputs.iter().map(|i| Path::new(SAMPLES).join(i)).collect();
         let cases = validation::load_cases(&inputs).expect("importable samples");
         all.extend(
-            validation::run(&cases, &optima, &options, jobs, &|_| {}).expect("the workers start"),
+            validation::run(&cases, &optima, &options, &Run::default(), jobs, &|_| {})
+                .expect("the workers start"),
         );
         if compare {
-            let without = SolveOptions {
-                cp: false,
-                ..options.clone()
-            };
+            let without = Run::default().without_constraint_model();
             before.extend(
-                validation::run(&cases, &optima, &without, jobs, &|_| {})
+                validation::run(&cases, &optima, &options, &without, jobs, &|_| {})
                     .expect("the workers start"),
             );
         }

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
-use makespan::solve::{solve, SolveOptions};
+use makespan::solve::{solve, solve_detailed, Run, SolveOptions};
 use makespan::verify::verify;
 
 /// The solution is an honest `feasible`: verified schedule, bound strictly below the
@@ -48,16 +48,16 @@ fn a_time_limit_too_short_to_prove_gives_feasible_with_bound_and_gap() {
     assert_feasible_with_bound(&instance, &s, "time limit of 0.5 s");
 }
 
-/// Solves the hard job shop with `options`, cancelled after 0.3 s.
-fn cancelled_after_300_ms(options: SolveOptions) {
+/// Solves the hard job shop with `options` in `run`, cancelled after 0.3 s.
+fn cancelled_after_300_ms(options: SolveOptions, run: Run) {
     let instance = crate::common::hard();
-    let trip = options.cancel.clone();
+    let trip = run.cancel.clone();
     let canceller = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
         trip.cancel();
     });
     let clock = std::time::Instant::now();
-    let s = solve(&instance, &options);
+    let (s, _) = solve_detailed(&instance, &options, &run);
     canceller.join().unwrap();
     // The default time limit is 60 s; the exact method sees the token at its next check.
     assert!(
@@ -70,23 +70,26 @@ fn cancelled_after_300_ms(options: SolveOptions) {
 
 #[test]
 fn a_cancelled_solve_stops_the_constraint_model_at_once_and_keeps_a_schedule() {
-    cancelled_after_300_ms(SolveOptions::default());
+    cancelled_after_300_ms(SolveOptions::default(), Run::default());
 }
 
 #[test]
 fn a_cancelled_race_stops_the_constraint_model_and_the_milp_at_once() {
-    cancelled_after_300_ms(SolveOptions {
-        threads: std::num::NonZeroU32::new(2).unwrap(),
-        ..SolveOptions::default()
-    });
+    cancelled_after_300_ms(
+        SolveOptions {
+            threads: std::num::NonZeroU32::new(2).unwrap(),
+            ..SolveOptions::default()
+        },
+        Run::default(),
+    );
 }
 
 #[test]
 fn a_cancelled_solve_stops_the_milp_at_once_and_keeps_the_heuristic_schedule() {
-    cancelled_after_300_ms(SolveOptions {
-        cp: false,
-        ..SolveOptions::default()
-    });
+    cancelled_after_300_ms(
+        SolveOptions::default(),
+        Run::default().without_constraint_model(),
+    );
 }
 
 #[test]

@@ -1,14 +1,13 @@
 //! Robotouille's 10 asynchronous tasks, imported from `task_graphs.json` and solved: every
-//! task proven optimal, compared with the upstream hard-coded `optimal_steps`.
+//! task proven optimal, compared with the upstream hard-coded `optimal_steps`. (The exact
+//! search on these tasks and their certificates: `crates/solve/tests/robotouille.rs`.)
 
 use std::path::PathBuf;
 
 use makespan::formats::{self, robotouille, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::Status;
-use makespan::solve::exact::unit_search::{search, SearchOutcome};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, Cancel, SolveOptions};
+use makespan::solve::{solve, SolveOptions};
 use makespan::verify::verify;
 
 /// The benchmark's `task_graphs.json`, or `None` (the test is skipped) where it is absent.
@@ -41,14 +40,6 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
         );
         if s.status == Status::Optimal {
             assert!(verify(&s.instance.instance, &s.schedule).valid);
-            // Given room for one more step, the search must find the optimum by itself.
-            let problem = Problem::compile(&s.instance.instance).unwrap();
-            let found = search(&problem, s.makespan.unwrap() + 1, 60.0, &Cancel::new());
-            assert!(
-                matches!(found, SearchOutcome::Optimal { makespan, .. } if Some(makespan) == s.makespan),
-                "{}: {found:?}",
-                s.instance.name
-            );
         }
     }
     let rows = robotouille::by_task(&solutions);
@@ -149,31 +140,5 @@ fn native_files_agree_with_the_task_graphs() {
             }
         }
         assert_eq!(native.operations, ops, "{name}");
-    }
-}
-
-/// The optima of tasks 0–5 (9 instances) carry DRCP certificates that check: travel
-/// and held items enter the proof as order variables (task 9's proofs take minutes each and
-/// are measured in docs/certificates.md instead).
-#[test]
-fn the_optima_of_the_smaller_tasks_are_certified() {
-    let Some(instances) = imported() else {
-        return;
-    };
-    let small: Vec<_> = instances
-        .iter()
-        .filter(|i| ('0'..='5').any(|t| i.name.starts_with(&format!("robotouille-{t}_"))))
-        .collect();
-    assert!(small.len() >= 6, "{}", small.len());
-    for instance in small {
-        let dir = tempfile::tempdir().unwrap();
-        let solution = crate::common::certified(instance, dir.path()).expect("an optimum");
-        let certificate = solution.certificate.expect("certified");
-        assert_eq!(
-            certificate.kind,
-            makespan::certificate::ProofKind::Drcp,
-            "{}",
-            instance.name
-        );
     }
 }

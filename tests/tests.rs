@@ -1,20 +1,18 @@
 //! makespan's integration tests, in one binary (each test binary links HiGHS, so one is
 //! built instead of two dozen): the CLI run as a user runs it, and the library on the
-//! benchmarks' own files. Tests that need the benchmark data skip, saying so, where it is
-//! absent ([`common::data`]).
+//! benchmarks' own files, through its public API. The solver's property suites are its own
+//! crate's (`crates/solve/tests`). Tests that need the benchmark data skip, saying so, where
+//! it is absent (`makespan_testkit::data`).
 
 mod common;
 
-mod agent_search;
 mod answer_forms;
 mod asynctool;
 mod batch_safety;
 mod benchmarks_end_to_end;
-mod certify_bounds;
-mod certify_orders;
+mod certify_cli;
 mod check;
 mod cli;
-mod cp_method;
 mod docs_commands;
 mod error_text;
 mod explain_properties;
@@ -25,7 +23,6 @@ mod gantt;
 #[cfg(unix)]
 mod interrupt;
 mod limits;
-mod propagation_properties;
 mod recipe2plan;
 mod recipe2plan_properties;
 mod resource_limits;
@@ -33,8 +30,6 @@ mod robotouille;
 mod robotouille_actions;
 mod robustness;
 mod score;
-mod setups_and_holds;
-mod solver_properties;
 mod timearena;
 mod timearena_cli;
 mod validation_sets;

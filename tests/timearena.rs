@@ -1,7 +1,8 @@
 //! TimeArena end to end on the benchmark's `timearena/tasks.json`: every run proven optimal with
 //! a verified schedule, the greedy oracle replica against the paper and against the
 //! optima, the environment's known faults found by computation, and decision-list
-//! mutations reported under the right rule.
+//! mutations reported under the right rule. (The solver's own bounds against these optima:
+//! `crates/solve/tests/timearena.rs`.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -10,12 +11,9 @@ use makespan::formats::timearena::log::{verify_decisions, Decision, DecisionLog}
 use makespan::formats::{self, timearena, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
-use makespan::solve::bounds;
-use makespan::solve::problem::Problem;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::{verify, Rule};
 use makespan::Method;
-use proptest::prelude::*;
 use rayon::prelude::*;
 
 /// The benchmark's `tasks.json`, or `None` (the test is skipped) where the data is absent.
@@ -339,34 +337,6 @@ fn mutated_optimal_decision_lists_are_reported_with_the_right_rule() {
     second.time = start + 1;
     second.action = format!("{} {name}", second.action.rsplit_once(' ').unwrap().0);
     assert!(rules_of(&fries, plan).contains(&Rule::ResourceOverCapacity));
-}
-
-/// Any run in any task order: the optimum is at least every lower bound, and at most the
-/// greedy oracle's value whenever the oracle's schedule is valid.
-#[test]
-fn optimum_between_bounds_and_greedy() {
-    let Some(tasks) = tasks() else {
-        return;
-    };
-    proptest!(ProptestConfig::with_cases(24), |(
-        scenario in prop::sample::select(vec!["cooking", "household", "lab"]),
-        order in prop::sample::subsequence((1..=10).collect::<Vec<u32>>(), 1..=3).prop_shuffle(),
-        constraint in any::<bool>(),
-    )| {
-        let list: Vec<String> = order.iter().map(|t| format!("{scenario}{t}")).collect();
-        let suffix = if constraint { "-constraint" } else { "" };
-        let instance = named(&tasks, &format!("{}{suffix}", list.join("+")));
-        let solution = solve(&instance, &SolveOptions::default());
-        prop_assert_eq!(solution.status, Status::Optimal);
-        let optimum = solution.makespan.unwrap();
-        let problem = Problem::compile(&instance).unwrap();
-        prop_assert!(bounds::best(&problem, None).value <= optimum);
-        prop_assert!(bounds::critical_path(&problem).value <= optimum);
-        let g = greedy(&instance);
-        if g.status == Status::Feasible {
-            prop_assert!(optimum <= g.makespan.unwrap());
-        }
-    });
 }
 
 #[test]

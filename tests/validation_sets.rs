@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use makespan::solution::Status;
-use makespan::solve::SolveOptions;
+use makespan::solve::{Run, SolveOptions};
 use makespan::validation::{self, Optima, Outcome, Published, Verdict};
 
 /// The validation samples' folder, or `None` (the test is skipped) where it is absent.
@@ -28,7 +28,7 @@ fn validate(samples: &Path, inputs: &[&str], tables: &[&str], time_limit: f64) -
         time_limit,
         ..SolveOptions::default()
     };
-    let outcomes = validation::run(&cases, &optima, &options, 2, &|_| {}).unwrap();
+    let outcomes = validation::run(&cases, &optima, &options, &Run::default(), 2, &|_| {}).unwrap();
     eprintln!("{}", validation::render(&outcomes));
     outcomes
 }

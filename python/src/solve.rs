@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
-use makespan::{Method, SolveOptions};
+use makespan::{Method, Run, SolveOptions};
 
 use crate::errors;
 use crate::interrupt;
@@ -81,8 +81,9 @@ fn solve(
     let options = options(time_limit, threads, node_limit, heuristic_only)?;
     let method = self::method(method)?;
     let instance = &instance.0;
-    let solved = interrupt::run(py, &options.cancel, || match method {
-        Method::Exact => makespan::try_solve(instance, &options),
+    let run = Run::default();
+    let solved = interrupt::run(py, &run.cancel, || match method {
+        Method::Exact => makespan::try_solve(instance, &options, &run),
         baseline => Ok(makespan::solve_with(instance, baseline, &options)),
     })?;
     solved.map(Solution).map_err(errors::solve)
@@ -111,8 +112,9 @@ fn solve_many(
         return Err(errors::usage("jobs: at least 1 instance at a time"));
     }
     let instances: Vec<makespan::Instance> = instances.iter().map(|i| i.0.clone()).collect();
-    let solved = interrupt::run(py, &options.cancel, || {
-        makespan::solve_many(&instances, &options, jobs)
+    let run = Run::default();
+    let solved = interrupt::run(py, &run.cancel, || {
+        makespan::solve_many(&instances, &options, &run, jobs)
     })?
     .map_err(|e| errors::usage(e.to_string()))?;
     // Only the token stops an instance from starting, and only a signal trips it.

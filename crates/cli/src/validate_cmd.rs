@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use makespan::solve::SolveOptions;
+use makespan::solve::{Run, SolveOptions};
 use makespan::validation::{self, Optima, Verdict};
 
 #[derive(clap::Args)]
@@ -57,7 +57,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode> {
     };
     crate::workers::check_threads(args.threads.get())?;
     let bar = crate::terminal::progress_bar(cases.len(), args.quiet);
-    let outcomes = validation::run(&cases, &optima, &options, jobs, &|o| {
+    let outcomes = validation::run(&cases, &optima, &options, &Run::default(), jobs, &|o| {
         bar.inc(1);
         bar.set_message(format!("{} {}", o.instance, o.verdict.label()));
     })?;

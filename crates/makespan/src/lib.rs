@@ -10,7 +10,7 @@
 //! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`], [`certificate`] |
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
 //! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
-//! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] |
+//! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] (its public API) |
 //! | `makespan-report` | why a plan lost time (critical chain, waits, lost time), Gantt SVG/HTML | [`report`] |
 //!
 //! The libraries print nothing, install no signal handler and never exit the process:
@@ -41,14 +41,13 @@ use std::path::Path;
 pub use makespan_formats as formats;
 pub use makespan_model::{certificate, input, instance, schedule, solution};
 pub use makespan_report as report;
-pub use makespan_solve as solve;
 pub use makespan_verify as verify;
 
 pub use makespan_formats::ImportOptions;
 pub use makespan_model::instance::{Instance, LoadError};
 pub use makespan_model::schedule::ScheduledActivity;
 pub use makespan_model::solution::{Solution, Status};
-pub use makespan_solve::{Cancel, SolveOptions};
+pub use makespan_solve::{Cancel, Run, SolveOptions};
 pub use makespan_verify::{Report, Rule, Violation};
 
 pub use score::page::score_html;
@@ -62,6 +61,17 @@ pub mod validation;
 
 pub use reference::{compare_to, ReferenceError};
 pub use solve_many::solve_many;
+
+/// The solver (crate `makespan-solve`), as far as it is an API: solving with settings and a
+/// run, typed failures, the exact methods' order, the `--check` cross-check and the
+/// `--certify` certificates. Its stages (bounds, heuristics, the methods themselves) stay
+/// inside it.
+pub mod solve {
+    pub use makespan_solve::{
+        certify, check, exact_methods, solve, solve_detailed, Cancel, ExactMethodInfo, Failure,
+        Run, SolveOptions, Stage, MAX_CHUNKS,
+    };
+}
 
 /// Which method produces a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -130,33 +140,32 @@ pub enum SolveError {
     Unsupported(String),
 }
 
-/// [`solve()`], with an invalid instance or an unsupported feature as an error instead of an
-/// `error` solution. Infeasible instances and limits are still solutions (`infeasible`,
-/// `feasible`); so is an `error` for any other reason (the solver failing).
+/// [`solve()`] in `run` (stopped by its [`Cancel`] token), with an invalid instance or an
+/// unsupported feature as an error instead of an `error` solution. Infeasible instances and
+/// limits are still solutions (`infeasible`, `feasible`); so is an `error` for any other
+/// reason (the solver failing).
 ///
 /// ```
 /// use makespan::instance::Activity;
-/// use makespan::{Instance, SolveError, SolveOptions};
+/// use makespan::{Instance, Run, SolveError, SolveOptions};
 ///
 /// let broken = Instance {
 ///     activities: vec![Activity::new("boil", -1)],
 ///     ..Instance::new("broken", Some(1))
 /// };
-/// let err = makespan::try_solve(&broken, &SolveOptions::default()).unwrap_err();
+/// let err = makespan::try_solve(&broken, &SolveOptions::default(), &Run::default()).unwrap_err();
 /// assert!(matches!(err, SolveError::Invalid(_)));
 /// ```
-pub fn try_solve(instance: &Instance, options: &SolveOptions) -> Result<Solution, SolveError> {
-    let solution = solve(instance, options);
-    if solution.status == Status::Error {
-        // Ask again why, by the same checks the solve ran, only on this rare path.
-        instance.validate()?;
-        if let Err(solve::problem::Refusal::Unsupported(what)) =
-            solve::problem::Problem::compile_scaled(instance)
-        {
-            return Err(SolveError::Unsupported(what));
-        }
+pub fn try_solve(
+    instance: &Instance,
+    options: &SolveOptions,
+    run: &Run,
+) -> Result<Solution, SolveError> {
+    match makespan_solve::solve_detailed(instance, options, run) {
+        (_, Some(solve::Failure::Invalid(invalid))) => Err(SolveError::Invalid(invalid)),
+        (_, Some(solve::Failure::Unsupported(what))) => Err(SolveError::Unsupported(what)),
+        (solution, _) => Ok(solution),
     }
-    Ok(solution)
 }
 
 /// [`solve()`] by the chosen method: the exact pipeline or a benchmark's baseline.

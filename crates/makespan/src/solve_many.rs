@@ -1,20 +1,20 @@
 //! Solving a list of instances in memory, in parallel: what a script or a binding wants
 //! (no files, unlike [`batch`](crate::batch)), stopped between instances and inside each
-//! solve by the options' [`Cancel`](crate::Cancel) token.
+//! solve by the run's [`Cancel`](crate::Cancel) token.
 
 use rayon::prelude::*;
 
 use crate::batch::{BatchError, WORKER_STACK};
-use crate::{Instance, Solution, SolveOptions};
+use crate::{Instance, Run, Solution, SolveOptions};
 
-/// Solves every instance, `jobs` at a time (at least one, at most one per instance), in
-/// the order given. Once `options.cancel` is tripped, instances not yet started are `None`
-/// and those running stop at their next check ([`SolveOptions::cancel`]). Fails only when
+/// Solves every instance in `run`, `jobs` at a time (at least one, at most one per
+/// instance), in the order given. Once `run.cancel` is tripped, instances not yet started
+/// are `None` and those running stop at their next check ([`Run::cancel`]). Fails only when
 /// the worker threads cannot start (an address-space or thread limit).
 ///
 /// ```
 /// use makespan::instance::Activity;
-/// use makespan::{Instance, SolveOptions, Status};
+/// use makespan::{Instance, Run, SolveOptions, Status};
 ///
 /// let kitchens: Vec<Instance> = (1..=3)
 ///     .map(|cooks| Instance {
@@ -22,13 +22,14 @@ use crate::{Instance, Solution, SolveOptions};
 ///         ..Instance::new(format!("kitchen-{cooks}"), Some(cooks))
 ///     })
 ///     .collect();
-/// let solutions = makespan::solve_many(&kitchens, &SolveOptions::default(), 2).unwrap();
+/// let solutions = makespan::solve_many(&kitchens, &SolveOptions::default(), &Run::default(), 2).unwrap();
 /// let makespans: Vec<_> = solutions.iter().map(|s| s.as_ref().unwrap().makespan).collect();
 /// assert_eq!(makespans, [Some(10), Some(6), Some(6)]);
 /// ```
 pub fn solve_many(
     instances: &[Instance],
     options: &SolveOptions,
+    run: &Run,
     jobs: usize,
 ) -> Result<Vec<Option<Solution>>, BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -43,7 +44,8 @@ pub fn solve_many(
         instances
             .par_iter()
             .map(|instance| {
-                (!options.cancel.is_cancelled()).then(|| crate::solve(instance, options))
+                (!run.cancel.is_cancelled())
+                    .then(|| makespan_solve::solve_detailed(instance, options, run).0)
             })
             .collect()
     }))
@@ -64,20 +66,22 @@ mod tests {
     #[test]
     fn results_keep_the_order_of_the_instances() {
         let instances: Vec<Instance> = (0..8).map(|i| chain(&format!("c{i}"))).collect();
-        let names: Vec<String> = solve_many(&instances, &SolveOptions::default(), 3)
-            .unwrap()
-            .into_iter()
-            .map(|s| s.unwrap().instance.name)
-            .collect();
+        let names: Vec<String> =
+            solve_many(&instances, &SolveOptions::default(), &Run::default(), 3)
+                .unwrap()
+                .into_iter()
+                .map(|s| s.unwrap().instance.name)
+                .collect();
         let expected: Vec<String> = instances.iter().map(|i| i.name.clone()).collect();
         assert_eq!(names, expected);
     }
 
     #[test]
     fn a_tripped_token_starts_nothing() {
-        let options = SolveOptions::default();
-        options.cancel.cancel();
-        let solutions = solve_many(&[chain("x"), chain("y")], &options, 2).unwrap();
+        let run = Run::default();
+        run.cancel.cancel();
+        let solutions =
+            solve_many(&[chain("x"), chain("y")], &SolveOptions::default(), &run, 2).unwrap();
         assert!(solutions.iter().all(Option::is_none));
     }
 }

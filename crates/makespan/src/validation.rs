@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use makespan_formats::{self as formats, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::solution::{Solution, Status};
-use makespan_solve::{solve, SolveOptions};
+use makespan_solve::{solve_detailed, Run, SolveOptions};
 
 /// A published result for one instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -376,12 +376,14 @@ impl Outcome {
     }
 }
 
-/// Solves every case with [`solve`] (`jobs` at once) and judges it against `optima`, in the
-/// order of `cases`; `done` is called after each instance (for a progress bar).
+/// Solves every case with [`solve()`](crate::solve()) in `run` (`jobs` at once) and judges it
+/// against `optima`, in the order of `cases`; `done` is called after each instance (for a
+/// progress bar).
 pub fn run(
     cases: &[Case],
     optima: &Optima,
     options: &SolveOptions,
+    run: &Run,
     jobs: usize,
     done: &(dyn Fn(&Outcome) + Sync),
 ) -> Result<Vec<Outcome>, crate::batch::BatchError> {
@@ -397,7 +399,7 @@ pub fn run(
         cases
             .par_iter()
             .map(|case| {
-                let solution = solve(&case.instance, options);
+                let solution = solve_detailed(&case.instance, options, run).0;
                 let published = optima.get(&case.file);
                 let outcome = Outcome {
                     set: case.set(),

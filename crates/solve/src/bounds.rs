@@ -51,7 +51,9 @@ pub fn load(problem: &Problem) -> LowerBound {
     }
 }
 
-/// The best of the cheap bounds, raised by energetic reasoning up to (at most) `upper`.
+/// The best of the cheap bounds, raised by energetic reasoning up to (at most) `upper`
+/// (the pipeline calls [`best_until`]; this is for tests and benches).
+#[cfg(any(test, feature = "internals"))]
 pub fn best(problem: &Problem, upper: Option<i64>) -> LowerBound {
     best_until(problem, upper, None)
 }

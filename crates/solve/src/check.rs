@@ -10,14 +10,14 @@
 //!   the claimed makespan (not one less) with no lower bound, so neither the heuristic's
 //!   schedule nor a combinatorial bound enters its proof.
 //!
-//! Both read the compiled [`Problem`]; a schedule that breaks the instance itself is caught
+//! Both read the compiled problem; a schedule that breaks the instance itself is caught
 //! by the independent verifier, which checks every schedule before it is written.
 
 use std::time::Instant;
 
 use crate::exact::milp::{self, MilpOutcome, MilpSettings};
-use crate::pipeline::SolveOptions;
 use crate::problem::Problem;
+use crate::{Cancel, SolveOptions};
 use makespan_model::instance::Instance;
 use makespan_model::solution::{CrossCheck, Solution, Status, Verdict};
 
@@ -111,8 +111,14 @@ fn show(value: i64) -> String {
     }
 }
 
-/// Re-solves `instance` by a second method and compares with `solution`.
-pub fn cross_check(instance: &Instance, solution: &Solution, options: &SolveOptions) -> CrossCheck {
+/// Re-solves `instance` by a second method, within `options`' limits unless `cancel` is
+/// tripped first, and compares with `solution`.
+pub fn cross_check(
+    instance: &Instance,
+    solution: &Solution,
+    options: &SolveOptions,
+    cancel: &Cancel,
+) -> CrossCheck {
     let clock = Instant::now();
     let claimed = Finding::of(solution);
     let record = |verdict, method: &str, detail: String| CrossCheck {
@@ -141,7 +147,10 @@ pub fn cross_check(instance: &Instance, solution: &Solution, options: &SolveOpti
     let safe = solution.makespan.is_none();
     let (method, second) = match exhaustive(&problem, horizon, safe) {
         Some(found) => ("exhaustive", found),
-        None => ("milp-alone", milp_alone(&problem, horizon, safe, options)),
+        None => (
+            "milp-alone",
+            milp_alone(&problem, horizon, safe, options, cancel),
+        ),
     };
     let verdict = match (disagreement(claimed, second), second) {
         (Some(why), _) => return record(Verdict::Disagree, method, why),
@@ -157,13 +166,14 @@ fn milp_alone(
     horizon: i64,
     horizon_is_safe: bool,
     options: &SolveOptions,
+    cancel: &Cancel,
 ) -> Finding {
     let settings = MilpSettings {
         time_limit: options.time_limit,
         threads: options.threads,
         node_limit: options.node_limit,
         export_lp: None,
-        cancel: options.cancel.clone(),
+        cancel: cancel.clone(),
     };
     match milp::solve(problem, horizon, 0, &settings) {
         Ok(MilpOutcome::Solved {
@@ -406,7 +416,12 @@ mod tests {
         let instance = three_on_one_agent();
         let solution = solve(&instance, &SolveOptions::default());
         assert_eq!(solution.makespan, Some(7));
-        let check = cross_check(&instance, &solution, &SolveOptions::default());
+        let check = cross_check(
+            &instance,
+            &solution,
+            &SolveOptions::default(),
+            &Cancel::new(),
+        );
         assert_eq!(check.verdict, Verdict::Agree, "{check:?}");
         assert_eq!(check.method, "exhaustive");
         assert!(check.detail.contains("Optimal(7)"), "{check:?}");
@@ -419,11 +434,11 @@ mod tests {
         // Claim a longer makespan is optimal: the search finds the shorter schedule.
         wrong.makespan = Some(8);
         wrong.lower_bound = Some(8);
-        let check = cross_check(&instance, &wrong, &SolveOptions::default());
+        let check = cross_check(&instance, &wrong, &SolveOptions::default(), &Cancel::new());
         assert_eq!(check.verdict, Verdict::Disagree, "{check:?}");
         // The MILP alone flags it too (more activities than the exhaustive limit).
         let problem = Problem::compile(&instance).unwrap();
-        let found = milp_alone(&problem, 8, false, &SolveOptions::default());
+        let found = milp_alone(&problem, 8, false, &SolveOptions::default(), &Cancel::new());
         assert!(
             disagreement(Finding::Optimal(8), found).is_some(),
             "{found:?}"
@@ -436,7 +451,7 @@ mod tests {
         let mut wrong = solve(&instance, &SolveOptions::default());
         wrong.status = Status::Infeasible;
         wrong.makespan = None;
-        let check = cross_check(&instance, &wrong, &SolveOptions::default());
+        let check = cross_check(&instance, &wrong, &SolveOptions::default(), &Cancel::new());
         assert_eq!(check.verdict, Verdict::Disagree, "{check:?}");
     }
 }

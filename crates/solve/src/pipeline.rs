@@ -3,8 +3,6 @@
 //! lower bound (combinatorial, or HiGHS's) meets the schedule, and every schedule passes
 //! the independent verifier before it is returned.
 
-use std::num::NonZeroU32;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use makespan_model::instance::Instance;
@@ -15,95 +13,54 @@ use crate::assign;
 use crate::bounds;
 use crate::exact::{self, milp, Outcome};
 use crate::heuristics::{self, Effort};
-use crate::problem::{expand, Problem, Refusal};
-use crate::Cancel;
-
-/// How to solve.
-#[derive(Debug, Clone)]
-pub struct SolveOptions {
-    /// Wall-clock seconds for one instance, shared by every phase (compiling, bounds,
-    /// heuristics, exact methods); when it runs out the best schedule so far is returned as
-    /// `feasible`.
-    pub time_limit: f64,
-    /// Threads per instance: HiGHS's, and the one-agent search over time's; from 2, the
-    /// constraint model and the MILP race on threads of their own.
-    pub threads: NonZeroU32,
-    /// Branch-and-bound nodes the MILP of one instance may explore; `None` for no limit.
-    pub node_limit: Option<u64>,
-    /// Write the MILP (if one is built) to this LP file.
-    pub export_lp: Option<PathBuf>,
-    /// Stop after bounds and heuristics: never run the MILP.
-    pub heuristic_only: bool,
-    /// Whether the constraint model (Pumpkin) may take the problems it expresses; `false`
-    /// leaves them to the searches and the MILP, as before it existed (for comparisons).
-    pub cp: bool,
-    /// How hard the heuristics try (samples, local search).
-    pub effort: Effort,
-    /// Unit chunks preemptible activities may become, in all; above it they are scheduled
-    /// without preemption (a valid schedule; optimal only where a bound proves it).
-    pub max_chunks: u64,
-    /// Stops the exact searches and HiGHS at their next check once tripped; the solve then
-    /// ends like a limit (`feasible` with the best schedule found, or `error`).
-    pub cancel: Cancel,
-}
-
-/// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
-pub const MAX_CHUNKS: u64 = 5_000;
-
-impl SolveOptions {
-    /// Seconds left before the instance's deadline (the whole time limit when none is
-    /// set): the budget of each phase, while messages name `time_limit` itself.
-    pub fn seconds_left(&self) -> f64 {
-        self.effort.deadline.map_or(self.time_limit, |d| {
-            d.saturating_duration_since(Instant::now()).as_secs_f64()
-        })
-    }
-}
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            time_limit: 60.0,
-            threads: NonZeroU32::MIN,
-            node_limit: None,
-            export_lp: None,
-            heuristic_only: false,
-            cp: true,
-            effort: Effort::default(),
-            max_chunks: MAX_CHUNKS,
-            cancel: Cancel::new(),
-        }
-    }
-}
+use crate::problem::{expand, Problem};
+use crate::{Failure, Run, SolveOptions};
 
 /// Solves one instance. Never panics on bad input: problems become `error` or `infeasible`
 /// solutions with a reason.
 pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
+    solve_detailed(instance, options, &Run::default()).0
+}
+
+/// [`solve`] in `run` (stopped by its cancel token), and why there is no schedule, typed,
+/// beside the solution: `Some` exactly when the status is `infeasible` or `error`, and its
+/// text is the solution's `reason`.
+///
+/// ```
+/// use makespan_model::instance::{Activity, Instance};
+/// use makespan_solve::{Failure, Run, SolveOptions, Status};
+///
+/// let broken = Instance {
+///     activities: vec![Activity::new("boil", -1)],
+///     ..Instance::new("broken", Some(1))
+/// };
+/// let (solution, failure) = makespan_solve::solve_detailed(&broken, &SolveOptions::default(), &Run::default());
+/// assert_eq!(solution.status, Status::Error);
+/// assert!(matches!(failure, Some(Failure::Invalid(_))));
+/// ```
+pub fn solve_detailed(
+    instance: &Instance,
+    options: &SolveOptions,
+    run: &Run,
+) -> (Solution, Option<Failure>) {
     let clock = Instant::now();
     if let Err(invalid) = instance.validate() {
-        let reason = format!("invalid instance: {invalid}");
         return finish(
             instance,
-            Outcome::refused(Status::Error, reason),
+            Outcome::failed(Failure::Invalid(invalid)),
             None,
             clock,
         );
     }
     if options.time_limit.is_nan() || options.time_limit < 0.0 {
-        let reason = format!(
-            "the time limit must be a number of seconds ≥ 0, not {}",
-            options.time_limit
-        );
-        return finish(
-            instance,
-            Outcome::refused(Status::Error, reason),
-            None,
-            clock,
-        );
+        let failure = Failure::TimeLimit(options.time_limit);
+        return finish(instance, Outcome::failed(failure), None, clock);
     }
     // One deadline for the whole instance, compiling included.
-    let mut options = options.clone();
-    options.effort.deadline = Some(clock + Duration::from_secs_f64(options.time_limit.min(1e9)));
+    let run = Run {
+        deadline: Some(clock + Duration::from_secs_f64(options.time_limit.min(1e9))),
+        ..run.clone()
+    };
     let chunks = expand::chunk_count(instance);
     let unchunked;
     let (solved, preemption) = if chunks > options.max_chunks {
@@ -115,8 +72,8 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
     let (outcome, schedule) = match Problem::compile_scaled(solved) {
         Ok(problem) => {
             let mut outcome = match preemption {
-                None => search(&problem, &options),
-                Some(chunks) => search_unchunked(&problem, &options, chunks),
+                None => search(&problem, options, &run),
+                Some(chunks) => search_unchunked(&problem, options, &run, chunks),
             };
             // The solvers work in units of the instance's time gcd.
             if let Some(b) = &mut outcome.bound {
@@ -128,13 +85,21 @@ pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
                 .map(|starts| checked_schedule(instance, &problem, starts));
             (outcome, schedule)
         }
-        Err(Refusal::Infeasible(reason)) => (Outcome::refused(Status::Infeasible, reason), None),
-        Err(refusal) => (Outcome::refused(Status::Error, refusal.to_string()), None),
+        Err(refusal) => (Outcome::failed(refusal.into()), None),
     };
     finish(instance, outcome, schedule, clock)
 }
 
-fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
+/// The heuristics' effort before [`effort`] adapts it: the default, stopped at the run's
+/// deadline.
+fn base_effort(run: &Run) -> Effort {
+    Effort {
+        deadline: run.deadline,
+        ..Effort::default()
+    }
+}
+
+fn search(problem: &Problem, options: &SolveOptions, run: &Run) -> Outcome {
     let cheap = bounds::critical_path(problem).max(bounds::load(problem));
     if !problem.has_capacity_limits() {
         // Nothing competes for agents or resources: earliest starts are optimal.
@@ -143,22 +108,23 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
             starts: Some(problem.earliest.clone()),
             bound: Some(cheap),
             reason: None,
+            failure: None,
             method: "critical-path".into(),
             milp_ran: false,
             nodes: None,
         };
     }
     // The strongest bound first: the heuristics stop as soon as they meet it.
-    let lower = bounds::best_until(problem, None, options.effort.deadline);
+    let lower = bounds::best_until(problem, None, run.deadline);
     let heuristic = heuristics::best_until(
         problem,
         lower.value,
-        effort(problem, options),
-        &options.cancel,
+        effort(problem, options, run),
+        &run.cancel,
     );
     let upper = heuristic.as_ref().map(|h| h.makespan(problem));
     let method = heuristic.as_ref().map_or("none", |h| h.rule);
-    let cancelled = options.cancel.is_cancelled();
+    let cancelled = run.cancel.is_cancelled();
     if let (Some(h), Some(u)) = (&heuristic, upper) {
         if u <= lower.value || options.heuristic_only || cancelled {
             let skipped = if cancelled {
@@ -177,6 +143,7 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                 reason: (u > lower.value).then(|| {
                     format!("not proven optimal: {skipped}; lower_bound and gap say how far from optimal it can be")
                 }),
+                failure: None,
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
@@ -184,16 +151,13 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
         }
     }
     if cancelled {
-        return Outcome::refused(Status::Error, "the solve was cancelled".into());
+        return Outcome::failed(Failure::Cancelled);
     }
     if options.heuristic_only {
-        return Outcome::refused(
-            Status::Error,
-            "the heuristics found no schedule that meets every maximum lag; run without --heuristic-only".into(),
-        );
+        return Outcome::failed(Failure::HeuristicOnly);
     }
     // The exact methods get what is left of the instance's time.
-    if options.seconds_left() <= 0.0 {
+    if run.seconds_left(options.time_limit) <= 0.0 {
         if let Some(h) = &heuristic {
             return Outcome {
                 status: Status::Feasible,
@@ -203,13 +167,14 @@ fn search(problem: &Problem, options: &SolveOptions) -> Outcome {
                     "not proven optimal: the time limit of {} s ran out before the exact methods (--time-limit)",
                     options.time_limit
                 )),
+                failure: None,
                 method: format!("heuristic:{method}"),
                 milp_ran: false,
                 nodes: None,
             };
         }
     }
-    exact::solve(problem, lower, heuristic.as_ref(), options)
+    exact::solve(problem, lower, heuristic.as_ref(), options, run)
 }
 
 /// The instance with every activity whole: a schedule of it is one of the instance (a
@@ -225,14 +190,14 @@ fn without_preemption(instance: &Instance) -> Instance {
 /// Too many chunks to expand: the heuristics on the activities kept whole, against bounds
 /// that hold with preemption too (critical path and load; energetic reasoning assumes
 /// activities run in one piece).
-fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> Outcome {
+fn search_unchunked(problem: &Problem, options: &SolveOptions, run: &Run, chunks: u64) -> Outcome {
     let lower = bounds::critical_path(problem).max(bounds::load(problem));
-    let Some(h) = heuristics::best_until(problem, lower.value, options.effort, &options.cancel)
+    let Some(h) = heuristics::best_until(problem, lower.value, base_effort(run), &run.cancel)
     else {
-        return Outcome::refused(
-            Status::Error,
-            format!("preemptible activities would become {chunks} unit chunks (limit {}, --max-chunks), and no schedule without preemption was found", options.max_chunks),
-        );
+        return Outcome::failed(Failure::TooManyChunks {
+            chunks,
+            limit: options.max_chunks,
+        });
     };
     let proven = h.makespan(problem) <= lower.value;
     Outcome {
@@ -247,6 +212,7 @@ fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> O
             "not proven optimal: preemptible activities would become {chunks} unit chunks (limit {}, raise with --max-chunks), so they were scheduled without preemption",
             options.max_chunks
         )),
+        failure: None,
         method: format!("heuristic:{}", h.rule),
         milp_ran: false,
         nodes: None,
@@ -256,13 +222,13 @@ fn search_unchunked(problem: &Problem, options: &SolveOptions, chunks: u64) -> O
 /// The heuristics' effort: a twentieth of the samples where an exact search over time or
 /// the constraint model takes the problem, which need only a horizon to start from and find
 /// the optimum on their own; and no polishing where the search over time takes it.
-fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
-    let mut effort = options.effort;
+fn effort(problem: &Problem, options: &SolveOptions, run: &Run) -> Effort {
+    let mut effort = base_effort(run);
     if options.heuristic_only {
         return effort;
     }
     let over_time = crate::exact::agent_search::applies(problem);
-    if over_time || crate::exact::cp::method::runs(problem, options) {
+    if over_time || crate::exact::cp::method::runs(problem, options, run) {
         effort.samples = effort.samples.div_ceil(20);
     }
     effort.polish &= !over_time;
@@ -272,13 +238,14 @@ fn effort(problem: &Problem, options: &SolveOptions) -> heuristics::Effort {
 fn finish(
     instance: &Instance,
     outcome: Outcome,
-    schedule: Option<Result<Vec<ScheduledActivity>, String>>,
+    schedule: Option<Result<Vec<ScheduledActivity>, Failure>>,
     clock: Instant,
-) -> Solution {
+) -> (Solution, Option<Failure>) {
+    let mut failure = outcome.failure;
     let mut solution = Solution {
         lower_bound: outcome.bound.map(|b| b.value),
         bound_source: outcome.bound.map(|b| b.source),
-        reason: outcome.reason,
+        reason: failure.as_ref().map(Failure::to_string).or(outcome.reason),
         solver: if outcome.milp_ran {
             milp::highs_version()
         } else {
@@ -301,14 +268,15 @@ fn finish(
                 });
                 solution.schedule = schedule;
             }
-            Err(message) => {
-                solution.status = Status::Error;
-                solution.reason = Some(message);
+            Err(internal) => {
+                solution.status = internal.status();
+                solution.reason = Some(internal.to_string());
+                failure = Some(internal);
             }
         }
     }
     solution.seconds = clock.elapsed().as_secs_f64();
-    solution
+    (solution, failure)
 }
 
 /// Turns start times into a schedule with agents, and refuses it unless the verifier
@@ -317,9 +285,9 @@ fn checked_schedule(
     instance: &Instance,
     problem: &Problem,
     starts: &[i64],
-) -> Result<Vec<ScheduledActivity>, String> {
+) -> Result<Vec<ScheduledActivity>, Failure> {
     let agents = assign::agents(problem, starts)
-        .ok_or("internal error: the schedule needs more agents than exist")?;
+        .ok_or_else(|| Failure::Internal("the schedule needs more agents than exist".into()))?;
     let pieces = problem.expanded.pieces(starts);
     let schedule: Vec<ScheduledActivity> = instance
         .activities
@@ -341,10 +309,10 @@ fn checked_schedule(
             .iter()
             .map(|v| v.message.clone())
             .collect();
-        Err(format!(
-            "internal error: the solver's schedule failed verification: {}",
+        Err(Failure::Internal(format!(
+            "the solver's schedule failed verification: {}",
             details.join("; ")
-        ))
+        )))
     }
 }
 
@@ -387,6 +355,18 @@ mod tests {
         assert_eq!(s.schedule.len(), 3);
     }
 
+    /// Solves `instance` and checks that the typed failure and the solution agree: the
+    /// failure's text is the reason, its status the solution's.
+    fn failure_of(instance: &Instance, options: &SolveOptions) -> Option<Failure> {
+        let (s, failure) = solve_detailed(instance, options, &Run::default());
+        if let Some(f) = &failure {
+            assert_eq!(s.status, f.status());
+            assert_eq!(s.reason, Some(f.to_string()));
+            assert!(s.schedule.is_empty());
+        }
+        failure
+    }
+
     #[test]
     fn invalid_and_unsupported_instances_are_errors_with_the_reason() {
         let mut invalid = chain(Some(1));
@@ -394,6 +374,8 @@ mod tests {
         let s = solve(&invalid, &SolveOptions::default());
         assert_eq!(s.status, Status::Error);
         assert!(s.reason.unwrap().starts_with("invalid instance"));
+        let failure = failure_of(&invalid, &SolveOptions::default());
+        assert!(matches!(failure, Some(Failure::Invalid(_))), "{failure:?}");
 
         let mut preemptive = chain(Some(2));
         preemptive.activities[1].preemptible = true;
@@ -401,6 +383,36 @@ mod tests {
         assert_eq!(s.status, Status::Error);
         assert!(s.reason.unwrap().starts_with("not supported yet"));
         assert!(s.schedule.is_empty());
+        let failure = failure_of(&preemptive, &SolveOptions::default());
+        assert!(
+            matches!(failure, Some(Failure::Unsupported(_))),
+            "{failure:?}"
+        );
+    }
+
+    #[test]
+    fn every_way_to_end_without_a_schedule_is_typed() {
+        let mut cycle = chain(Some(1));
+        cycle
+            .precedences
+            .push(Precedence::finish_to_start("b", "a", 0));
+        let failure = failure_of(&cycle, &SolveOptions::default());
+        assert!(
+            matches!(failure, Some(Failure::Infeasible(_))),
+            "{failure:?}"
+        );
+
+        let no_time = SolveOptions {
+            time_limit: f64::NAN,
+            ..SolveOptions::default()
+        };
+        let failure = failure_of(&chain(Some(1)), &no_time);
+        assert!(
+            matches!(failure, Some(Failure::TimeLimit(t)) if t.is_nan()),
+            "{failure:?}"
+        );
+
+        assert_eq!(failure_of(&chain(Some(1)), &SolveOptions::default()), None);
     }
 
     #[test]

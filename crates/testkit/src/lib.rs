@@ -1,4 +1,6 @@
-//! Test helpers shared by makespan's crates (a dev-dependency only).
+//! Test helpers shared by makespan's crates (a dev-dependency only): where the benchmark
+//! data is (below), generated instances ([`job_shop`]) and proptest strategies
+//! ([`strategies`]) that both the root package's tests and the solver's use.
 //!
 //! The benchmarks' data is not part of this repository: each benchmark's files come from its
 //! own repository at the commit pinned in the README, laid out under `../shared/benchmarks`
@@ -6,6 +8,9 @@
 //! [`data`] (or [`external`] for the classic validation sets) and skip, saying why, where it
 //! is absent, so a fresh clone with no data still passes. Each skip is also appended to the
 //! file `$MAKESPAN_SKIP_LOG` names, if set, so the test script can count them.
+
+pub mod job_shop;
+pub mod strategies;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

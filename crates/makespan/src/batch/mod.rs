@@ -110,7 +110,7 @@ impl Row {
 }
 
 /// Stack of each worker thread: that of a thread running HiGHS.
-pub const WORKER_STACK: usize = makespan_solve::exact::milp::STACK;
+pub const WORKER_STACK: usize = makespan_solve::THREAD_STACK;
 
 /// Why a batch could not run (per-instance failures are `error` solutions, not this).
 #[derive(Debug, thiserror::Error)]
@@ -210,6 +210,8 @@ fn writable_folder(dir: &Path) -> Result<(), BatchError> {
         .map_err(|e| fail(format!("cannot write here: {e}")))
 }
 
+/// Solves (checks, certifies) one instance to the end: the batch's token stops only the
+/// instances not yet started, so the cross-check and the certificate run untripped.
 fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchError> {
     let path = solution_path(&options.out, &instance.name);
     let asked = solved_with(options);
@@ -222,7 +224,12 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
                 // `--check` or `--certify` on a folder solved before checks or certifies the
                 // solutions kept there.
                 if options.check && kept.check.is_none() {
-                    kept.check = Some(check::cross_check(instance, &kept, &options.solve));
+                    kept.check = Some(check::cross_check(
+                        instance,
+                        &kept,
+                        &options.solve,
+                        &Cancel::new(),
+                    ));
                     changed = true;
                 }
                 let mut uncertified = None;
@@ -248,7 +255,12 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         .map(|dir| solution_path(dir, &instance.name).with_extension("lp"));
     let mut solution = crate::solve_with(instance, options.method, &solve_options);
     if options.check {
-        solution.check = Some(check::cross_check(instance, &solution, &solve_options));
+        solution.check = Some(check::cross_check(
+            instance,
+            &solution,
+            &solve_options,
+            &Cancel::new(),
+        ));
     }
     solution.solved_with = Some(asked);
     let uncertified = if options.certify {
@@ -306,7 +318,7 @@ fn certify_into(
         &options.out,
         &stem,
         options.solve.time_limit,
-        &options.solve.cancel,
+        &Cancel::new(),
     ) {
         Ok(record) => {
             solution.certificate = Some(record);

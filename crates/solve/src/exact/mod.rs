@@ -10,35 +10,77 @@
 //! limit or a state budget) where they do not fit; the constraint model proves most of the
 //! rest, and the MILP handles everything else. With two threads or more per instance the
 //! constraint model and the MILP run side by side instead (`race`).
+//!
+//! The trait takes the compiled problem and the pipeline's bounds and heuristics, which are
+//! the crate's own; [`exact_methods`] is its public face: the methods' names, in the order
+//! the pipeline tries them.
 
-pub mod agent_search;
-pub mod cp;
-pub mod milp;
+pub(crate) mod agent_search;
+pub(crate) mod cp;
+pub(crate) mod milp;
 mod race;
 mod searches;
-pub mod unit_search;
+pub(crate) mod unit_search;
 
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Failure, Run, SolveOptions};
 use makespan_model::solution::Status;
 
 /// An exact method.
 pub(crate) trait ExactMethod: Sync {
+    /// Its name in [`exact_methods`].
+    fn name(&self) -> &'static str;
+
     /// Whether the method can solve this problem at all.
     fn applies(&self, problem: &Problem) -> bool;
 
     /// Solves `problem` given a proven `lower` bound and the heuristics' best schedule (if
-    /// any), within the options' limits: the outcome, or `None` when the method gave up (the
-    /// next method is tried).
+    /// any), within the options' limits and the run's deadline: the outcome, or `None` when
+    /// the method gave up (the next method is tried).
     fn solve(
         &self,
         problem: &Problem,
         lower: LowerBound,
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
+        run: &Run,
     ) -> Option<Outcome>;
+}
+
+/// Where an exact method sits in the pipeline's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// A search over time, tried first: the first that applies and does not give up decides.
+    Search,
+    /// A method on a model of the whole problem, tried next in this order, or raced with two
+    /// threads or more.
+    Model,
+}
+
+/// One exact method, as [`exact_methods`] lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExactMethodInfo {
+    /// Its name: `unit-search`, `agent-search`, `cp` or `milp`.
+    pub name: &'static str,
+    /// Its table.
+    pub stage: Stage,
+}
+
+/// The exact methods, in the order the pipeline tries them (read from the tables it runs).
+///
+/// ```
+/// let names: Vec<&str> = makespan_solve::exact_methods().map(|m| m.name).collect();
+/// assert_eq!(names, ["unit-search", "agent-search", "cp", "milp"]);
+/// ```
+pub fn exact_methods() -> impl Iterator<Item = ExactMethodInfo> {
+    let searches = SEARCHES.iter().map(|m| (m, Stage::Search));
+    let models = MODELS.iter().map(|m| (m, Stage::Model));
+    searches.chain(models).map(|(m, stage)| ExactMethodInfo {
+        name: m.name(),
+        stage,
+    })
 }
 
 /// The searches over time, tried first, in this order.
@@ -54,47 +96,47 @@ pub(crate) fn solve(
     lower: LowerBound,
     heuristic: Option<&Heuristic>,
     options: &SolveOptions,
+    run: &Run,
 ) -> Outcome {
-    let racing = options.threads.get() >= 2 && cp::method::runs(problem, options);
+    let racing = options.threads.get() >= 2 && cp::method::runs(problem, options, run);
     SEARCHES
         .iter()
         .filter(|m| m.applies(problem))
-        .find_map(|m| m.solve(problem, lower, heuristic, options))
+        .find_map(|m| m.solve(problem, lower, heuristic, options, run))
         .or_else(|| match racing {
-            true => race::race(problem, lower, heuristic, options),
+            true => race::race(problem, lower, heuristic, options, run),
             false => MODELS
                 .iter()
                 .filter(|m| m.applies(problem))
-                .find_map(|m| m.solve(problem, lower, heuristic, options)),
+                .find_map(|m| m.solve(problem, lower, heuristic, options, run)),
         })
-        .unwrap_or_else(|| {
-            Outcome::refused(
-                Status::Error,
-                "no exact method applies to this problem".into(),
-            )
-        })
+        .unwrap_or_else(|| Outcome::failed(Failure::NoExactMethod))
 }
 
 /// What an exact method (or the pipeline before it) established, before it becomes a
-/// [`Solution`](makespan_model::solution::Solution).
+/// [`Solution`](makespan_model::solution::Solution): `failure` is set exactly when there is
+/// no schedule to return (status `infeasible` or `error`), `reason` when a schedule is not
+/// proven optimal.
 pub(crate) struct Outcome {
     pub(crate) status: Status,
     pub(crate) starts: Option<Vec<i64>>,
     pub(crate) bound: Option<LowerBound>,
     pub(crate) reason: Option<String>,
+    pub(crate) failure: Option<Failure>,
     pub(crate) method: String,
     pub(crate) milp_ran: bool,
     pub(crate) nodes: Option<u64>,
 }
 
 impl Outcome {
-    /// Nothing but a status and its reason.
-    pub(crate) fn refused(status: Status, reason: String) -> Outcome {
+    /// Nothing but the failure (and the status it implies).
+    pub(crate) fn failed(failure: Failure) -> Outcome {
         Outcome {
-            status,
+            status: failure.status(),
             starts: None,
             bound: None,
-            reason: Some(reason),
+            reason: None,
+            failure: Some(failure),
             method: "validation".into(),
             milp_ran: false,
             nodes: None,

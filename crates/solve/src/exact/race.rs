@@ -17,7 +17,7 @@ use super::{ExactMethod, Outcome};
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Run, SolveOptions};
 
 /// Pumpkin on this thread and HiGHS (on the other threads) on one of its own; `None` only
 /// when neither ran. If the thread cannot be started, the two run one after the other.
@@ -26,13 +26,17 @@ pub(crate) fn race(
     lower: LowerBound,
     heuristic: Option<&Heuristic>,
     options: &SolveOptions,
+    run: &Run,
 ) -> Option<Outcome> {
-    let cp_options = SolveOptions {
-        cancel: options.cancel.child(),
-        ..options.clone()
+    let cp_run = Run {
+        cancel: run.cancel.child(),
+        ..run.clone()
+    };
+    let milp_run = Run {
+        cancel: run.cancel.child(),
+        ..run.clone()
     };
     let milp_options = SolveOptions {
-        cancel: options.cancel.child(),
         threads: NonZeroU32::new(options.threads.get() - 1).unwrap_or(NonZeroU32::MIN),
         ..options.clone()
     };
@@ -40,23 +44,23 @@ pub(crate) fn race(
         let milp = std::thread::Builder::new()
             .stack_size(STACK)
             .spawn_scoped(scope, || {
-                let outcome = Milp.solve(problem, lower, heuristic, &milp_options);
+                let outcome = Milp.solve(problem, lower, heuristic, &milp_options, &milp_run);
                 if outcome.as_ref().is_some_and(decided) {
-                    cp_options.cancel.cancel();
+                    cp_run.cancel.cancel();
                 }
                 outcome
             });
-        let cp = Cp.solve(problem, lower, heuristic, &cp_options);
+        let cp = Cp.solve(problem, lower, heuristic, options, &cp_run);
         let cp_decided = cp.as_ref().is_some_and(decided);
         if cp_decided {
-            milp_options.cancel.cancel();
+            milp_run.cancel.cancel();
         }
         let milp = match milp {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(_) if cp_decided => None,
-            Err(_) => Milp.solve(problem, lower, heuristic, options),
+            Err(_) => Milp.solve(problem, lower, heuristic, options, run),
         };
         (cp, milp)
     });
@@ -137,6 +141,7 @@ mod tests {
                 source,
             }),
             reason: Some("not proven optimal: the time limit".into()),
+            failure: None,
             method: "test".into(),
             milp_ran: source == BoundSource::Milp,
             nodes: None,

@@ -10,7 +10,7 @@ use super::{agent_search, safe_horizon, unit_search, ExactMethod, Outcome};
 use crate::bounds::LowerBound;
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Failure, Run, SolveOptions};
 
 /// [`unit_search`]: one agent, unit steps.
 pub(super) struct UnitSearch;
@@ -19,6 +19,10 @@ pub(super) struct UnitSearch;
 pub(super) struct AgentSearch;
 
 impl ExactMethod for UnitSearch {
+    fn name(&self) -> &'static str {
+        "unit-search"
+    }
+
     fn applies(&self, problem: &Problem) -> bool {
         unit_search::applies(problem)
     }
@@ -29,9 +33,11 @@ impl ExactMethod for UnitSearch {
         lower: LowerBound,
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
+        run: &Run,
     ) -> Option<Outcome> {
-        run(
-            |upper| unit_search::search(problem, upper, options.seconds_left(), &options.cancel),
+        let seconds = run.seconds_left(options.time_limit);
+        over_time(
+            |upper| unit_search::search(problem, upper, seconds, &run.cancel),
             problem,
             lower,
             heuristic,
@@ -40,6 +46,10 @@ impl ExactMethod for UnitSearch {
 }
 
 impl ExactMethod for AgentSearch {
+    fn name(&self) -> &'static str {
+        "agent-search"
+    }
+
     fn applies(&self, problem: &Problem) -> bool {
         agent_search::applies(problem) && !unit_search::applies(problem)
     }
@@ -50,18 +60,12 @@ impl ExactMethod for AgentSearch {
         lower: LowerBound,
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
+        run: &Run,
     ) -> Option<Outcome> {
         let threads = options.threads.get() as usize;
-        run(
-            |upper| {
-                agent_search::search(
-                    problem,
-                    upper,
-                    options.seconds_left(),
-                    &options.cancel,
-                    threads,
-                )
-            },
+        let seconds = run.seconds_left(options.time_limit);
+        over_time(
+            |upper| agent_search::search(problem, upper, seconds, &run.cancel, threads),
             problem,
             lower,
             heuristic,
@@ -71,7 +75,7 @@ impl ExactMethod for AgentSearch {
 
 /// A search over time, when it finishes in time: the optimum, or the proof that the
 /// heuristic's makespan is one.
-fn run(
+fn over_time(
     search: impl FnOnce(i64) -> SearchOutcome,
     problem: &Problem,
     lower: LowerBound,
@@ -89,10 +93,9 @@ fn run(
         SearchOutcome::NoneShorter => match heuristic {
             Some(h) => (h.starts.clone(), "heuristic+search", proven(upper)),
             None => {
-                return Some(Outcome::refused(
-                    Status::Infeasible,
+                return Some(Outcome::failed(Failure::Infeasible(
                     format!("the exhaustive search found no schedule ending by {}, which every feasible schedule can meet", upper - 1),
-                ))
+                )))
             }
         },
         SearchOutcome::Optimal { mut starts, makespan } => {
@@ -105,6 +108,7 @@ fn run(
         starts: Some(starts),
         bound,
         reason: None,
+        failure: None,
         method: method.into(),
         milp_ran: false,
         nodes: None,

@@ -187,13 +187,11 @@ impl Problem {
         })
     }
 
-    /// Number of real activities (network nodes `0..n`).
+    /// Number of real activities (network nodes `0..n`). A problem is no collection, so it
+    /// has no `is_empty`.
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.names.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
     }
 
     /// The critical-path lower bound on the makespan.

@@ -57,10 +57,6 @@ impl Network {
         });
     }
 
-    pub fn activities(&self) -> usize {
-        self.n
-    }
-
     pub fn origin(&self) -> usize {
         self.n
     }

@@ -8,19 +8,23 @@ use crate::bounds::LowerBound;
 use crate::exact::{safe_horizon, ExactMethod, Outcome};
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Failure, Run, SolveOptions};
 
-/// Whether the method takes `problem` under `options`. `--export-lp` asks for the MILP's
+/// Whether the method takes `problem` in this run. `--export-lp` asks for the MILP's
 /// model, and `--node-limit` bounds the MILP's branch and bound: both ask for the MILP, so
 /// the method leaves the instance to it.
-pub(crate) fn runs(problem: &Problem, options: &SolveOptions) -> bool {
-    options.cp && options.export_lp.is_none() && options.node_limit.is_none() && applies(problem)
+pub(crate) fn runs(problem: &Problem, options: &SolveOptions, run: &Run) -> bool {
+    run.cp && options.export_lp.is_none() && options.node_limit.is_none() && applies(problem)
 }
 
 /// Pumpkin on the constraint model.
 pub(crate) struct Cp;
 
 impl ExactMethod for Cp {
+    fn name(&self) -> &'static str {
+        "cp"
+    }
+
     fn applies(&self, problem: &Problem) -> bool {
         applies(problem)
     }
@@ -31,8 +35,9 @@ impl ExactMethod for Cp {
         lower: LowerBound,
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
+        run: &Run,
     ) -> Option<Outcome> {
-        if !runs(problem, options) {
+        if !runs(problem, options, run) {
             return None;
         }
         let upper = heuristic.map(|h| h.makespan(problem));
@@ -48,6 +53,7 @@ impl ExactMethod for Cp {
             starts: Some(starts),
             bound,
             reason: None,
+            failure: None,
             method: method.into(),
             milp_ran: false,
             nodes: None,
@@ -55,8 +61,8 @@ impl ExactMethod for Cp {
         // From the heuristic's makespan down to the bound: where the bound is already the
         // optimum (energetic reasoning often finds it), the search only has to reach it.
         // Times beyond 32 bits: the MILP's turn.
-        let (left, limit) = (options.seconds_left(), options.time_limit);
-        Some(match solve(problem, lower.value, horizon, left, &options.cancel)? {
+        let (left, limit) = (run.seconds_left(options.time_limit), options.time_limit);
+        Some(match solve(problem, lower.value, horizon, left, &run.cancel)? {
             CpOutcome::Optimal {
                 mut starts,
                 makespan,
@@ -71,13 +77,12 @@ impl ExactMethod for Cp {
                     proven(horizon + 1),
                     "heuristic+cp",
                 ),
-                None => Outcome::refused(
-                    Status::Infeasible,
+                None => Outcome::failed(Failure::Infeasible(
                     format!("Pumpkin proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet"),
-                ),
+                )),
             },
             CpOutcome::Stopped { best } => {
-                let stopped = if options.cancel.is_cancelled() {
+                let stopped = if run.cancel.is_cancelled() {
                     "Pumpkin was cancelled".to_string()
                 } else {
                     format!(
@@ -90,12 +95,7 @@ impl ExactMethod for Cp {
                         (starts, "cp")
                     }
                     (None, Some(h)) => (h.starts.clone(), "heuristic"),
-                    (None, None) => {
-                        return Some(Outcome::refused(
-                            Status::Error,
-                            format!("no schedule found: {stopped}"),
-                        ))
-                    }
+                    (None, None) => return Some(Outcome::failed(Failure::Stopped(stopped))),
                 };
                 Outcome {
                     reason: Some(format!(

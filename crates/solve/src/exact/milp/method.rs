@@ -3,17 +3,21 @@
 
 use makespan_model::solution::{BoundSource, Status};
 
-use super::{solve, MilpOutcome, MilpSettings, MAX_VARIABLES};
+use super::{solve, MilpOutcome, MilpSettings};
 use crate::bounds::LowerBound;
 use crate::exact::{safe_horizon, ExactMethod, Outcome};
 use crate::heuristics::Heuristic;
 use crate::problem::Problem;
-use crate::SolveOptions;
+use crate::{Failure, Run, SolveOptions};
 
 /// The time-indexed MILP, solved by HiGHS.
 pub(crate) struct Milp;
 
 impl ExactMethod for Milp {
+    fn name(&self) -> &'static str {
+        "milp"
+    }
+
     fn applies(&self, _: &Problem) -> bool {
         true
     }
@@ -24,10 +28,12 @@ impl ExactMethod for Milp {
         lower: LowerBound,
         heuristic: Option<&Heuristic>,
         options: &SolveOptions,
+        run: &Run,
     ) -> Option<Outcome> {
         Some(exact(
             problem,
             options,
+            run,
             heuristic.map(|h| h.starts.clone()),
             lower,
         ))
@@ -39,15 +45,16 @@ impl ExactMethod for Milp {
 fn exact(
     problem: &Problem,
     options: &SolveOptions,
+    run: &Run,
     heuristic: Option<Vec<i64>>,
     lower: LowerBound,
 ) -> Outcome {
     let settings = MilpSettings {
-        time_limit: options.seconds_left(),
+        time_limit: run.seconds_left(options.time_limit),
         threads: options.threads,
         node_limit: options.node_limit,
         export_lp: options.export_lp.clone(),
-        cancel: options.cancel.clone(),
+        cancel: run.cancel.clone(),
     };
     let sink = problem.network.sink();
     let upper = heuristic.as_ref().map(|s| s[sink]);
@@ -63,6 +70,7 @@ fn exact(
         starts,
         bound: Some(bound),
         reason: None,
+        failure: None,
         method: "milp".into(),
         milp_ran: true,
         nodes: Some(nodes),
@@ -70,7 +78,7 @@ fn exact(
     match solve(problem, horizon, lower.value, &settings) {
         Err(error) => Outcome {
             milp_ran: true,
-            ..Outcome::refused(Status::Error, error.to_string())
+            ..Outcome::failed(error.into())
         },
         Ok(MilpOutcome::Infeasible { nodes }) => match heuristic {
             // Nothing shorter than the heuristic's schedule exists: it is optimal.
@@ -79,9 +87,9 @@ fn exact(
                 ..outcome(Status::Optimal, Some(starts), milp_bound(horizon + 1), nodes)
             },
             None => Outcome {
-                reason: Some(format!(
+                failure: Some(Failure::Infeasible(format!(
                     "HiGHS proved that no schedule ends by {horizon}, which every feasible schedule of this instance can meet (the sum over activities of the longer of duration and largest outgoing lag, after the latest release)"
-                )),
+                ))),
                 bound: None,
                 ..outcome(Status::Infeasible, None, lower, nodes)
             },
@@ -101,55 +109,57 @@ fn exact(
                 outcome(Status::Optimal, Some(full), bound, nodes)
             } else {
                 Outcome {
-                    reason: Some(not_proven(options, nodes)),
+                    reason: Some(not_proven(options, run, nodes)),
                     ..outcome(Status::Feasible, Some(full), bound, nodes)
                 }
             }
         }
-        Ok(MilpOutcome::TooLarge { variables }) => Outcome {
-            status: if heuristic.is_some() { Status::Feasible } else { Status::Error },
-            starts: heuristic,
-            bound: Some(lower),
-            reason: Some(format!(
-                "not proven: the time-indexed MILP on a horizon of {horizon} time units would need {variables} variables or capacity rows (more than {})",
-                MAX_VARIABLES
-            )),
-            method: "heuristic".into(),
-            milp_ran: false,
-            nodes: None,
-        },
+        Ok(MilpOutcome::TooLarge { variables }) => {
+            let too_large = Failure::TooLarge { horizon, variables };
+            let (status, reason, failure) = match heuristic {
+                Some(_) => (Status::Feasible, Some(too_large.to_string()), None),
+                None => (Status::Error, None, Some(too_large)),
+            };
+            Outcome {
+                status,
+                starts: heuristic,
+                bound: Some(lower),
+                reason,
+                failure,
+                method: "heuristic".into(),
+                milp_ran: false,
+                nodes: None,
+            }
+        }
         Ok(MilpOutcome::Stopped { bound, nodes }) => {
             let bound = bound.map_or(lower, |b| milp_bound(b.min(horizon + 1)));
-            Outcome {
-                method: if heuristic.is_some() { "heuristic".into() } else { "milp".into() },
-                reason: Some(if heuristic.is_some() {
-                    not_proven(options, nodes)
-                } else {
-                    format!("no schedule found: {}", stopped_by(options, nodes))
-                }),
-                ..outcome(
-                    if heuristic.is_some() { Status::Feasible } else { Status::Error },
-                    heuristic,
-                    bound,
-                    nodes,
-                )
+            match heuristic {
+                Some(starts) => Outcome {
+                    method: "heuristic".into(),
+                    reason: Some(not_proven(options, run, nodes)),
+                    ..outcome(Status::Feasible, Some(starts), bound, nodes)
+                },
+                None => Outcome {
+                    failure: Some(Failure::Stopped(stopped_by(options, run, nodes))),
+                    ..outcome(Status::Error, None, bound, nodes)
+                },
             }
         }
     }
 }
 
 /// Why a schedule is `feasible` but not `optimal` after the MILP stopped early.
-fn not_proven(options: &SolveOptions, nodes: u64) -> String {
+fn not_proven(options: &SolveOptions, run: &Run, nodes: u64) -> String {
     format!(
         "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
-        stopped_by(options, nodes)
+        stopped_by(options, run, nodes)
     )
 }
 
 /// What stopped HiGHS: the caller's cancel token, the node limit when it was reached, else
 /// the time limit.
-fn stopped_by(options: &SolveOptions, nodes: u64) -> String {
-    if options.cancel.is_cancelled() {
+fn stopped_by(options: &SolveOptions, run: &Run, nodes: u64) -> String {
+    if run.cancel.is_cancelled() {
         return format!("the MILP was cancelled after {nodes} nodes");
     }
     match options.node_limit {

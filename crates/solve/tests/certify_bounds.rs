@@ -3,17 +3,17 @@
 //! checker, and rejected once a number is changed or the bound raised; on random instances
 //! every such proof is of a bound the optimum reaches, and checks.
 
-use makespan::certificate::{Certificate, Proof, ProofKind, Step};
-use makespan::instance::Instance;
-use makespan::schedule::ScheduledActivity;
-use makespan::solution::{Solution, Status};
-use makespan::solve::certify::{bound_proof, energetic_proof};
-use makespan::solve::{solve, SolveOptions};
-use makespan::verify::verify;
 use makespan_certify_check::{check, check_bound_proof};
+use makespan_model::certificate::{Certificate, Proof, ProofKind, Step};
+use makespan_model::instance::Instance;
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::{Solution, Status};
+use makespan_solve::certify::{bound_proof, energetic_proof};
+use makespan_solve::{solve, SolveOptions};
+use makespan_verify::verify;
 use proptest::prelude::*;
 
-use crate::common::strategies::{
+use makespan_testkit::strategies::{
     agent_instances, mutation_instances, oven_recipe_instances, rcpsp_instances,
 };
 

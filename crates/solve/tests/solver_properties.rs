@@ -4,21 +4,18 @@
 
 use std::num::NonZeroU32;
 
-use makespan::Cancel;
-
-use makespan::instance::{AgentUse, Instance};
-use makespan::solution::Status;
-use makespan::solution::Verdict;
-use makespan::solve::bounds;
-use makespan::solve::check::cross_check;
-use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::heuristics::{self, Effort};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
-use makespan::verify::verify;
+use makespan_model::instance::{AgentUse, Instance};
+use makespan_model::solution::{Status, Verdict};
+use makespan_solve::check::cross_check;
+use makespan_solve::internals::bounds;
+use makespan_solve::internals::heuristics::{self, Effort};
+use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
+use makespan_solve::internals::Problem;
+use makespan_solve::{solve, Cancel, SolveOptions};
+use makespan_verify::verify;
 use proptest::prelude::*;
 
-use crate::common::strategies::agent_instances;
+use makespan_testkit::strategies::agent_instances;
 
 /// Exhaustive search over integer start times, activities in index order (a topological
 /// order by construction), written independently of the solver.
@@ -135,7 +132,7 @@ proptest! {
     fn the_exhaustive_cross_check_agrees_with_solve_and_the_brute_force(instance in agent_instances()) {
         let optimum = brute_force(&instance);
         let solution = solve(&instance, &SolveOptions::default());
-        let check = cross_check(&instance, &solution, &SolveOptions::default());
+        let check = cross_check(&instance, &solution, &SolveOptions::default(), &Cancel::new());
         prop_assert_eq!(check.verdict, Verdict::Agree, "{:?}", check);
         prop_assert_eq!(check.method.as_str(), "exhaustive");
         prop_assert_eq!(check.detail, format!("found Optimal({optimum})"));

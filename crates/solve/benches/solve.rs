@@ -1,14 +1,15 @@
 //! Per-instance solve times of the bundled instances and of the pieces of the pipeline:
-//! `cargo bench --bench solve`.
+//! `cargo bench -p makespan-solve --bench solve`. The pieces are the crate's internals, so
+//! the bench lives beside them.
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use makespan::instance::parse_instance;
-use makespan::solve::bounds;
-use makespan::solve::heuristics::{self, Effort};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
+use makespan_model::instance::parse_instance;
+use makespan_solve::internals::bounds;
+use makespan_solve::internals::heuristics::{self, Effort};
+use makespan_solve::internals::Problem;
+use makespan_solve::{solve, SolveOptions};
 
 fn bundled(c: &mut Criterion) {
     for name in [
@@ -16,7 +17,9 @@ fn bundled(c: &mut Criterion) {
         "lab-incubation",
         "three-agent-assembly",
     ] {
-        let path = Path::new("instances").join(format!("{name}.json"));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../instances")
+            .join(format!("{name}.json"));
         let text = std::fs::read_to_string(&path).expect("bundled instance");
         let instance = parse_instance(&path, &text).expect("valid bundled instance");
         let problem = Problem::compile(&instance).expect("solvable bundled instance");

@@ -5,16 +5,16 @@
 //! with the exhaustive unit-step search, every certificate checks, and a model with one
 //! order row changed is rejected; an activity busy without a station keeps the method off.
 
-use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
-use makespan::solution::Status;
-use makespan::solve::exact::cp::model::CpModel;
-use makespan::solve::exact::cp::{self, Branching, CpOutcome};
-use makespan::solve::exact::unit_search::{search, SearchOutcome};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
-use makespan::verify::verify;
-use makespan::Cancel;
 use makespan_certify_check::check;
+use makespan_model::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
+use makespan_model::solution::Status;
+use makespan_solve::internals::cp::CpModel;
+use makespan_solve::internals::cp::{self, Branching, CpOutcome};
+use makespan_solve::internals::unit_search::{search, SearchOutcome};
+use makespan_solve::internals::Problem;
+use makespan_solve::Cancel;
+use makespan_solve::{solve, SolveOptions};
+use makespan_verify::verify;
 use proptest::prelude::*;
 
 use crate::common::{certified, unit_steps};

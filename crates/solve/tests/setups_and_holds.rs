@@ -5,13 +5,13 @@
 
 use std::num::NonZeroU32;
 
-use makespan::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
-use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::exact::unit_search::{search, SearchOutcome};
-use makespan::solve::heuristics::{self, Effort};
-use makespan::solve::problem::Problem;
-use makespan::verify::verify;
-use makespan::Cancel;
+use makespan_model::instance::{Activity, Hold, Instance, Precedence, Relation, Resource, Setup};
+use makespan_solve::internals::heuristics::{self, Effort};
+use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
+use makespan_solve::internals::unit_search::{search, SearchOutcome};
+use makespan_solve::internals::Problem;
+use makespan_solve::Cancel;
+use makespan_verify::verify;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

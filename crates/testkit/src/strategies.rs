@@ -1,8 +1,8 @@
-//! Proptest strategies of random instances, shared by the property tests. They differ in
-//! what they exercise, so each is named by what it builds; the pieces they share (forward
-//! precedences, unary resources) are written once.
+//! Proptest strategies of random instances, shared by the property tests of the root
+//! package and of the solver. They differ in what they exercise, so each is named by what it
+//! builds; the pieces they share (forward precedences, unary resources) are written once.
 
-use makespan::instance::{
+use makespan_model::instance::{
     Activity, AgentUse, Instance, Precedence, Resource, ResourceUse, INSTANCE_FORMAT,
 };
 use proptest::prelude::*;
@@ -156,7 +156,7 @@ pub fn mutation_instances() -> impl Strategy<Value = Instance> {
                     lag,
                 );
                 if start_to_start {
-                    p.relation = makespan::instance::Relation::StartToStart;
+                    p.relation = makespan_model::instance::Relation::StartToStart;
                 }
                 precedences.push(p);
             }

@@ -5,14 +5,14 @@
 //! the tightening at its own makespan, so the bound never exceeds the optimum, and the
 //! whole pipeline proves exactly the optimum.
 
-use makespan::instance::Instance;
-use makespan::solution::Status;
-use makespan::solve::exact::milp::propagate::{first_open_horizon, tighten};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
+use makespan_model::instance::Instance;
+use makespan_model::solution::Status;
+use makespan_solve::internals::milp::{first_open_horizon, tighten};
+use makespan_solve::internals::Problem;
+use makespan_solve::{solve, SolveOptions};
 use proptest::prelude::*;
 
-use crate::common::strategies::rcpsp_instances;
+use makespan_testkit::strategies::rcpsp_instances;
 
 /// Durations, demands `[activity][resource]`, capacities and `(before, after, lag)`.
 struct Plain {

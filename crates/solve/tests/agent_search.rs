@@ -1,4 +1,4 @@
-//! Property: the exact search over time for one agent ([`makespan::solve::exact::agent_search`]) and the
+//! Property: the exact search over time for one agent (`agent_search`) and the
 //! time-indexed MILP find the same optimum on random Recipe2Plan-shaped instances: one
 //! cook; continuous, interruptible and autonomous steps; a stove and a microwave; time
 //! windows (max lags on every piece); an oven preheat and bake that set and require a
@@ -9,15 +9,17 @@
 
 use std::num::NonZeroU32;
 
-use makespan::Cancel;
-
-use makespan::solve::exact::agent_search;
-use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::exact::unit_search::SearchOutcome;
-use makespan::solve::problem::Problem;
+use makespan_model::instance::Instance;
+use makespan_solve::internals::agent_search;
+use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
+use makespan_solve::internals::unit_search::SearchOutcome;
+use makespan_solve::internals::Problem;
+use makespan_solve::Cancel;
 use proptest::prelude::*;
 
-use crate::common::strategies::{long_wait_recipe_instances, oven_recipe, oven_recipe_instances};
+use makespan_testkit::strategies::{
+    long_wait_recipe_instances, oven_recipe, oven_recipe_instances,
+};
 
 /// The MILP's proven optimum within `horizon` (`None`: nothing ends by it).
 fn milp_optimum(problem: &Problem, horizon: i64) -> Option<i64> {
@@ -58,7 +60,7 @@ proptest! {
 
 /// The search and the MILP agree on `instance`'s optimum, also with the search's bound at
 /// the optimum and one above.
-fn search_agrees_with_milp(instance: &makespan::instance::Instance) -> Result<(), TestCaseError> {
+fn search_agrees_with_milp(instance: &Instance) -> Result<(), TestCaseError> {
     instance.validate().expect("a valid instance");
     let Ok(problem) = Problem::compile_scaled(instance) else {
         // A positive lag cycle: infeasible before any search.
@@ -134,7 +136,7 @@ fn threads_change_nothing_but_the_time() {
     let Some(cooking) = makespan_testkit::data("recipe2plan/cooking.json") else {
         return;
     };
-    let instance = makespan::formats::import(&cooking, &Default::default())
+    let instance = makespan_formats::import(&cooking, &Default::default())
         .unwrap()
         .into_iter()
         .find(|i| i.name == "recipe2plan-Choco_Strawberry-Cake-medium")

@@ -5,21 +5,22 @@
 
 use std::num::NonZeroU32;
 
-use makespan::certificate::{Certificate, Proof, ProofKind, Step};
-use makespan::instance::Instance;
-use makespan::solution::{Status, Verdict};
-use makespan::solve::certify::certify;
-use makespan::solve::check::cross_check;
-use makespan::solve::exact::cp::{self, CpOutcome};
-use makespan::solve::exact::milp::{self, MilpOutcome, MilpSettings};
-use makespan::solve::problem::Problem;
-use makespan::solve::{solve, SolveOptions};
-use makespan::verify::verify;
 use makespan_certify_check::check;
+use makespan_model::certificate::{Certificate, Proof, ProofKind, Step};
+use makespan_model::instance::Instance;
+use makespan_model::solution::{Status, Verdict};
+use makespan_solve::certify::certify;
+use makespan_solve::check::cross_check;
+use makespan_solve::internals::bounds;
+use makespan_solve::internals::cp::{self, CpOutcome};
+use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
+use makespan_solve::internals::Problem;
+use makespan_solve::{solve, Cancel, SolveOptions};
+use makespan_verify::verify;
 use proptest::prelude::*;
 
 use crate::common::certified;
-use crate::common::strategies::{agent_instances, oven_recipe_instances, rcpsp_instances};
+use makespan_testkit::strategies::{agent_instances, oven_recipe_instances, rcpsp_instances};
 
 fn settings() -> MilpSettings {
     MilpSettings {
@@ -27,7 +28,7 @@ fn settings() -> MilpSettings {
         threads: NonZeroU32::MIN,
         node_limit: None,
         export_lp: None,
-        cancel: makespan::Cancel::new(),
+        cancel: Cancel::new(),
     }
 }
 
@@ -55,10 +56,8 @@ fn window_instances() -> impl Strategy<Value = Instance> {
 /// strongest combinatorial bound as the pipeline does.
 fn cp_optimum(problem: &Problem) -> Option<i64> {
     let horizon = problem.durations.iter().sum::<i64>() + 40;
-    let floor = makespan::solve::bounds::best(problem, None).value;
-    match cp::solve(problem, floor, horizon, 30.0, &makespan::Cancel::new())
-        .expect("small times fit")
-    {
+    let floor = bounds::best(problem, None).value;
+    match cp::solve(problem, floor, horizon, 30.0, &Cancel::new()).expect("small times fit") {
         CpOutcome::Optimal { makespan, .. } => Some(makespan),
         CpOutcome::NoneByHorizon => None,
         CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),
@@ -109,7 +108,7 @@ proptest! {
         let solution = solve(&instance, &SolveOptions::default());
         if solution.status == Status::Optimal {
             prop_assert!(verify(&instance, &solution.schedule).valid);
-            let second = cross_check(&instance, &solution, &SolveOptions::default());
+            let second = cross_check(&instance, &solution, &SolveOptions::default(), &Cancel::new());
             prop_assert_ne!(second.verdict, Verdict::Disagree, "{:?}", second);
         }
     }
@@ -139,7 +138,7 @@ proptest! {
         let mut solution = solve(&instance, &SolveOptions::default());
         prop_assume!(solution.status == Status::Optimal);
         let dir = tempfile::tempdir().unwrap();
-        let cancel = makespan::Cancel::new();
+        let cancel = Cancel::new();
         if let Ok(record) = certify(&instance, &solution, dir.path(), "s", 30.0, &cancel) {
             solution.certificate = Some(record);
             let checked = check(&solution, dir.path());
@@ -189,7 +188,7 @@ fn the_units_of_a_split_step_certify_what_its_timing_cannot() {
 /// the constraint model races the MILP, and the winner proves the optimum.
 #[test]
 fn a_race_on_two_threads_proves_the_job_shop_optimum() {
-    let instance = crate::common::needs_branching();
+    let instance = makespan_testkit::job_shop::needs_branching();
     let options = SolveOptions {
         threads: NonZeroU32::new(2).unwrap(),
         ..SolveOptions::default()
@@ -322,102 +321,6 @@ fn a_start_fixed_by_its_window_is_certified_and_its_unary_row_checked() {
         format!("{verdict:?}").contains("does not bound s3"),
         "{verdict:?}"
     );
-}
-
-/// The docs' example: `solve --certify` on the bundled instances, then `check-proof` on
-/// the folder certifies every optimum (bound-only and DRCP proofs alike).
-#[test]
-fn solve_certify_then_check_proof_certifies_the_bundled_instances() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().to_str().unwrap();
-    let solved = crate::common::makespan(&["solve", "instances", "--out", out, "--certify", "-q"]);
-    assert!(solved.status.success(), "{}", crate::common::text(&solved));
-    let checked = crate::common::makespan(&["check-proof", out]);
-    let text = crate::common::text(&checked);
-    assert!(checked.status.success(), "{text}");
-    assert!(
-        text.contains("by a DRCP proof") && text.contains("by a bound proof"),
-        "{text}"
-    );
-    assert!(!text.contains("not certified"), "{text}");
-    // `check-proof out/*.json` names the certificates too: they are passed over.
-    let mut named: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path().display().to_string())
-        .filter(|p| p.ends_with(".json"))
-        .collect();
-    named.sort();
-    assert!(named.iter().any(|p| p.ends_with(".cert.json")));
-    let mut args = vec!["check-proof"];
-    args.extend(named.iter().map(String::as_str));
-    let globbed = crate::common::makespan(&args);
-    let text = crate::common::text(&globbed);
-    assert!(globbed.status.success(), "{text}");
-    assert!(text.contains("11 solutions: 11 certified, 0 not"), "{text}");
-}
-
-/// `solve --certify` says how many optima it certified, and why the others are not: here
-/// a travel time makes the optimum, which the constraint model leaves out, because `z` keeps
-/// the agent busy without a station (the verifier lets such an activity reset the travel,
-/// so travel is no order between two stations' work).
-#[test]
-fn solve_certify_says_why_an_optimum_is_not_certified() {
-    let dir = tempfile::tempdir().unwrap();
-    let instance = dir.path().join("travel.json");
-    std::fs::write(
-        &instance,
-        r#"{"format": "makespan-instance/1", "name": "travel", "agents": 1,
-            "activities": [{"id": "x", "duration": 1, "station": "a"},
-                           {"id": "y", "duration": 1, "station": "b"},
-                           {"id": "z", "duration": 1}],
-            "precedences": [{"before": "x", "after": "z"}, {"before": "y", "after": "z"}],
-            "setups": [{"from": "a", "to": "b", "time": 5}, {"from": "b", "to": "a", "time": 5}]}"#,
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let solved = crate::common::makespan(&[
-        "solve",
-        instance.to_str().unwrap(),
-        "instances/two-cooks-breakfast.json",
-        "--certify",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let text = crate::common::text(&solved);
-    assert!(solved.status.success(), "{text}");
-    assert!(
-        text.contains("1 of 2 optimal solutions certified"),
-        "{text}"
-    );
-    assert!(
-        text.contains("travel: not certified: no bound-only proof reaches the makespan, and without this instance's setups (rules"),
-        "{text}"
-    );
-}
-
-/// Every certificate committed in `solutions/` checks, and a solution without one is the
-/// only kind not certified (the largest DRCP proofs are left out of the repository).
-#[test]
-fn every_committed_certificate_checks() {
-    let out = crate::common::makespan(&["check-proof", "solutions", "-q"]);
-    let text = crate::common::text(&out);
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains("not certified"))
-        .collect();
-    assert!(
-        lines
-            .iter()
-            .all(|l| l.ends_with("the solution has no certificate (solve with --certify)")),
-        "{text}"
-    );
-    let summary = text.lines().last().unwrap_or_default();
-    let certified: usize = summary
-        .split(", ")
-        .find_map(|part| part.strip_suffix(" certified"))
-        .and_then(|n| n.rsplit(' ').next()?.parse().ok())
-        .unwrap_or(0);
-    assert!(certified >= 800, "{summary}");
 }
 
 /// [`a_task_too_long_for_the_gap`] with rules the constraint model does not take but that do

@@ -1,0 +1,101 @@
+//! What a solve is given, in two types: [`SolveOptions`], what a user sets (limits, threads,
+//! outputs), and [`Run`], what belongs to one run rather than to the settings: the caller's
+//! [`Cancel`] token, the deadline the pipeline derives from the time limit, and a switch kept
+//! for comparisons. The exact methods read both from here, not from the pipeline that calls
+//! them.
+
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::Cancel;
+
+/// How to solve: the settings a user chooses (the CLI's flags, the Python keywords).
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// Wall-clock seconds for one instance, shared by every phase (compiling, bounds,
+    /// heuristics, exact methods); when it runs out the best schedule so far is returned as
+    /// `feasible`.
+    pub time_limit: f64,
+    /// Threads per instance: HiGHS's, and the one-agent search over time's; from 2, the
+    /// constraint model and the MILP race on threads of their own.
+    pub threads: NonZeroU32,
+    /// Branch-and-bound nodes the MILP of one instance may explore; `None` for no limit.
+    pub node_limit: Option<u64>,
+    /// Write the MILP (if one is built) to this LP file.
+    pub export_lp: Option<PathBuf>,
+    /// Stop after bounds and heuristics: never run the MILP.
+    pub heuristic_only: bool,
+    /// Unit chunks preemptible activities may become, in all; above it they are scheduled
+    /// without preemption (a valid schedule; optimal only where a bound proves it).
+    pub max_chunks: u64,
+}
+
+/// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
+pub const MAX_CHUNKS: u64 = 5_000;
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            time_limit: 60.0,
+            threads: NonZeroU32::MIN,
+            node_limit: None,
+            export_lp: None,
+            heuristic_only: false,
+            max_chunks: MAX_CHUNKS,
+        }
+    }
+}
+
+/// One run of the solver, beside its settings: the token that stops it, and (inside the
+/// crate) the deadline the pipeline sets from [`SolveOptions::time_limit`]. One `Run` may
+/// serve many solves at once (`solve_many`): each sets its own deadline on a copy.
+///
+/// ```
+/// use makespan_solve::{Cancel, Run};
+/// let caller = Cancel::new();
+/// let run = Run::new(caller.clone());
+/// caller.cancel();
+/// assert!(run.cancel.is_cancelled());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Stops the exact searches and HiGHS at their next check once tripped; the solve then
+    /// ends like a limit (`feasible` with the best schedule found, or `error`).
+    pub cancel: Cancel,
+    /// Whether the constraint model (Pumpkin) may take the problems it expresses.
+    pub(crate) cp: bool,
+    /// When the instance's time runs out; set by the pipeline, `None` until then.
+    pub(crate) deadline: Option<Instant>,
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run::new(Cancel::new())
+    }
+}
+
+impl Run {
+    /// A run that `cancel` stops.
+    pub fn new(cancel: Cancel) -> Run {
+        Run {
+            cancel,
+            cp: true,
+            deadline: None,
+        }
+    }
+
+    /// For comparisons only: the pipeline as it was before the constraint model, which
+    /// leaves every problem to the searches and the MILP.
+    pub fn without_constraint_model(self) -> Run {
+        Run { cp: false, ..self }
+    }
+
+    /// Seconds left before the instance's deadline (`time_limit`, the whole limit, when
+    /// none is set): the budget of each phase, while messages name `time_limit` itself.
+    pub(crate) fn seconds_left(&self, time_limit: f64) -> f64 {
+        self.deadline.map_or(time_limit, |d| {
+            d.saturating_duration_since(Instant::now()).as_secs_f64()
+        })
+    }
+}

@@ -1,11 +1,10 @@
 //! `solve` and `solve_many`: the exact pipeline (or a benchmark's baseline) without the
 //! GIL, interruptible by Ctrl-C.
 
-use std::num::NonZeroU32;
-
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
+use makespan::solve::{check_threads, check_time_limit};
 use makespan::{Method, Run, SolveOptions};
 
 use crate::errors;
@@ -25,13 +24,10 @@ pub(crate) fn options(
     node_limit: Option<u64>,
     heuristic_only: bool,
 ) -> PyResult<SolveOptions> {
-    if !(time_limit.is_finite() && time_limit >= 0.0) {
-        return Err(errors::usage(format!(
-            "time_limit: {time_limit} is not a number of seconds ≥ 0"
-        )));
-    }
-    let threads = NonZeroU32::new(threads)
-        .ok_or_else(|| errors::usage("threads: at least 1 thread is needed"))?;
+    let time_limit =
+        check_time_limit(time_limit).map_err(|e| errors::usage(format!("time_limit: {e}")))?;
+    let threads =
+        check_threads(threads.into()).map_err(|e| errors::usage(format!("threads: {e}")))?;
     Ok(SolveOptions {
         time_limit,
         threads,
@@ -42,15 +38,7 @@ pub(crate) fn options(
 }
 
 fn method(name: &str) -> PyResult<Method> {
-    Method::parse(name).ok_or_else(|| {
-        let names: Vec<&str> = std::iter::once("exact")
-            .chain(makespan::formats::baselines().map(|b| b.name))
-            .collect();
-        errors::usage(format!(
-            "method: \"{name}\" is not one of {}",
-            names.join(", ")
-        ))
-    })
+    Method::named(name).map_err(|e| errors::usage(format!("method: {e}")))
 }
 
 /// Solves one instance: ``optimal`` only when a lower bound meets a verified schedule, else

@@ -78,21 +78,20 @@ pub struct SolveArgs {
 }
 
 /// `exact` or a benchmark's baseline, listed by `--help` and in the error for any other name.
-fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
+pub(crate) fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
     use clap::builder::TypedValueParser;
+    let names =
+        Method::all().map(|(name, about)| clap::builder::PossibleValue::new(name).help(about));
     // Every possible value is a name `Method::parse` accepts, so the default is never used.
-    let exact = clap::builder::PossibleValue::new("exact")
-        .help("Bounds, heuristics and the MILP: optima proven where time allows");
-    let baselines = makespan::formats::baselines()
-        .map(|b| clap::builder::PossibleValue::new(b.name).help(b.about));
-    clap::builder::PossibleValuesParser::new(std::iter::once(exact).chain(baselines))
+    clap::builder::PossibleValuesParser::new(names)
         .map(|name| Method::parse(&name).unwrap_or_default())
 }
 
-fn parse_seconds(text: &str) -> Result<f64, String> {
+/// Seconds as the user writes them, checked by the library.
+pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
-        _ => Err(format!(
+        Ok(seconds) => makespan::solve::check_time_limit(seconds),
+        Err(_) => Err(format!(
             "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
         )),
     }

@@ -40,13 +40,9 @@ pub fn check_jobs(jobs: usize) -> Result<usize> {
     Ok(jobs)
 }
 
-/// `--threads N`: at most the number of cores (more only slows HiGHS and the search down,
-/// and thousands abort HiGHS).
+/// `--threads N`, checked by the library (at least 1, at most the number of cores).
 pub fn check_threads(threads: u32) -> Result<()> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if threads as usize > cores {
-        bail!("--threads {threads}: at most the number of cores ({cores})");
-    }
+    makespan::solve::check_threads(threads.into()).map_err(|e| anyhow::anyhow!("--threads {e}"))?;
     Ok(())
 }
 

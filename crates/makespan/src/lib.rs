@@ -68,8 +68,8 @@ pub use solve_many::solve_many;
 /// inside it.
 pub mod solve {
     pub use makespan_solve::{
-        certify, check, exact_methods, solve, solve_detailed, Cancel, ExactMethodInfo, Failure,
-        Run, SolveOptions, Stage, MAX_CHUNKS,
+        certify, check, check_threads, check_time_limit, exact_methods, solve, solve_detailed,
+        Cancel, ExactMethodInfo, Failure, Run, SolveOptions, Stage, MAX_CHUNKS,
     };
 }
 
@@ -93,6 +93,23 @@ impl Method {
         formats::baselines()
             .find(|b| b.name == name)
             .map(Method::Baseline)
+    }
+
+    /// [`Method::parse`], with an error that lists every name (for the CLI and Python alike).
+    pub fn named(name: &str) -> Result<Method, String> {
+        Method::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = Method::all().map(|(name, _)| name).collect();
+            format!("\"{name}\" is not one of {}", names.join(", "))
+        })
+    }
+
+    /// Every method's name and what it is: `exact`, then each benchmark's baseline.
+    pub fn all() -> impl Iterator<Item = (&'static str, &'static str)> {
+        let exact = (
+            "exact",
+            "Bounds, heuristics and the MILP: optima proven where time allows",
+        );
+        std::iter::once(exact).chain(formats::baselines().map(|b| (b.name, b.about)))
     }
 }
 

@@ -41,7 +41,7 @@ pub use cancel::Cancel;
 pub use exact::{exact_methods, ExactMethodInfo, Stage};
 pub use failure::Failure;
 pub use makespan_model::solution::{Solution, Status};
-pub use options::{Run, SolveOptions, MAX_CHUNKS};
+pub use options::{check_threads, check_time_limit, Run, SolveOptions, MAX_CHUNKS};
 pub use pipeline::{solve, solve_detailed};
 
 /// Stack of a thread that runs a solve: HiGHS recurses deeply on some models, and the 2 MiB

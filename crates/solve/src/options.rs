@@ -47,6 +47,26 @@ impl Default for SolveOptions {
     }
 }
 
+/// A time limit as a user gives it: seconds, a finite number ≥ 0. The error says what is
+/// wrong without naming the flag or keyword (the CLI and Python each name their own).
+pub fn check_time_limit(seconds: f64) -> Result<f64, String> {
+    match seconds.is_finite() && seconds >= 0.0 {
+        true => Ok(seconds),
+        false => Err(format!("{seconds} is not a number of seconds ≥ 0, e.g. 60")),
+    }
+}
+
+/// Threads per instance as a user gives them: at least 1 and at most the number of cores
+/// (more only slows HiGHS and the search down, and thousands abort HiGHS).
+pub fn check_threads(threads: u64) -> Result<NonZeroU32, String> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    match u32::try_from(threads).ok().and_then(NonZeroU32::new) {
+        None if threads == 0 => Err("at least 1 thread is needed".into()),
+        Some(n) if n.get() as usize <= cores => Ok(n),
+        _ => Err(format!("{threads}: at most the number of cores ({cores})")),
+    }
+}
+
 /// One run of the solver, beside its settings: the token that stops it, and (inside the
 /// crate) the deadline the pipeline sets from [`SolveOptions::time_limit`]. One `Run` may
 /// serve many solves at once (`solve_many`): each sets its own deadline on a copy.
@@ -97,5 +117,21 @@ impl Run {
         self.deadline.map_or(time_limit, |d| {
             d.saturating_duration_since(Instant::now()).as_secs_f64()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_and_threads_are_checked_with_the_same_words_for_every_caller() {
+        assert_eq!(check_time_limit(2.5), Ok(2.5));
+        assert!(check_time_limit(-1.0).unwrap_err().contains("≥ 0"));
+        assert!(check_time_limit(f64::NAN).is_err());
+        assert_eq!(check_threads(1).map(NonZeroU32::get), Ok(1));
+        assert_eq!(check_threads(0).unwrap_err(), "at least 1 thread is needed");
+        let err = check_threads(1 << 40).unwrap_err();
+        assert!(err.contains("at most the number of cores"), "{err}");
     }
 }

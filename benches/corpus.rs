@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use makespan::formats::{self, ImportOptions};
+use makespan::benchmarks::{self, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
 use makespan::solve::{solve_detailed, Run, SolveOptions};
@@ -68,10 +68,10 @@ fn run(label: &str, path: &str, options: ImportOptions) {
         println!("{label:<32} skipped: {} is not there", path.display());
         return;
     }
-    let instances: Vec<Instance> = formats::input_files(path)
+    let instances: Vec<Instance> = benchmarks::input_files(path)
         .expect("readable corpus")
         .iter()
-        .flat_map(|f| formats::import(f, &options).expect("importable corpus"))
+        .flat_map(|f| benchmarks::import(f, &options).expect("importable corpus"))
         .collect();
     let compare = std::env::var("MAKESPAN_COMPARE").is_ok_and(|v| v == "1");
     let pipelines: &[bool] = if compare { &[false, true] } else { &[true] };

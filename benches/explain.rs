@@ -3,9 +3,9 @@
 //! `cargo bench --profile dev --bench explain`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use makespan::explain::gantt::{self, Chart};
+use makespan::explain::{explain, Reference};
 use makespan::instance::{Activity, Instance, Precedence, Resource, ResourceUse};
-use makespan::report::gantt::{self, Chart};
-use makespan::report::{explain, Reference};
 use makespan::schedule::{makespan as makespan_of, ScheduledActivity};
 use makespan::{verify, SolveOptions};
 

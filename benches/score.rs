@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use makespan::formats::{self, ImportOptions};
+use makespan::benchmarks::{self, ImportOptions};
 use makespan::score::{score_run, ScoreOptions};
 use makespan::solve::SolveOptions;
 use rayon::prelude::*;
@@ -72,19 +72,19 @@ fn paracook(data: &Path) {
         ..ImportOptions::default()
     };
     let mut results = serde_json::Map::new();
-    for file in formats::input_files(&data.join("paracook/abstract")).unwrap() {
+    for file in benchmarks::input_files(&data.join("paracook/abstract")).unwrap() {
         let rel = file.strip_prefix(data.join("paracook/abstract")).unwrap();
         let parts: Vec<String> = rel
             .iter()
             .map(|p| p.to_string_lossy().into_owned())
             .collect();
         let orders = parts[2].trim_end_matches(".json");
-        let instances = formats::import(&file, &options).unwrap();
+        let instances = benchmarks::import(&file, &options).unwrap();
         let answers: Vec<(String, Value)> = instances
             .par_iter()
             .map(|instance| {
                 let solution = makespan::solve(instance, &SolveOptions::default());
-                let lists = formats::export_native(instance, &solution.schedule).unwrap();
+                let lists = benchmarks::export_native(instance, &solution.schedule).unwrap();
                 let key = format!(
                     "{}/{}/agent_num_{}/{orders}",
                     parts[0],
@@ -128,14 +128,14 @@ fn timearena(data: &Path) {
             .unwrap()
             .to_string()
     };
-    let instances = formats::import(
+    let instances = benchmarks::import(
         &data.join("timearena/tasks.json"),
         &ImportOptions::default(),
     )
     .unwrap();
     instances.par_iter().for_each(|instance| {
         let solution = makespan::solve(instance, &SolveOptions::default());
-        let decisions: Vec<Value> = serde_json::from_str(&formats::export_native(instance, &solution.schedule).unwrap().text).unwrap();
+        let decisions: Vec<Value> = serde_json::from_str(&benchmarks::export_native(instance, &solution.schedule).unwrap().text).unwrap();
         let instruction: String = instance
             .name
             .split('+')

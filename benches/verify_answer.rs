@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use makespan::formats::ImportOptions;
+use makespan::benchmarks::ImportOptions;
 use makespan::SolveOptions;
 
 fn verify_answer(c: &mut Criterion) {
@@ -23,7 +23,7 @@ fn verify_answer(c: &mut Criterion) {
         .expect("ParaCook reads")
         .remove(0);
     let solution = makespan::solve(&instance, &SolveOptions::default());
-    let answer = makespan::formats::export_native(&instance, &solution.schedule)
+    let answer = makespan::benchmarks::export_native(&instance, &solution.schedule)
         .expect("ParaCook has an answer form")
         .text;
     let text = format!("Here is the plan.\n\n```json\n{answer}\n```\n");

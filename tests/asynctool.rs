@@ -3,8 +3,8 @@
 
 use std::process::Command;
 
-use makespan::formats::asynctool::generate::{closed_form_delay_one, generate, Params};
-use makespan::formats::generate::Span;
+use makespan::benchmarks::asynctool::generate::{closed_form_delay_one, generate, Params};
+use makespan::benchmarks::generate::Span;
 use makespan::instance::{Activity, Instance, Precedence};
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};

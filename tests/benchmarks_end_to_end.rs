@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use makespan::formats::{self, ImportOptions};
+use makespan::benchmarks::{self, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
@@ -14,8 +14,8 @@ use rayon::prelude::*;
 
 fn import_all(root: &Path, options: &ImportOptions) -> Vec<Instance> {
     let mut instances = Vec::new();
-    for file in formats::input_files(root).unwrap() {
-        instances.extend(formats::import(&file, options).unwrap());
+    for file in benchmarks::input_files(root).unwrap() {
+        instances.extend(benchmarks::import(&file, options).unwrap());
     }
     instances
 }
@@ -47,7 +47,7 @@ fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
     let Some(root) = makespan_testkit::data("asynchow/instances.json") else {
         return;
     };
-    let instances = formats::import(&root, &ImportOptions::default()).unwrap();
+    let instances = benchmarks::import(&root, &ImportOptions::default()).unwrap();
     assert!(instances.len() >= 1_998, "{}", instances.len());
     let mut wrong_hi = BTreeSet::new();
     let mut wrong_lo = BTreeSet::new();

@@ -27,7 +27,7 @@ fn check_records_agreement_for_every_instance_in_file_and_summary() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.starts_with("instance,status,makespan,lower_bound,gap,seconds,method,check\n"));
     let rows: Vec<&str> = summary.lines().skip(1).collect();
-    let instances = makespan::formats::input_files(Path::new("instances")).unwrap();
+    let instances = makespan::benchmarks::input_files(Path::new("instances")).unwrap();
     assert_eq!(rows.len(), instances.len(), "{summary}");
     assert!(rows.iter().all(|r| r.ends_with(",agree")), "{summary}");
     let small = json(&out.join("three-agent-assembly.json"));

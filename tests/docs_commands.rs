@@ -48,8 +48,8 @@ const PENDING_PAGES: &[&str] = &["docs/references.md"];
 const WITHOUT_HIGHS: &[&str] = &[
     "makespan-model",
     "makespan-verify",
-    "makespan-formats",
-    "makespan-report",
+    "makespan-benchmarks",
+    "makespan-explain",
     "makespan-world",
     "makespan-certify-check",
 ];

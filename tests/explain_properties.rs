@@ -5,8 +5,8 @@
 //! one activity later by k makes an unforced wait of k; and the unforced wait of every
 //! activity is exactly how far the verifier lets it move earlier alone.
 
+use makespan::explain::{explain, Explanation, Reference};
 use makespan::instance::Instance;
-use makespan::report::{explain, Explanation, Reference};
 use makespan::schedule::{makespan as makespan_of, Piece, ScheduledActivity};
 use makespan::{verify, SolveOptions, Status};
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use makespan::formats::{detect, import, Format, ImportOptions};
+use makespan::benchmarks::{detect, import, Format, ImportOptions};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);

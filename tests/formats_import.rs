@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use makespan::formats::{export_native, import, input_files, ImportOptions};
+use makespan::benchmarks::{export_native, import, input_files, ImportOptions};
 use makespan::instance::Instance;
 use makespan::schedule::ScheduledActivity;
 

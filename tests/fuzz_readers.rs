@@ -11,12 +11,12 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use makespan::formats::asynctool::turns::read_turns;
-use makespan::formats::paracook::lists::{read_agent_lists, verify_agent_lists};
-use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
-use makespan::formats::robotouille::actions::{read_actions, verify_actions};
-use makespan::formats::timearena::log::{read_decisions, verify_decisions};
-use makespan::formats::{self, asynchow, paracook, ImportOptions};
+use makespan::benchmarks::asynctool::turns::read_turns;
+use makespan::benchmarks::paracook::lists::{read_agent_lists, verify_agent_lists};
+use makespan::benchmarks::recipe2plan::steps::{parse_steps, verify_steps};
+use makespan::benchmarks::robotouille::actions::{read_actions, verify_actions};
+use makespan::benchmarks::timearena::log::{read_decisions, verify_decisions};
+use makespan::benchmarks::{self, asynchow, paracook, ImportOptions};
 use makespan::instance::{parse_instance, Instance, LoadError};
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::plan::read_plan;
@@ -268,7 +268,7 @@ fn agent_lists(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 // imported and validated only (their solver paths are covered by their own tests).
 
 fn timearena_tasks(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::timearena::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
+    benchmarks::timearena::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
 }
 
 fn timearena_log(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
@@ -280,7 +280,7 @@ fn timearena_log(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 }
 
 fn recipe2plan_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::recipe2plan::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
+    benchmarks::recipe2plan::import(path, text(path, bytes)?, &ImportOptions::default()).map(drop)
 }
 
 /// A Step answer never fails to parse (what does not parse is a violation): everything it
@@ -294,19 +294,19 @@ fn step_plan(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 }
 
 fn robotouille_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::robotouille::import(path, text(path, bytes)?).map(drop)
+    benchmarks::robotouille::import(path, text(path, bytes)?).map(drop)
 }
 
 fn psplib_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::psplib::import(path, text(path, bytes)?).map(drop)
+    benchmarks::psplib::import(path, text(path, bytes)?).map(drop)
 }
 
 fn rcpsp_max_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::rcpsp_max::import(path, text(path, bytes)?).map(drop)
+    benchmarks::rcpsp_max::import(path, text(path, bytes)?).map(drop)
 }
 
 fn jobshop_native(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
-    formats::jobshop::import(path, text(path, bytes)?).map(drop)
+    benchmarks::jobshop::import(path, text(path, bytes)?).map(drop)
 }
 
 fn turn_list(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
@@ -322,24 +322,24 @@ fn robotouille_actions(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
 }
 
 /// Task 0's graph, read once (importing all tasks per case would dominate the run).
-fn robotouille_task() -> Option<&'static formats::robotouille::Task> {
-    static TASK: std::sync::OnceLock<Option<formats::robotouille::Task>> =
+fn robotouille_task() -> Option<&'static benchmarks::robotouille::Task> {
+    static TASK: std::sync::OnceLock<Option<benchmarks::robotouille::Task>> =
         std::sync::OnceLock::new();
     TASK.get_or_init(|| {
         let path = makespan_testkit::data_if_present("robotouille/task_graphs.json")?;
         let text = std::fs::read_to_string(&path).ok()?;
-        let instances = formats::robotouille::import(&path, &text).ok()?;
-        formats::robotouille::task_graph(instances.first()?).ok()
+        let instances = benchmarks::robotouille::import(&path, &text).ok()?;
+        benchmarks::robotouille::task_graph(instances.first()?).ok()
     })
     .as_ref()
 }
 
-/// The real entry point: the bytes in a file, recognised by [`formats::detect`].
+/// The real entry point: the bytes in a file, recognised by [`benchmarks::detect`].
 fn import_file(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(path);
     std::fs::write(&file, bytes).unwrap();
-    let result = formats::import(&file, &ImportOptions::default());
+    let result = benchmarks::import(&file, &ImportOptions::default());
     // Errors name the temporary file; re-anchor them so the check sees `path`.
     match result {
         Ok(instances) => {
@@ -537,7 +537,7 @@ fn timearena_instance() -> Option<&'static Instance> {
     INSTANCE
         .get_or_init(|| {
             let text = benchmark(TIMEARENA)?;
-            formats::timearena::import_named(Path::new(TIMEARENA), &text, "cooking1").ok()
+            benchmarks::timearena::import_named(Path::new(TIMEARENA), &text, "cooking1").ok()
         })
         .as_ref()
 }
@@ -565,7 +565,7 @@ fn recipe2plan_instance() -> Option<&'static Instance> {
             let text = benchmark(RECIPE2PLAN)?;
             let path = Path::new(RECIPE2PLAN);
             let instances =
-                formats::recipe2plan::import(path, &text, &ImportOptions::default()).ok()?;
+                benchmarks::recipe2plan::import(path, &text, &ImportOptions::default()).ok()?;
             instances.into_iter().find(|i| i.name == STEP_PLAN_INSTANCE)
         })
         .as_ref()

@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use makespan::explain::gantt::{self, Chart};
+use makespan::explain::{explain, Explanation};
 use makespan::instance::Instance;
-use makespan::report::gantt::{self, Chart};
-use makespan::report::{explain, Explanation};
 use makespan::schedule::{Piece, ScheduledActivity};
 use makespan::{verify, SolveOptions, Status};
 use makespan_testkit::{data, skip};

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use makespan::formats::recipe2plan;
-use makespan::formats::recipe2plan::steps::{parse_steps, verify_steps};
-use makespan::formats::{import, ImportOptions};
+use makespan::benchmarks::recipe2plan;
+use makespan::benchmarks::recipe2plan::steps::{parse_steps, verify_steps};
+use makespan::benchmarks::{import, ImportOptions};
 use makespan::instance::{content_hash, Instance};
 use makespan::solution::{Solution, Status};
 use makespan::verify::{verify, Rule};

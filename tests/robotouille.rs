@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use makespan::formats::{self, robotouille, ImportOptions};
+use makespan::benchmarks::{self, robotouille, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
@@ -17,7 +17,7 @@ fn task_graphs() -> Option<PathBuf> {
 
 /// The instances `task_graphs.json` imports to, or `None` where it is absent.
 fn imported() -> Option<Vec<Instance>> {
-    let instances = formats::import(&task_graphs()?, &ImportOptions::default()).expect("import");
+    let instances = benchmarks::import(&task_graphs()?, &ImportOptions::default()).expect("import");
     Some(instances)
 }
 

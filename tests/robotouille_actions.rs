@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::common::{makespan, text};
-use makespan::formats::robotouille::actions::{
+use makespan::benchmarks::robotouille::actions::{
     parse_actions, read_actions, verify_actions, ActionReport,
 };
-use makespan::formats::robotouille::{self, task_graph, Task};
-use makespan::formats::{self, ImportOptions};
+use makespan::benchmarks::robotouille::{self, task_graph, Task};
+use makespan::benchmarks::{self, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
@@ -21,7 +21,7 @@ use makespan::verify::Rule;
 /// skipped) where the data is absent.
 fn instances() -> Option<Vec<Instance>> {
     let path = makespan_testkit::data("robotouille/task_graphs.json")?;
-    Some(formats::import(&path, &ImportOptions::default()).expect("import"))
+    Some(benchmarks::import(&path, &ImportOptions::default()).expect("import"))
 }
 
 /// The graph of the task `name` picks among `instances`.
@@ -145,7 +145,7 @@ fn every_exported_optimum_replays_without_violation_at_the_optimal_length() {
         let solution = solve(instance, &SolveOptions::default());
         assert_eq!(solution.status, Status::Optimal, "{}", instance.name);
         let optimum = solution.makespan.unwrap();
-        let answer = formats::export_native(instance, &solution.schedule)
+        let answer = benchmarks::export_native(instance, &solution.schedule)
             .unwrap_or_else(|| panic!("{}: no action plan", instance.name));
         assert_eq!(answer.extension, "txt");
         let plan = read_actions(Path::new("answer.txt"), &answer.text).unwrap();

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use makespan::formats::paracook::lists::read_agent_lists;
-use makespan::formats::{self, ImportOptions};
+use makespan::benchmarks::paracook::lists::read_agent_lists;
+use makespan::benchmarks::{self, ImportOptions};
 use makespan::instance::{parse_instance, Activity, Instance, LoadError, Precedence, MAX_TIME};
 use makespan::solution::Status;
 use makespan::solve::{solve, SolveOptions};
@@ -27,7 +27,7 @@ fn import_bytes(name: &str, bytes: &[u8]) -> Result<Vec<Instance>, LoadError> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     std::fs::write(&path, bytes).unwrap();
-    formats::import(&path, &ImportOptions::default())
+    benchmarks::import(&path, &ImportOptions::default())
 }
 
 fn two(durations: [i64; 2], agents: Option<u32>) -> Instance {

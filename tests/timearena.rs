@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use makespan::formats::timearena::log::{verify_decisions, Decision, DecisionLog};
-use makespan::formats::{self, timearena, ImportOptions};
+use makespan::benchmarks::timearena::log::{verify_decisions, Decision, DecisionLog};
+use makespan::benchmarks::{self, timearena, ImportOptions};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
 use makespan::solve::{solve, SolveOptions};
@@ -22,7 +22,7 @@ fn tasks() -> Option<PathBuf> {
 }
 
 fn runs(tasks: &Path, options: &ImportOptions) -> Vec<Instance> {
-    formats::import(tasks, options).unwrap()
+    benchmarks::import(tasks, options).unwrap()
 }
 
 fn named(tasks: &Path, name: &str) -> Instance {
@@ -236,7 +236,7 @@ fn the_container_restriction_bug_is_found_by_replaying_it() {
 
 /// The decisions of a schedule: each activity's label (pool slot filled by the exporter).
 fn decisions(instance: &Instance, solution: &Solution) -> Vec<Decision> {
-    let text = formats::timearena::decisions(instance, &solution.schedule);
+    let text = benchmarks::timearena::decisions(instance, &solution.schedule);
     let records: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     records
         .iter()
@@ -360,7 +360,8 @@ fn committed_oracle_references_match_the_data_and_replay() {
                 let text = std::fs::read_to_string(&path).ok()?;
                 let solution: Solution = serde_json::from_str(&text).ok()?;
                 let answer = std::fs::read_to_string(path.with_extension("answer.json")).ok()?;
-                let log = makespan::formats::timearena::log::read_decisions(&path, &answer).ok()?;
+                let log =
+                    makespan::benchmarks::timearena::log::read_decisions(&path, &answer).ok()?;
                 let verdict = verify_decisions(instance, &log);
                 let ok = solution.instance.hash == makespan::instance::content_hash(instance)
                     && solution.status == Status::Optimal
@@ -404,7 +405,7 @@ fn a_checkouts_task_modules_give_the_same_runs_as_tasks_json() {
                 .collect()
         };
         let from_json = hashes(runs(&json, &options));
-        let from_modules = hashes(formats::import(&modules, &options).unwrap());
+        let from_modules = hashes(benchmarks::import(&modules, &options).unwrap());
         assert_eq!(from_modules.len(), if constraint { 175 } else { 525 });
         assert_eq!(from_modules, from_json);
     }

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::OnceLock;
 
-use makespan::formats::paracook::lists::{read_agent_lists, verify_agent_lists};
+use makespan::benchmarks::paracook::lists::{read_agent_lists, verify_agent_lists};
 use makespan::instance::{Activity, Instance, Precedence, INSTANCE_FORMAT};
 use makespan::verify::Rule;
 use proptest::prelude::*;

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde::Serialize;
 
-use makespan::formats::parse_agents;
+use makespan::benchmarks::parse_agents;
 use makespan::ImportOptions;
 
 use crate::errors;

@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use makespan::report::gantt::{html, svg, Chart};
+use makespan::explain::gantt::{html, svg, Chart};
 use makespan::{Solution as Reference, VerifiedPlan};
 
 use crate::errors;
@@ -22,7 +22,7 @@ fn explained(
     plan: &Bound<'_, PyAny>,
     instance: Option<&Instance>,
     reference: Option<&Reference>,
-) -> PyResult<(VerifiedPlan, makespan::report::Explanation)> {
+) -> PyResult<(VerifiedPlan, makespan::explain::Explanation)> {
     let (path, text) = plan_text(plan)?;
     plan.py().detach(|| {
         let checked = makespan::verify_plan(&path, &text, instance.map(|i| &i.0), None)

@@ -269,7 +269,7 @@ pymethods_with_json! {
             if self.0.schedule.is_empty() {
                 return None;
             }
-            makespan::formats::export_native(&self.0.instance.instance, &self.0.schedule)
+            makespan::benchmarks::export_native(&self.0.instance.instance, &self.0.schedule)
                 .map(|answer| answer.text)
         }
 
@@ -562,7 +562,7 @@ pymethods_with_json! {
 /// Why a plan took as long as it did (``makespan explain``): the critical chain, the
 /// unforced waits, each agent's time and, given a reference solution, the lost time.
 #[pyclass(module = "makespan", frozen)]
-pub struct Explanation(pub makespan::report::Explanation);
+pub struct Explanation(pub makespan::explain::Explanation);
 
 pymethods_with_json! {
     /// The explanation as ``makespan explain --json`` prints it.

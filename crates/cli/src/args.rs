@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use makespan::formats::{self, parse_agents, ImportOptions, Knob};
+use makespan::benchmarks::{self, parse_agents, ImportOptions, Knob};
 use makespan::Instance;
 
 /// The benchmarks' own import options, as given on the command line (flag name, values).
@@ -50,7 +50,7 @@ impl FromArgMatches for BenchmarkFlags {
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        for knob in formats::knobs() {
+        for knob in benchmarks::knobs() {
             let values: Vec<String> = if knob.is_switch() {
                 match matches.get_flag(knob.name) {
                     true => vec!["true".into()],
@@ -71,7 +71,7 @@ impl FromArgMatches for BenchmarkFlags {
 
 impl Args for BenchmarkFlags {
     fn augment_args(command: Command) -> Command {
-        formats::knobs().fold(command, |command, knob| command.arg(flag(knob)))
+        benchmarks::knobs().fold(command, |command, knob| command.arg(flag(knob)))
     }
 
     fn augment_args_for_update(command: Command) -> Command {
@@ -89,7 +89,7 @@ pub struct ImportArgs {
     #[command(flatten)]
     benchmark: BenchmarkFlags,
     /// Most instances one input file may become.
-    #[arg(long, value_name = "N", default_value_t = formats::MAX_INSTANCES_PER_FILE)]
+    #[arg(long, value_name = "N", default_value_t = benchmarks::MAX_INSTANCES_PER_FILE)]
     max_instances_per_file: usize,
 }
 

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use makespan::benchmarks::{self, input_files, BaselinePlans};
 use makespan::compare::{self, Row};
-use makespan::formats::{self, input_files, BaselinePlans};
 use makespan::instance::Instance;
 use makespan::solution::{Solution, Status};
 use makespan::verify::verify;
@@ -67,7 +67,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
 /// What instances are grouped by: the benchmark's own grouping (a level, a scenario), else
 /// the benchmark, else "all".
 fn group_of(instance: &Instance) -> String {
-    if let Some(group) = formats::benchmark_of(instance).and_then(|b| b.grouping()?(instance)) {
+    if let Some(group) = benchmarks::benchmark_of(instance).and_then(|b| b.grouping()?(instance)) {
         return group;
     }
     instance
@@ -110,7 +110,7 @@ impl Baseline {
         if path.is_dir() {
             return Ok(Baseline::Solutions(read_solutions(path)?));
         }
-        let files: Vec<_> = formats::registry()
+        let files: Vec<_> = benchmarks::registry()
             .iter()
             .filter_map(|b| b.baseline_file())
             .collect();

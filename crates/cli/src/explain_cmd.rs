@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use makespan::report::Explanation;
+use makespan::explain::Explanation;
 use makespan::{Solution, VerifiedPlan};
 
 use crate::args::PlanInput;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use makespan::report::gantt::{self, Chart};
+use makespan::explain::gantt::{self, Chart};
 
 use crate::args::PlanInput;
 use crate::explain_cmd::explained;

@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use makespan::batch::write_atomically;
-use makespan::formats::asynctool::generate as asynctool;
-use makespan::formats::generate::Span;
-use makespan::formats::kitchen;
+use makespan::benchmarks::asynctool::generate as asynctool;
+use makespan::benchmarks::generate::Span;
+use makespan::benchmarks::kitchen;
 use makespan::instance::Instance;
 
 #[derive(Args)]

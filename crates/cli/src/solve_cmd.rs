@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use makespan::batch::{self, BatchOptions, Row};
-use makespan::formats;
+use makespan::benchmarks;
 use makespan::solution::{Status, Verdict};
 use makespan::{Method, SolveOptions};
 
@@ -111,10 +111,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let import = args.import.options()?;
     let mut instances = Vec::new();
     for input in &args.inputs {
-        for file in formats::input_files_outside(input, Some(&args.out))? {
+        for file in benchmarks::input_files_outside(input, Some(&args.out))? {
             let name = file.display().to_string();
             instances.extend(
-                formats::import(&file, &import)?
+                benchmarks::import(&file, &import)?
                     .into_iter()
                     .map(|i| (name.clone(), i)),
             );

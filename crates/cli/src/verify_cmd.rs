@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use makespan::formats::{Benchmark, NativeJson};
+use makespan::benchmarks::{Benchmark, NativeJson};
 use makespan::instance::{content_hash, problem_hash, Instance};
 
 use crate::args::InstanceArgs;
@@ -150,7 +150,7 @@ fn reference(path: &Path, instance: &Instance, report: &Report) -> Result<(Compa
 /// A solution file of the same instance (same problem hash), re-checked before its
 /// makespan is trusted, or why it is not one.
 pub(crate) fn reference_solution(path: &Path, instance: &Instance) -> Result<Solution> {
-    let solution = makespan::formats::reference_solution(path)?;
+    let solution = makespan::benchmarks::reference_solution(path)?;
     if problem_hash(&solution.instance.instance) != problem_hash(instance) {
         bail!(
             "{}: the solution is for instance \"{}\" ({}), not for \"{}\" ({})",

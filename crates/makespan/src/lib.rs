@@ -9,9 +9,9 @@
 //! |---|---|---|
 //! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`], [`certificate`] |
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
-//! | `makespan-formats` | one folder per benchmark behind one trait, and their registry | [`formats`] |
+//! | `makespan-benchmarks` | one folder per benchmark behind one trait, and their registry | [`benchmarks`] |
 //! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] (its public API) |
-//! | `makespan-report` | why a plan lost time (critical chain, waits, lost time), Gantt SVG/HTML | [`report`] |
+//! | `makespan-explain` | why a plan lost time (critical chain, waits, lost time), Gantt SVG/HTML | [`mod@explain`] |
 //!
 //! The libraries print nothing, install no signal handler and never exit the process:
 //! cancellation is a [`Cancel`] token, progress a callback.
@@ -38,12 +38,12 @@
 
 use std::path::Path;
 
-pub use makespan_formats as formats;
+pub use makespan_benchmarks as benchmarks;
+pub use makespan_explain as explain;
 pub use makespan_model::{certificate, input, instance, schedule, solution};
-pub use makespan_report as report;
 pub use makespan_verify as verify;
 
-pub use makespan_formats::ImportOptions;
+pub use makespan_benchmarks::ImportOptions;
 pub use makespan_model::instance::{Instance, LoadError};
 pub use makespan_model::schedule::ScheduledActivity;
 pub use makespan_model::solution::{Solution, Status};
@@ -81,7 +81,7 @@ pub enum Method {
     Exact,
     /// A benchmark's own baseline (its "oracle"), replayed and verified: reported `feasible`
     /// or `invalid`, never `optimal`.
-    Baseline(&'static formats::Baseline),
+    Baseline(&'static benchmarks::Baseline),
 }
 
 impl Method {
@@ -90,7 +90,7 @@ impl Method {
         if name == "exact" {
             return Some(Method::Exact);
         }
-        formats::baselines()
+        benchmarks::baselines()
             .find(|b| b.name == name)
             .map(Method::Baseline)
     }
@@ -109,7 +109,7 @@ impl Method {
             "exact",
             "Bounds, heuristics and the MILP: optima proven where time allows",
         );
-        std::iter::once(exact).chain(formats::baselines().map(|b| (b.name, b.about)))
+        std::iter::once(exact).chain(benchmarks::baselines().map(|b| (b.name, b.about)))
     }
 }
 
@@ -124,7 +124,7 @@ impl Method {
 /// # Ok::<(), makespan::LoadError>(())
 /// ```
 pub fn load(path: impl AsRef<Path>, options: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
-    formats::import(path.as_ref(), options)
+    benchmarks::import(path.as_ref(), options)
 }
 
 /// One instance: `BENCH:NAME` looked up in the benchmark's native file under `data` (default:
@@ -135,7 +135,7 @@ pub fn load_instance(
     data: Option<&Path>,
     options: &ImportOptions,
 ) -> Result<Instance, LoadError> {
-    formats::load_instance(spec, data, options)
+    benchmarks::load_instance(spec, data, options)
 }
 
 /// Solves one instance: `optimal` only when a lower bound meets a verified schedule, else
@@ -205,9 +205,9 @@ pub struct VerifiedPlan {
     /// The instance: the one given, or the one the unified plan names or embeds.
     pub instance: Instance,
     /// The benchmark that read the native answer.
-    pub benchmark: Option<&'static dyn formats::Benchmark>,
+    pub benchmark: Option<&'static dyn benchmarks::Benchmark>,
     /// The report, and the benchmark's own metrics.
-    pub answer: formats::VerifiedAnswer,
+    pub answer: benchmarks::VerifiedAnswer,
 }
 
 impl VerifiedPlan {
@@ -216,9 +216,9 @@ impl VerifiedPlan {
     /// Robotouille's steps to the goal); `None` where the verifier's report is all there is.
     pub fn metrics(&self) -> Option<serde_json::Value> {
         match &self.answer.json {
-            formats::NativeJson::None => None,
-            formats::NativeJson::Extra(_, value) => Some(value.clone()),
-            formats::NativeJson::Whole(value) => {
+            benchmarks::NativeJson::None => None,
+            benchmarks::NativeJson::Extra(_, value) => Some(value.clone()),
+            benchmarks::NativeJson::Whole(value) => {
                 let mut value = value.clone();
                 if let Some(fields) = value.as_object_mut() {
                     fields.remove("report");
@@ -234,7 +234,7 @@ impl VerifiedPlan {
 /// object, which names or embeds its instance; `instance` overrides it), or a benchmark's
 /// native answer (ParaCook lists, TimeArena decision logs, Recipe2Plan `Step(…)` lines,
 /// Robotouille actions, AsyncTool turns), which needs `instance`. `reference` is a solution
-/// file the benchmark may compare with by its own rules (see [`formats::VerifiedAnswer::compared`]).
+/// file the benchmark may compare with by its own rules (see [`benchmarks::VerifiedAnswer::compared`]).
 /// `path` names the plan in errors.
 pub fn verify_plan(
     path: &Path,
@@ -248,16 +248,16 @@ pub fn verify_plan(
         return Ok(VerifiedPlan {
             instance: resolved.instance,
             benchmark: None,
-            answer: formats::VerifiedAnswer::plain(resolved.schedule, report),
+            answer: benchmarks::VerifiedAnswer::plain(resolved.schedule, report),
         });
     }
-    let answer = formats::Answer {
+    let answer = benchmarks::Answer {
         path,
         text,
         instance,
         reference,
     };
-    let (benchmark, verified) = formats::verify_answer(&answer)?;
+    let (benchmark, verified) = benchmarks::verify_answer(&answer)?;
     let instance = instance
         .cloned()
         .ok_or_else(|| LoadError::usage(path, "a native answer needs its instance (--instance)"))?;
@@ -271,19 +271,19 @@ pub fn verify_plan(
 /// Explains a verified plan (any form [`verify_plan`] reads): its schedule as written, its
 /// violations on the timeline, the critical chain, unforced waits and agents' time, and the
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
-/// is) when given. See [`report`] for the definitions.
+/// is) when given. See [`mod@explain`] for the definitions.
 pub fn explain_plan(
     checked: &VerifiedPlan,
     reference: Option<&Solution>,
-) -> Result<report::Explanation, report::ExplainError> {
-    let reference = reference.map(|s| report::Reference {
+) -> Result<explain::Explanation, explain::ExplainError> {
+    let reference = reference.map(|s| explain::Reference {
         schedule: &s.schedule,
         makespan: s
             .makespan
             .unwrap_or_else(|| schedule::makespan(&s.schedule)),
         optimal: s.status == Status::Optimal,
     });
-    report::explain(
+    explain::explain(
         &checked.instance,
         &checked.answer.schedule,
         &checked.answer.report.violations,

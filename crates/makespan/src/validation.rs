@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use makespan_formats::{self as formats, ImportOptions};
+use makespan_benchmarks::{self as benchmarks, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::solution::{Solution, Status};
 use makespan_solve::{solve_detailed, Run, SolveOptions};
@@ -256,8 +256,8 @@ impl Case {
 pub fn load_cases(inputs: &[PathBuf]) -> Result<Vec<Case>, LoadError> {
     let mut cases = Vec::new();
     for input in inputs {
-        for file in formats::input_files(input)? {
-            for instance in formats::import(&file, &ImportOptions::default())? {
+        for file in benchmarks::input_files(input)? {
+            for instance in benchmarks::import(&file, &ImportOptions::default())? {
                 cases.push(Case {
                     file: file.clone(),
                     instance,

@@ -136,7 +136,7 @@ fn threads_change_nothing_but_the_time() {
     let Some(cooking) = makespan_testkit::data("recipe2plan/cooking.json") else {
         return;
     };
-    let instance = makespan_formats::import(&cooking, &Default::default())
+    let instance = makespan_benchmarks::import(&cooking, &Default::default())
         .unwrap()
         .into_iter()
         .find(|i| i.name == "recipe2plan-Choco_Strawberry-Cake-medium")

@@ -17,8 +17,8 @@ use crate::common::certified;
 /// absent.
 fn imported() -> Option<Vec<Instance>> {
     let task_graphs = makespan_testkit::data("robotouille/task_graphs.json")?;
-    let options = makespan_formats::ImportOptions::default();
-    Some(makespan_formats::import(&task_graphs, &options).expect("import"))
+    let options = makespan_benchmarks::ImportOptions::default();
+    Some(makespan_benchmarks::import(&task_graphs, &options).expect("import"))
 }
 
 /// Given room for one more step than the proven optimum, the search must find the optimum

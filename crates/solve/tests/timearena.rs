@@ -13,11 +13,11 @@ use proptest::prelude::*;
 
 fn named(tasks: &Path, name: &str) -> Instance {
     let text = std::fs::read_to_string(tasks).unwrap();
-    makespan_formats::timearena::import_named(tasks, &text, name).unwrap()
+    makespan_benchmarks::timearena::import_named(tasks, &text, name).unwrap()
 }
 
 fn greedy(instance: &Instance) -> Solution {
-    let baseline = makespan_formats::baselines()
+    let baseline = makespan_benchmarks::baselines()
         .find(|b| b.name == "timearena-greedy")
         .expect("TimeArena has a baseline");
     baseline.solve(instance)

@@ -3,7 +3,7 @@
 //! and a fix. It shares no code with the solver, so a solver bug cannot hide behind it.
 //!
 //! Inputs: a unified plan or solution file ([`plan`]); a benchmark's native answer is
-//! turned into a schedule by that benchmark's reader (`makespan_formats`). All end in
+//! turned into a schedule by that benchmark's reader (`makespan_benchmarks`). All end in
 //! [`verify`]. This crate depends on the instance model only, never on the solver, so the
 //! checker builds without HiGHS.
 //!

@@ -3,7 +3,7 @@
 //! that agent. Coverage and piece rules look at the raw schedule; every other rule looks
 //! only at placements, so one bad entry is reported once instead of cascading.
 //!
-//! Public so that explanations and pictures (`makespan-report`) judge a plan by the same
+//! Public so that explanations and pictures (`makespan-explain`) judge a plan by the same
 //! placements the verifier checks.
 
 use std::collections::{HashMap, HashSet};

@@ -4,7 +4,7 @@
 //! Some benchmarks leave choices to the plan that no single activity graph can state:
 //! which item plays which role, which stove, where to park what a robot holds, how cooks
 //! walk a map and hand items over. For them the simulator is the rule book. It lives in its
-//! benchmark's folder (`makespan-formats`), implements [`World`] and names every failed
+//! benchmark's folder (`makespan-benchmarks`), implements [`World`] and names every failed
 //! precondition in the game's own words; this crate searches any [`World`] for a shortest
 //! plan ([`search`]).
 //!

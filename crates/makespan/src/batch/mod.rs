@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use makespan_formats as formats;
+use makespan_benchmarks as benchmarks;
 use makespan_model::certificate::ProofKind;
 use makespan_model::instance::Instance;
 use makespan_model::solution::{Solution, SolvedWith, Status, Verdict};
@@ -270,7 +270,7 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
     };
     write_solution(&path, &solution)?;
     if options.emit_native && !solution.schedule.is_empty() {
-        if let Some(native) = formats::export_native(instance, &solution.schedule) {
+        if let Some(native) = benchmarks::export_native(instance, &solution.schedule) {
             write_atomically(
                 // `<instance>.answer.<ext>`: never the solution file's own name.
                 &path.with_extension(format!("answer.{}", native.extension)),

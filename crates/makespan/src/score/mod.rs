@@ -9,7 +9,7 @@
 //! corrected, and the [`Difference`]s between the two verdicts.
 //!
 //! The report's types are plain data, defined beside the harness readers in
-//! [`formats::harness`] and re-exported here; [`page`] draws a scored run as one HTML page.
+//! [`benchmarks::harness`] and re-exported here; [`page`] draws a scored run as one HTML page.
 //! Everything about scoring a run is here or in a benchmark's `harness.rs`: the CLI's
 //! `score` command and Python's `score` only call these.
 
@@ -20,11 +20,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::formats::{self, harness::Entry};
+use crate::benchmarks::{self, harness::Entry};
 use crate::instance::problem_hash;
 use crate::{Instance, LoadError, Solution, SolveOptions, Status};
 
-pub use makespan_formats::harness::{
+pub use makespan_benchmarks::harness::{
     Difference, Harness, Headline, Metric, Row, RunReport, RUN_REPORT_FORMAT,
 };
 
@@ -54,7 +54,7 @@ pub fn checkout(run: &Path, data: Option<&Path>) -> Result<PathBuf, LoadError> {
 
 /// The harness whose output `run` is, with its benchmark's name.
 pub fn harness_of(run: &Path) -> Option<(&'static str, &'static dyn Harness)> {
-    formats::registry()
+    benchmarks::registry()
         .iter()
         .filter_map(|b| Some((b.name(), b.harness()?)))
         .find(|(_, h)| h.recognises(run))
@@ -94,7 +94,7 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
         })?;
     }
     let (benchmark, harness) = harness_of(run).ok_or_else(|| {
-        let forms: Vec<&str> = formats::registry()
+        let forms: Vec<&str> = benchmarks::registry()
             .iter()
             .filter_map(|b| Some(b.harness()?.run_form()))
             .collect();
@@ -121,7 +121,7 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
                 reason: s
                     .difference
                     .clone()
-                    .unwrap_or_else(|| formats::harness::rule_counts(&s.report)),
+                    .unwrap_or_else(|| benchmarks::harness::rule_counts(&s.report)),
             })
         })
         .collect();

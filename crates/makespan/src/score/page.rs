@@ -5,7 +5,7 @@
 //! stays quick to open with hundreds of answers). Self-contained like the Gantt page; the same
 //! run gives the same bytes.
 
-use makespan_formats::harness::RunReport;
+use makespan_benchmarks::harness::RunReport;
 use makespan_model::instance::Instance;
 use makespan_model::schedule::ScheduledActivity;
 use makespan_verify::Violation;
@@ -14,8 +14,8 @@ use serde::Serialize;
 use svg::node::element::{Circle, Group, Line, Path, Text, Title};
 use svg::Document;
 
-use makespan_report::gantt::{self, Chart};
-use makespan_report::{explain, Reference};
+use makespan_explain::gantt::{self, Chart};
+use makespan_explain::{explain, Reference};
 
 use super::ScoredRun;
 use crate::instance::problem_hash;
@@ -57,7 +57,7 @@ pub fn score_html(scored: &ScoredRun) -> String {
 /// its violations, and the optimum's schedule when there is one.
 #[derive(Debug, Clone, Copy)]
 pub struct RunAnswer<'a> {
-    /// The row's key ([`makespan_formats::harness::Row::key`]).
+    /// The row's key ([`makespan_benchmarks::harness::Row::key`]).
     pub key: &'a str,
     /// The instance it answers.
     pub instance: &'a Instance,

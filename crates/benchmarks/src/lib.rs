@@ -1,5 +1,8 @@
-//! Importers of benchmark files: each native format becomes one or more unified
-//! [`Instance`]s, and schedules go back out in a benchmark's own answer form.
+//! The benchmarks' layer: everything makespan knows about a benchmark, one folder each, behind
+//! a small core trait ([`Benchmark`]) and the powers it hands out. Each native format becomes
+//! one or more unified [`Instance`]s; schedules go back out in a benchmark's own answer form;
+//! native answers are verified and whole runs of its harness read. No other crate names a
+//! benchmark.
 //!
 //! Importers only translate. Whatever a benchmark means (ParaCook's lags, AsyncHow's
 //! unlimited agents and month intervals) is written into the instance, so solvers and the

@@ -62,7 +62,7 @@ fn components(text: &str) -> Result<Vec<(i64, i64)>, String> {
 /// `"2 hours 30 minutes"` is `(9000, 9000)`, `"1 month"` is `(2419200, 2678400)`.
 ///
 /// ```
-/// use makespan_formats::asynchow::parse_duration_text;
+/// use makespan_benchmarks::asynchow::parse_duration_text;
 /// assert_eq!(parse_duration_text("2 hours 30 minutes"), Ok((9_000, 9_000)));
 /// assert!(parse_duration_text("3 fortnights").unwrap_err().0.contains("fortnights"));
 /// ```

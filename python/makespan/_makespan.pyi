@@ -211,8 +211,12 @@ def load(
     combine: Optional[Combine] = None,
     level: Optional[Levels] = None,
     constraint: bool = False,
+    **options: Any,
 ) -> List[Instance]:
-    """Every instance a file describes (a unified instance or any benchmark's native file)."""
+    """Every instance a file describes (a unified instance or any benchmark's native file).
+
+    Each benchmark's own options are keywords (``combine``, ``level``, ``constraint`` today;
+    any other a benchmark declares is accepted the same way)."""
 
 def load_instance(
     spec: str,
@@ -222,6 +226,7 @@ def load_instance(
     combine: Optional[Combine] = None,
     level: Optional[Levels] = None,
     constraint: bool = False,
+    **options: Any,
 ) -> Instance:
     """One instance: a file, ``PATH#NAME`` or ``BENCH:NAME`` (looked up under ``data``)."""
 

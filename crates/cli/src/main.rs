@@ -20,6 +20,7 @@ mod compare_cmd;
 mod explain_cmd;
 mod generate_cmd;
 mod interrupt;
+mod references_cmd;
 mod score_cmd;
 mod terminal;
 mod validate_cmd;
@@ -85,6 +86,11 @@ enum Command {
     /// unreadable input.
     /// Example: makespan check-proof solutions/two-cooks-breakfast.json
     CheckProof(check_proof_cmd::CheckProofArgs),
+    /// Proven optima as data: pack a folder of solution files into one JSON Lines file,
+    /// unpack one into solution files, answers and certificates, or show one instance's.
+    ///
+    /// Example: makespan references unpack references/timearena.jsonl --data ../shared/benchmarks --out solutions/timearena
+    References(references_cmd::ReferencesArgs),
 }
 
 #[derive(clap::Args)]
@@ -194,6 +200,7 @@ fn main() -> ExitCode {
         Command::Gantt(args) => explain_cmd::run_gantt(args),
         Command::Score(args) => score_cmd::run(args),
         Command::CheckProof(args) => check_proof_cmd::run(args),
+        Command::References(args) => references_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -57,6 +57,7 @@ pub mod batch;
 pub mod compare;
 mod many;
 mod reference;
+pub mod references;
 pub mod score;
 mod score_html;
 pub mod validation;

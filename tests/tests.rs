@@ -27,6 +27,7 @@ mod limits;
 mod propagation_properties;
 mod recipe2plan;
 mod recipe2plan_properties;
+mod references;
 mod resource_limits;
 mod robotouille;
 mod robotouille_actions;

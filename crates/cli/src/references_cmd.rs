@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use makespan::references::{self, References, UnpackOptions};
+use makespan::references::{self, PackOptions, References, UnpackOptions};
 
 #[derive(clap::Args)]
 pub struct ReferencesArgs {
@@ -25,7 +25,8 @@ enum Action {
     ///
     /// A benchmark instance is named `BENCH:NAME` when that name, looked up under --data,
     /// gives the same problem; every other instance is embedded.
-    /// Example: makespan references pack solutions/timearena --out references/timearena.jsonl --data ../shared/benchmarks
+    ///
+    /// Example: makespan references pack solutions/timearena --out references/timearena.jsonl --data ../shared/benchmarks --max-proof-mb 1
     Pack {
         /// The folder of solution files (the --out of `makespan solve`).
         solutions: PathBuf,
@@ -36,6 +37,10 @@ enum Action {
         /// instance is embedded.
         #[arg(long, value_name = "DIR")]
         data: Option<PathBuf>,
+        /// Leave out DRCP certificates whose proof file (`.drcp.gz`) is larger than this
+        /// (MiB); their references carry no certificate. Default: no limit.
+        #[arg(long, value_name = "MB")]
+        max_proof_mb: Option<u64>,
     },
     /// Write the solution files, native answers, certificates and summary.csv of a
     /// references file into a folder, for verify --solution, score --solutions, compare
@@ -80,8 +85,13 @@ pub fn run(args: ReferencesArgs) -> Result<ExitCode> {
             solutions,
             out,
             data,
+            max_proof_mb,
         } => {
-            let packed = references::pack(&solutions, &out, data.as_deref())?;
+            let options = PackOptions {
+                data,
+                max_proof_bytes: max_proof_mb.map(|mb| mb.saturating_mul(1 << 20)),
+            };
+            let packed = references::pack(&solutions, &out, &options)?;
             println!(
                 "{}: {} references ({} named BENCH:NAME, {} embedded), {} certificates, {} native answers",
                 out.display(),
@@ -91,6 +101,13 @@ pub fn run(args: ReferencesArgs) -> Result<ExitCode> {
                 packed.certificates,
                 packed.answers
             );
+            if packed.left_out > 0 {
+                println!(
+                    "{} DRCP certificates left out: their proofs are over {} MiB (--max-proof-mb)",
+                    packed.left_out,
+                    max_proof_mb.unwrap_or_default()
+                );
+            }
             if let Some(bundle) = packed.bundle {
                 println!("{}: the DRCP proofs", bundle.display());
             }

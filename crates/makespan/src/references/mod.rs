@@ -45,7 +45,7 @@ use makespan_model::solution::{
 mod pack;
 mod unpack;
 
-pub use pack::{pack, Packed};
+pub use pack::{pack, PackOptions, Packed};
 pub use unpack::{unpack, UnpackOptions, Unpacked};
 
 /// The format tag in the first line of every references file.

@@ -2,7 +2,9 @@
 //! references file and its proof bundle. Each solution's native answer
 //! (`<stem>.answer.<ext>`) and certificate come along; an instance is named `BENCH:NAME`
 //! only where that name, looked up under the data folder, gives the same problem (so every
-//! reference packed unpacks), and is embedded otherwise.
+//! reference packed unpacks), and is embedded otherwise. A cap on DRCP proof files keeps
+//! the committed bundles small: a certificate whose proof is larger is left out, and its
+//! reference has none (`solve --certify` writes it again).
 
 use std::fs;
 use std::io::{Read, Write};
@@ -23,6 +25,17 @@ use super::{
     ProofsHeader, Reference, ReferencesError, PROOFS_FORMAT, REFERENCES_FORMAT,
 };
 
+/// What to pack besides the solutions.
+#[derive(Debug, Clone, Default)]
+pub struct PackOptions {
+    /// The folder of the benchmarks' files (default `$MAKESPAN_DATA`), to name benchmark
+    /// instances `BENCH:NAME`; without one every instance is embedded.
+    pub data: Option<PathBuf>,
+    /// Leave out DRCP certificates whose proof file (as written, `.drcp.gz`) is larger than
+    /// this many bytes.
+    pub max_proof_bytes: Option<u64>,
+}
+
 /// What [`pack`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Packed {
@@ -32,6 +45,8 @@ pub struct Packed {
     pub named: usize,
     /// How many carry a certificate.
     pub certificates: usize,
+    /// DRCP certificates left out for a proof over [`PackOptions::max_proof_bytes`].
+    pub left_out: usize,
     /// How many carry a native answer.
     pub answers: usize,
     /// The proof bundle, when some certificate is a DRCP proof.
@@ -46,10 +61,12 @@ struct SolutionFile {
 
 /// Packs every solution file in the folder `solutions` (not below it) into the references
 /// file `out` and, when some certificate is a DRCP proof, the bundle
-/// `<stem>.proofs.jsonl.gz` beside it. Benchmark instances are named `BENCH:NAME` when
-/// `data` (else `$MAKESPAN_DATA`) gives the same problem under that name; without a data
-/// folder every instance is embedded.
-pub fn pack(solutions: &Path, out: &Path, data: Option<&Path>) -> Result<Packed, ReferencesError> {
+/// `<stem>.proofs.jsonl.gz` beside it (see [`PackOptions`]).
+pub fn pack(
+    solutions: &Path,
+    out: &Path,
+    options: &PackOptions,
+) -> Result<Packed, ReferencesError> {
     let files = solution_files(solutions)?;
     if files.is_empty() {
         return Err(LoadError::usage(
@@ -58,11 +75,14 @@ pub fn pack(solutions: &Path, out: &Path, data: Option<&Path>) -> Result<Packed,
         )
         .into());
     }
-    let data = makespan_formats::data_dir(data);
-    let mut packed: Vec<(Reference, Option<ProofFiles>)> = files
+    let data = makespan_formats::data_dir(options.data.as_deref());
+    let packed: Vec<Packing> = files
         .par_iter()
-        .map(|file| pack_one(file, data.as_deref()))
+        .map(|file| pack_one(file, data.as_deref(), options.max_proof_bytes))
         .collect::<Result<_, _>>()?;
+    let left_out = packed.iter().filter(|p| p.left_out).count();
+    let mut packed: Vec<(Reference, Option<ProofFiles>)> =
+        packed.into_iter().map(|p| (p.reference, p.proof)).collect();
     packed.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     if let Some(pair) = packed.windows(2).find(|w| w[0].0.name == w[1].0.name) {
         return Err(LoadError::usage(
@@ -109,6 +129,7 @@ pub fn pack(solutions: &Path, out: &Path, data: Option<&Path>) -> Result<Packed,
             .iter()
             .filter(|r| r.certificate.is_some())
             .count(),
+        left_out,
         answers: references.iter().filter(|r| r.answer.is_some()).count(),
         bundle: bundle.map(|name| out.with_file_name(name)),
     })
@@ -171,10 +192,20 @@ fn solution_files(dir: &Path) -> Result<Vec<SolutionFile>, LoadError> {
         .collect())
 }
 
+/// One solution, packed.
+struct Packing {
+    reference: Reference,
+    /// Its DRCP proof's files.
+    proof: Option<ProofFiles>,
+    /// Its DRCP certificate was left out for the proof's size.
+    left_out: bool,
+}
+
 fn pack_one(
     file: &SolutionFile,
     data: Option<&Path>,
-) -> Result<(Reference, Option<ProofFiles>), ReferencesError> {
+    max_proof_bytes: Option<u64>,
+) -> Result<Packing, ReferencesError> {
     let solution = Solution::read(&file.path)?;
     let answer = match &file.answer {
         Some((path, extension)) => Some(NativeText {
@@ -183,10 +214,11 @@ fn pack_one(
         }),
         None => None,
     };
+    let mut left_out = false;
     let (certificate, proof_files) = match &solution.certificate {
         Some(record) => {
             let path = beside(&file.path, "certificate.file", &record.file)?;
-            let (proof, files) = certificate(&path, &solution)?;
+            let (proof, files) = certificate(&path, &solution, max_proof_bytes)?;
             if kind_of(&proof) != record.kind {
                 return Err(LoadError::usage(
                     &file.path,
@@ -194,27 +226,47 @@ fn pack_one(
                 )
                 .into());
             }
-            (Some(proof), files)
+            match files {
+                Some(Certified::TooLarge) => {
+                    left_out = true;
+                    (None, None)
+                }
+                Some(Certified::Files(model, log)) => (Some(proof), Some((model, log))),
+                None => (Some(proof), None),
+            }
         }
         None => (None, None),
     };
     let source = source_of(&solution.instance.instance, data);
     let reference = Reference::of(solution, source, certificate, answer);
-    let proof_files = proof_files.map(|(model, proof)| ProofFiles {
+    let proof = proof_files.map(|(model, proof)| ProofFiles {
         name: reference.name.clone(),
         hash: reference.hash.clone(),
         model,
         proof,
     });
-    Ok((reference, proof_files))
+    Ok(Packing {
+        reference,
+        proof,
+        left_out,
+    })
 }
 
-/// The proof of the certificate file `path` of `solution` and, for a DRCP proof, the texts
-/// of its model and its (uncompressed) proof log.
+/// A DRCP certificate's files: their texts, or too large to pack.
+enum Certified {
+    /// The FlatZinc model and the uncompressed proof log.
+    Files(String, String),
+    /// The proof file is over the cap.
+    TooLarge,
+}
+
+/// The proof of the certificate file `path` of `solution` and, for a DRCP proof, its files
+/// (unless the proof file is over `max_proof_bytes`).
 fn certificate(
     path: &Path,
     solution: &Solution,
-) -> Result<(Proof, Option<(String, String)>), LoadError> {
+    max_proof_bytes: Option<u64>,
+) -> Result<(Proof, Option<Certified>), LoadError> {
     let text = input::read_text(path)?;
     let certificate: Certificate =
         serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
@@ -228,14 +280,24 @@ fn certificate(
     }
     let files = match &certificate.proof {
         Proof::Drcp { model, proof, .. } => {
-            let model = input::read_text(&beside(path, "proof.model", model)?)?;
             let proof_path = beside(path, "proof.proof", proof)?;
+            let bytes = input::read_bytes(&proof_path)?;
+            if max_proof_bytes.is_some_and(|cap| bytes.len() as u64 > cap) {
+                return Ok((certificate.proof, Some(Certified::TooLarge)));
+            }
+            let model = input::read_text(&beside(path, "proof.model", model)?)?;
             let log = if proof.ends_with(".gz") {
-                gunzip(&proof_path, &input::read_bytes(&proof_path)?)?
+                gunzip(&proof_path, &bytes)?
             } else {
-                input::read_text(&proof_path)?
+                String::from_utf8(bytes).map_err(|e| {
+                    LoadError::format(
+                        &proof_path,
+                        format!("byte {}", e.utf8_error().valid_up_to()),
+                        "the proof log is not UTF-8 text; certify again",
+                    )
+                })?
             };
-            Some((model, log))
+            Some(Certified::Files(model, log))
         }
         _ => None,
     };

@@ -47,7 +47,7 @@ fn packed() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     solve_into(&dir.path().join("solved"));
     let file = dir.path().join("refs").join("bundled.jsonl");
-    pack(&dir.path().join("solved"), &file, None).unwrap();
+    pack(&dir.path().join("solved"), &file, &PackOptions::default()).unwrap();
     (dir, file)
 }
 
@@ -208,4 +208,21 @@ fn a_bundle_without_the_proof_files_is_named() {
     };
     let err = unpack(&references, &options).unwrap_err();
     assert!(matches!(err, ReferencesError::MissingProof { .. }), "{err}");
+}
+
+#[test]
+fn a_drcp_proof_over_the_cap_is_left_out_with_its_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    solve_into(&dir.path().join("solved"));
+    let file = dir.path().join("capped.jsonl");
+    let options = PackOptions {
+        max_proof_bytes: Some(0),
+        ..PackOptions::default()
+    };
+    let packed = pack(&dir.path().join("solved"), &file, &options).unwrap();
+    assert_eq!((packed.certificates, packed.left_out), (3, 1));
+    assert_eq!(packed.bundle, None);
+    let references = References::read(&file).unwrap();
+    let three = references.get("three-cooks-seven-dishes").unwrap();
+    assert_eq!((three.certificate_kind(), three.makespan), (None, Some(14)));
 }

@@ -2,7 +2,8 @@
 //! fixed sample of each file is solved again from its instance (the benchmark's data under
 //! `../shared`, or the repository's `instances/`) and must give the same status, makespan
 //! and problem hash, and each sampled certificate, unpacked, must pass the independent
-//! checker. The example of `docs/references.md` runs here as written.
+//! checker. The example of `docs/references.md` runs here as written, and its regeneration
+//! commands for the bundled instances give the committed file.
 
 use std::path::{Path, PathBuf};
 
@@ -163,4 +164,46 @@ fn unpack_says_what_is_missing() {
     assert_eq!(without.status.code(), Some(2));
     assert!(text(&without).contains("line "), "{}", text(&without));
     assert!(text(&without).contains("no-data"), "{}", text(&without));
+}
+
+/// The first two regeneration commands of `docs/references.md`, as written but into a
+/// temporary folder: the bundled instances' file comes out as committed, but for the
+/// seconds each solve took and the schedules (an optimum may be another of equal makespan).
+#[test]
+fn regenerating_the_bundled_instances_gives_the_committed_file() {
+    let docs = std::fs::read_to_string("docs/references.md").unwrap();
+    assert!(docs.contains(
+        "makespan solve instances/ --out $WORK/instances --certify\n\
+         makespan references pack $WORK/instances --out references/instances.jsonl --max-proof-mb 1\n"
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("instances");
+    let file = dir.path().join("instances.jsonl");
+    let (work, file) = (work.to_str().unwrap(), file.to_str().unwrap());
+    let solved = makespan(&["solve", "instances/", "--out", work, "--certify", "--quiet"]);
+    assert!(solved.status.success(), "{}", text(&solved));
+    let packed = makespan(&[
+        "references",
+        "pack",
+        work,
+        "--out",
+        file,
+        "--max-proof-mb",
+        "1",
+    ]);
+    assert!(packed.status.success(), "{}", text(&packed));
+    let lines = |path: &str| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .map(|line| {
+                let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+                if let Some(fields) = value.as_object_mut() {
+                    fields.remove("seconds");
+                    fields.remove("schedule");
+                }
+                value
+            })
+            .collect()
+    };
+    assert_eq!(lines(file), lines("references/instances.jsonl"));
 }

@@ -40,10 +40,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Pages another change writes (issue 25, in parallel): a link to one of them is skipped,
-/// with a note, until it exists.
-const PENDING_PAGES: &[&str] = &["docs/references.md"];
-
 /// The crates the architecture page says build without HiGHS.
 const WITHOUT_HIGHS: &[&str] = &[
     "makespan-model",
@@ -949,7 +945,6 @@ fn docs_links_resolve_and_the_index_lists_every_page() {
     let all = pages();
     let by_path: HashMap<&str, &Page> = all.iter().map(|p| (p.path.as_str(), p)).collect();
     let mut problems = Vec::new();
-    let mut pending = BTreeSet::new();
     for page in &all {
         let dir = Path::new(&page.path).parent().unwrap();
         for (line, target) in links(page) {
@@ -967,11 +962,7 @@ fn docs_links_resolve_and_the_index_lists_every_page() {
             };
             let key = resolved.to_str().unwrap().replace('\\', "/");
             if !resolved.exists() {
-                if PENDING_PAGES.contains(&key.as_str()) {
-                    pending.insert(key);
-                } else {
-                    problems.push(format!("{}:{line}: `{target}`: no such file", page.path));
-                }
+                problems.push(format!("{}:{line}: `{target}`: no such file", page.path));
                 continue;
             }
             if let (Some(anchor), Some(target_page)) = (anchor, by_path.get(key.as_str())) {
@@ -983,11 +974,6 @@ fn docs_links_resolve_and_the_index_lists_every_page() {
                 }
             }
         }
-    }
-    for page in pending {
-        makespan_testkit::skip(&format!(
-            "{page} is not written yet: links to it are not checked"
-        ));
     }
     let index = by_path["docs/index.md"];
     let listed: BTreeSet<String> = links(index).into_iter().map(|(_, t)| t).collect();

@@ -18,6 +18,7 @@ use makespan::benchmarks::robotouille::actions::{read_actions, verify_actions};
 use makespan::benchmarks::timearena::log::{read_decisions, verify_decisions};
 use makespan::benchmarks::{self, asynchow, paracook, ImportOptions};
 use makespan::instance::{parse_instance, Instance, LoadError};
+use makespan::references::{InstanceSource, References};
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::plan::read_plan;
 use makespan::verify::verify;
@@ -138,6 +139,12 @@ const READERS: &[Reader] = &[
         file: "plan.txt",
         read: robotouille_actions,
         seeds: robotouille_action_seeds,
+    },
+    Reader {
+        name: "references file",
+        file: "references.jsonl",
+        read: references_file,
+        seeds: references_seeds,
     },
     Reader {
         name: "any file (detect + import)",
@@ -289,6 +296,17 @@ fn step_plan(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
     let plan = parse_steps(text(path, bytes)?);
     if let Some(instance) = recipe2plan_instance() {
         verify_steps(instance, &plan, None, None);
+    }
+    Ok(())
+}
+
+/// Each reference whose instance is embedded goes on to become a solution (re-checked).
+fn references_file(path: &Path, bytes: &[u8]) -> Result<(), LoadError> {
+    let references = References::parse(path, text(path, bytes)?)?;
+    for reference in references.iter().take(3) {
+        if let InstanceSource::Embedded(instance) = &reference.instance {
+            let _ = references.solution(&reference.name, instance);
+        }
     }
     Ok(())
 }
@@ -496,6 +514,13 @@ fn solution_seeds() -> Vec<Vec<u8>> {
     vec![serde_json::to_vec_pretty(&solution).unwrap()]
 }
 
+/// The header and the first two references of the bundled instances' file.
+fn references_seeds() -> Vec<Vec<u8>> {
+    let text = include_str!("../references/instances.jsonl");
+    let head: Vec<&str> = text.lines().take(3).collect();
+    vec![(head.join("\n") + "\n").into_bytes()]
+}
+
 fn agent_list_seeds() -> Vec<Vec<u8>> {
     vec![
         br#"[["subtask2", "subtask3"], ["subtask1", "subtask4"]]"#.to_vec(),
@@ -544,9 +569,17 @@ fn timearena_instance() -> Option<&'static Instance> {
 
 fn timearena_log_seeds() -> Vec<Vec<u8>> {
     vec![
-        include_bytes!("../solutions/timearena/cooking1.answer.json").to_vec(),
+        committed_answer("timearena", "cooking1"),
         br#"["instruction", {"time": 0, "observation": "You are doing ``pick beef``, it will take 2 minutes.", "action": "pick beef"}, {"total_time": 2, "total_score": 10, "isCompleted": false}]"#.to_vec(),
     ]
+}
+
+/// The native answer committed in `references/<benchmark>.jsonl` for the instance `name`.
+fn committed_answer(benchmark: &str, name: &str) -> Vec<u8> {
+    let file = format!("references/{benchmark}.jsonl");
+    let references = References::read(Path::new(&file)).unwrap();
+    let answer = references.lookup(name).unwrap().answer.clone().unwrap();
+    answer.text.into_bytes()
 }
 
 fn recipe2plan_seeds() -> Vec<Vec<u8>> {
@@ -573,10 +606,7 @@ fn recipe2plan_instance() -> Option<&'static Instance> {
 
 fn step_plan_seeds() -> Vec<Vec<u8>> {
     vec![
-        include_bytes!(
-            "../solutions/recipe2plan/recipe2plan-BBQ-Meatballs_Banana-Fry-easy.answer.txt"
-        )
-        .to_vec(),
+        committed_answer("recipe2plan", STEP_PLAN_INSTANCE),
         // The 3-field form, units the evaluator rewrites, and a malformed action.
         b"Step(0, BBQ-Meatballs, 00:00:00)\nStep(1, BBQ-Meatballs, 5 min, 5 min)\nStep(2, BBQ-Meatballs, 1:00)\nStep(x, y)".to_vec(),
     ]

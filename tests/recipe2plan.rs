@@ -1,13 +1,15 @@
-//! Recipe2Plan end to end: the committed optima verify and beat the benchmark's heuristic,
+//! Recipe2Plan end to end: the committed optima (`references/recipe2plan.jsonl`) verify and beat the benchmark's heuristic,
 //! the heuristic's own plans verify, native Step answers verify, and each rule class of the
 //! Step verifier is caught by a plan that breaks exactly that rule.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use makespan::benchmarks::recipe2plan;
 use makespan::benchmarks::recipe2plan::steps::{parse_steps, verify_steps};
 use makespan::benchmarks::{import, ImportOptions};
-use makespan::instance::{content_hash, Instance};
+use makespan::instance::Instance;
+use makespan::references::References;
 use makespan::solution::{Solution, Status};
 use makespan::verify::{verify, Rule};
 
@@ -18,9 +20,14 @@ fn instances() -> Option<Vec<Instance>> {
     Some(import(&cooking, &ImportOptions::default()).unwrap())
 }
 
-fn solution(name: &str) -> Solution {
-    let path = format!("solutions/recipe2plan/{name}.json");
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+/// The committed references (`references/recipe2plan.jsonl`).
+fn references() -> References {
+    References::read(Path::new("references/recipe2plan.jsonl")).unwrap()
+}
+
+/// The committed optimum of `instance`: the same problem (by hash), its schedule re-checked.
+fn solution(references: &References, instance: &Instance) -> Solution {
+    references.solution(&instance.name, instance).unwrap()
 }
 
 #[test]
@@ -49,16 +56,12 @@ fn every_committed_optimum_verifies_and_is_at_most_the_heuristic_plan() {
         return;
     };
     let plans = recipe2plan::read_baseline(&plans).unwrap();
+    let references = references();
+    assert_eq!(references.len(), instances.len());
     let mut missing_plans = Vec::new();
     for instance in instances {
-        let s = solution(&instance.name);
+        let s = solution(&references, &instance);
         assert_eq!(s.status, Status::Optimal, "{}", instance.name);
-        assert_eq!(
-            s.instance.hash,
-            content_hash(&instance),
-            "{}",
-            instance.name
-        );
         let report = verify(&instance, &s.schedule);
         assert!(report.valid, "{}", report.render_text());
         assert_eq!(report.makespan, s.makespan);
@@ -80,14 +83,18 @@ fn native_answers_verify_with_full_success() {
     let Some(instances) = instances() else {
         return;
     };
+    let references = references();
     for instance in instances {
-        let path = format!("solutions/recipe2plan/{}.answer.txt", instance.name);
-        let parsed = parse_steps(&std::fs::read_to_string(&path).unwrap());
+        let reference = references.lookup(&instance.name).unwrap();
+        let parsed = parse_steps(&reference.answer.as_ref().unwrap().text);
         assert!(parsed.malformed.is_empty());
         let checked = verify_steps(&instance, &parsed, None, None);
         assert!(checked.report.valid, "{}", checked.report.render_text());
         assert!(checked.metrics.success);
-        assert_eq!(checked.report.makespan, solution(&instance.name).makespan);
+        assert_eq!(
+            checked.report.makespan,
+            solution(&references, &instance).makespan
+        );
     }
 }
 

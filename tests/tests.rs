@@ -25,6 +25,7 @@ mod interrupt;
 mod limits;
 mod recipe2plan;
 mod recipe2plan_properties;
+mod references;
 mod resource_limits;
 mod robotouille;
 mod robotouille_actions;

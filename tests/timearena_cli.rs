@@ -13,13 +13,38 @@ fn data_dir() -> String {
     makespan_testkit::data_dir().to_str().unwrap().to_string()
 }
 
+/// The committed references of `only` (all when empty), unpacked into a fresh folder as a
+/// user does: `makespan references unpack references/timearena.jsonl --data DIR --out DIR`.
+fn unpacked(only: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let data = data_dir();
+    let mut args = vec![
+        "references",
+        "unpack",
+        "references/timearena.jsonl",
+        "--data",
+        &data,
+        "--out",
+        dir.path().to_str().unwrap(),
+    ];
+    for name in only {
+        args.extend(["--only", name]);
+    }
+    let run = makespan(&args);
+    assert!(run.status.success(), "{}", text(&run));
+    dir
+}
+
 #[test]
 fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
     if timearena().is_none() {
         return;
     }
     let data = data_dir();
-    let answer = "solutions/timearena/cooking2+cooking3.answer.json";
+    let references = unpacked(&["cooking2+cooking3"]);
+    let answer = references.path().join("cooking2+cooking3.answer.json");
+    let answer = answer.to_str().unwrap();
+    let solution = references.path().join("cooking2+cooking3.json");
     let ok = makespan(&[
         "verify",
         answer,
@@ -28,7 +53,7 @@ fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
         "--data",
         &data,
         "--solution",
-        "solutions/timearena/cooking2+cooking3.json",
+        solution.to_str().unwrap(),
     ]);
     let out = text(&ok);
     assert_eq!(ok.status.code(), Some(0), "{out}");
@@ -108,9 +133,10 @@ fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
         greedy.path().to_str().unwrap(),
     ]);
     assert!(solve.status.success(), "{}", text(&solve));
+    let references = unpacked(&[]);
     let table = makespan(&[
         "compare",
-        "solutions/timearena",
+        references.path().to_str().unwrap(),
         "--baseline",
         greedy.path().to_str().unwrap(),
         "--differences",
@@ -145,7 +171,9 @@ fn several_decision_logs_get_the_benchmarks_metrics_over_all_runs() {
         return;
     }
     let data = data_dir();
-    let answer = "solutions/timearena/lab1+lab2.answer.json";
+    let references = unpacked(&["lab1+lab2"]);
+    let answer = references.path().join("lab1+lab2.answer.json");
+    let answer = answer.to_str().unwrap();
     let records: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(answer).unwrap()).unwrap();
     let mut half = records.clone();

@@ -120,9 +120,13 @@ fn the_library_checks_native_answers_and_unified_plans_alike() {
     let checked = makespan::verify_plan(path, r#"[["a", "b"]]"#, Some(&instance), None).unwrap();
     assert_eq!(checked.answer.report.makespan, Some(5));
     // A solution file is a unified plan that embeds its instance.
-    let solution = Path::new("solutions/two-cooks-breakfast.json");
-    let text = std::fs::read_to_string(solution).unwrap();
-    let checked = makespan::verify_plan(solution, &text, None, None).unwrap();
+    let breakfast = makespan::load("instances/two-cooks-breakfast.json", &Default::default())
+        .unwrap()
+        .remove(0);
+    let solution = makespan::solve(&breakfast, &makespan::SolveOptions::default());
+    let text = serde_json::to_string_pretty(&solution).unwrap();
+    let path = Path::new("two-cooks-breakfast.json");
+    let checked = makespan::verify_plan(path, &text, None, None).unwrap();
     assert!(checked.benchmark.is_none());
     assert!(checked.answer.report.valid);
     assert_eq!(checked.instance.name, "two-cooks-breakfast");

@@ -11,6 +11,7 @@ mod explain_cmd;
 mod gantt_cmd;
 mod generate_cmd;
 mod interrupt;
+mod references_cmd;
 mod score_cmd;
 mod solve_cmd;
 mod terminal;
@@ -77,6 +78,11 @@ enum Command {
     /// unreadable input.
     /// Example: makespan check-proof solutions/two-cooks-breakfast.json
     CheckProof(check_proof_cmd::CheckProofArgs),
+    /// Proven optima as data: pack a folder of solution files into one JSON Lines file,
+    /// unpack one into solution files, answers and certificates, or show one instance's.
+    ///
+    /// Example: makespan references unpack references/timearena.jsonl --data ../shared/benchmarks --out solutions/timearena
+    References(references_cmd::ReferencesArgs),
 }
 
 /// A reader that stops early (`makespan verify … | head`) ends the program quietly, as it
@@ -110,6 +116,7 @@ fn main() -> ExitCode {
         Command::Gantt(args) => gantt_cmd::run(args),
         Command::Score(args) => score_cmd::run(args),
         Command::CheckProof(args) => check_proof_cmd::run(args),
+        Command::References(args) => references_cmd::run(args),
     };
     match result {
         Ok(code) => code,

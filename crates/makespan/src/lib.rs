@@ -55,6 +55,7 @@ pub use score::page::score_html;
 pub mod batch;
 pub mod compare;
 mod reference;
+pub mod references;
 pub mod score;
 mod solve_many;
 pub mod validation;

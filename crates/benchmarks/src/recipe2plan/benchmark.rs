@@ -1,7 +1,7 @@
 //! Recipe2Plan behind the [`Benchmark`] trait: `cooking.json`, `Step(…)` answers checked with
 //! the benchmark's metrics, `plan.json` as the baseline file, levels as `compare` groups.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
@@ -99,8 +99,7 @@ impl crate::Answers for Recipe2Plan {
 
     /// `Step(…)` lines (any text that is not a JSON object) for a Recipe2Plan instance, with
     /// the benchmark's metrics against its heuristic plan (`plan.json` beside `cooking.json`)
-    /// and against the optimum (the reference, else `solutions/recipe2plan/<instance>.json`
-    /// when it exists).
+    /// and against the optimum (the reference solution, when the caller gives one).
     fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
         let (key, level) = key_and_level(instance)?;
@@ -123,12 +122,9 @@ fn check_steps(
 ) -> Result<VerifiedAnswer, LoadError> {
     let parsed = parse_steps(final_answer(answer.text));
     let heuristic = heuristic_plan(instance, key, level);
-    let default_solution = PathBuf::from(format!("solutions/recipe2plan/{}.json", instance.name));
-    let solution_path = answer
-        .reference
-        .map(Path::to_path_buf)
-        .or_else(|| default_solution.exists().then_some(default_solution));
-    let optimum = match &solution_path {
+    // The optimum comes from the caller's reference only: never from a path relative to
+    // the working directory, so one call answers alike from every folder.
+    let optimum = match answer.reference {
         Some(path) => Some(schedule_actions(&crate::reference_solution(path)?.schedule)),
         None => None,
     };

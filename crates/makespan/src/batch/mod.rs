@@ -373,7 +373,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
 /// folder, not just the latest run. Written by the `csv` crate: a name with a comma, quote
 /// or line break stays one cell, and a cell a spreadsheet would run as a formula (`=`, `+`,
 /// `-`, `@` first) is quoted and prefixed with `'`.
-fn write_summary(out: &Path) -> Result<(), BatchError> {
+pub(crate) fn write_summary(out: &Path) -> Result<(), BatchError> {
     let entries = fs::read_dir(out).map_err(|source| BatchError::Io {
         path: out.to_path_buf(),
         source,

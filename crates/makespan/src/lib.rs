@@ -54,13 +54,13 @@ pub use score::page::score_html;
 
 pub mod batch;
 pub mod compare;
-mod reference;
+mod comparison;
 pub mod references;
 pub mod score;
 mod solve_many;
 pub mod validation;
 
-pub use reference::{compare_to, ReferenceError};
+pub use comparison::{compare_to, ReferenceError};
 pub use solve_many::solve_many;
 
 /// The solver (crate `makespan-solve`), as far as it is an API: solving with settings and a

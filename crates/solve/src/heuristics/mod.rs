@@ -7,7 +7,7 @@ mod dispatch;
 mod local;
 mod profile;
 mod sgs;
-mod side;
+mod start_rules;
 
 use std::time::Instant;
 

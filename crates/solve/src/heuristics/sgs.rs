@@ -2,7 +2,7 @@
 //! start each at the earliest time that respects the temporal network and every resource.
 
 use super::profile::Profile;
-use super::side::SideRules;
+use super::start_rules::StartRules;
 use crate::problem::Problem;
 
 /// How often a failed pass may delay a predecessor and start again.
@@ -71,7 +71,7 @@ fn attempt(
     let mut waiting = adjacency.forward_in.clone();
     let mut start: Vec<Option<i64>> = vec![None; nodes];
     let mut profiles = vec![Profile::default(); problem.capacities.len()];
-    let mut side = SideRules::new(problem);
+    let mut side = StartRules::new(problem);
     let origin = problem.network.origin();
     let mut eligible = vec![origin];
 
@@ -135,7 +135,7 @@ fn pick(eligible: &[usize], priority: &[f64], origin: usize) -> Option<usize> {
 fn earliest_fit(
     problem: &Problem,
     profiles: &[Profile],
-    side: &SideRules,
+    side: &StartRules,
     j: usize,
     lo: i64,
 ) -> Option<i64> {

@@ -1,11 +1,11 @@
 //! The rules of schedule generation that are not resource profiles: start-instant agent
-//! needs and resource states. [`SideRules`] remembers what is placed and answers whether an
+//! needs and resource states. [`StartRules`] remembers what is placed and answers whether an
 //! activity may start at a time, and which later times could change that answer.
 
 use crate::problem::Problem;
 
 /// What is placed so far, as far as instants and states care.
-pub struct SideRules<'a> {
+pub struct StartRules<'a> {
     problem: &'a Problem,
     /// Agent busy spans placed so far: `(start, end)` per agent pool resource.
     busy: Vec<(usize, i64, i64)>,
@@ -26,7 +26,7 @@ pub struct SideRules<'a> {
     lag_of: Vec<Vec<(usize, usize)>>,
 }
 
-impl<'a> SideRules<'a> {
+impl<'a> StartRules<'a> {
     pub fn new(problem: &'a Problem) -> Self {
         let nodes = problem.network.nodes();
         let mut instant_of = vec![Vec::new(); nodes];
@@ -51,7 +51,7 @@ impl<'a> SideRules<'a> {
                 lag_of[c].push((g, i));
             }
         }
-        SideRules {
+        StartRules {
             start: vec![None; nodes],
             lag_of,
             problem,

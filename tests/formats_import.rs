@@ -76,7 +76,7 @@ fn paracook_lags_are_the_generator_constants() {
     assert_eq!(lags, BTreeSet::from([0, 10, 16, 24]));
 }
 
-/// The original scorer's decoder (spec §2.2): every subtask starts at the earliest time its
+/// The original scorer's decoder: every subtask starts at the earliest time its
 /// list predecessor and its dependencies allow; `None` on a deadlock.
 fn decode_paracook(inst: &Instance, lists: &[Vec<String>]) -> Option<i64> {
     let duration: HashMap<&str, i64> = inst

@@ -247,7 +247,8 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
             .find(|m| m.name == name)
             .unwrap()
     };
-    // cal_metric.py never sees the final 100 (spec §6 a): CR 0; the strict CR counts 2 of 3.
+    // cal_metric.py never sees the final 100 (only the final record has it, without a
+    // `time`): CR 0; the strict CR counts 2 of 3.
     assert_eq!(metric("CR").original, Some(0.0));
     assert!((metric("CR").corrected.unwrap() - 200.0 / 3.0).abs() < 1e-9);
     assert_eq!(metric("CT").corrected, Some(14.5));

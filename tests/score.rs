@@ -1,6 +1,6 @@
-//! `makespan score` on runs in the forms the benchmarks' harnesses write them (spec sections
-//! "harness outputs"): the fixtures under `tests/fixtures/score/` are small runs written for
-//! these tests, scored against the benchmarks' own files, passed explicitly with `--data`.
+//! `makespan score` on runs in the forms the benchmarks' harnesses write them: the fixtures
+//! under `tests/fixtures/score/` are small runs written for these tests, scored against the
+//! benchmarks' own files, passed explicitly with `--data`.
 
 use std::path::Path;
 

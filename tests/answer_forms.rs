@@ -1,6 +1,6 @@
 //! Answer forms as the benchmarks' harnesses produce them, through the CLI: an answer that
 //! cannot be read as a plan is the model's invalid answer (`malformed_answer`, exit 1), not an
-//! unreadable file (exit 2); the forms the specs describe are read, and where the benchmark's
+//! unreadable file (exit 2); the forms the benchmarks use are read, and where the benchmark's
 //! own reader would read a text differently, a note says so.
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! AsyncTool: generated instances solved to the spec's closed form (delay 1) and worked
-//! examples, and turn lists verified through the CLI.
+//! AsyncTool: generated instances solved to the closed form `max(N, 2·k_max − 1)` (delay 1)
+//! and worked examples, and turn lists verified through the CLI.
 
 use std::process::Command;
 
@@ -55,7 +55,7 @@ fn delay_one_optimum_matches_the_closed_form() {
 }
 
 #[test]
-fn worked_examples_of_the_spec() {
+fn worked_examples_reach_their_known_optima() {
     // Example A: chains of 3 and 2 calls.
     assert_eq!(optimum(&chains(&[3, 2], &[&[0, 0], &[0]])), 5);
     assert_eq!(optimum(&chains(&[3, 2], &[&[1, 1], &[1]])), 5);

@@ -41,7 +41,7 @@ fn every_paracook_instance_is_proven_optimal_and_verifies() {
 }
 
 /// The instances whose stored gold disagrees with the critical path of the durations the
-/// prompt shows, found by comparison (the spec lists the same ones).
+/// prompt shows, found by comparison.
 #[test]
 fn every_asynchow_instance_matches_its_gold_except_the_known_errors() {
     let Some(root) = makespan_testkit::data("asynchow/instances.json") else {

@@ -1,6 +1,6 @@
 //! Importing the real benchmark data (`makespan_testkit::data`: beside the repository, as
-//! in CI): counts from the specs, the pickle and JSON readers agreeing, and the upstream
-//! errors found by computation matching the ones the spec lists.
+//! in CI): the known counts, the pickle and JSON readers agreeing, and the upstream errors
+//! found by computation matching the known ones.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -76,7 +76,7 @@ fn paracook_lags_are_the_generator_constants() {
     assert_eq!(lags, BTreeSet::from([0, 10, 16, 24]));
 }
 
-/// The original scorer's decoder (spec §2.2): every subtask starts at the earliest time its
+/// The original scorer's decoder: every subtask starts at the earliest time its
 /// list predecessor and its dependencies allow; `None` on a deadlock.
 fn decode_paracook(inst: &Instance, lists: &[Vec<String>]) -> Option<i64> {
     let duration: HashMap<&str, i64> = inst
@@ -245,7 +245,7 @@ fn asynchow_pickles_equal_the_json_instances() {
 }
 
 #[test]
-fn compound_duration_bug_is_found_in_exactly_the_spec_steps() {
+fn compound_duration_bug_is_found_in_exactly_the_known_steps() {
     let Some(insts) = asynchow_json() else { return };
     let misread: BTreeMap<&str, Vec<&str>> = insts
         .iter()
@@ -270,7 +270,7 @@ fn compound_duration_bug_is_found_in_exactly_the_spec_steps() {
 }
 
 #[test]
-fn gold_errors_are_the_spec_ones_and_no_others() {
+fn gold_errors_are_the_known_ones_and_no_others() {
     let Some(insts) = asynchow_json() else { return };
     let flagged = |needle: &str| -> BTreeSet<&str> {
         insts

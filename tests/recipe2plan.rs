@@ -176,13 +176,13 @@ fn each_rule_class_is_reported_alone() {
         extra("Step(9, A, 00:01:00, 00:40:00)"),
         one(UnknownActivity)
     );
-    // A step run twice; a zero-length re-run (gap G1).
+    // A step run twice; a zero-length re-run (the original accepts it).
     assert_eq!(
         extra("Step(3, A, 00:02:00, 00:40:00)"),
         one(DuplicateActivity)
     );
     assert_eq!(extra("Step(3, A, 00:00:00, 00:40:00)"), one(BadPiece));
-    // Malformed text is reported, not dropped (gap G7).
+    // Malformed text is reported, not dropped as the original does.
     assert_eq!(
         extra("Step(1, A, 4 minutes, 00:00:00)"),
         one(MalformedAction)
@@ -198,13 +198,17 @@ fn each_rule_class_is_reported_alone() {
         one(AgentDoubleBooked)
     );
     // An autonomous start listed after a continuous step that starts at the same instant is
-    // feasible by its times: only the original's stable sort rejects the line order (G5).
+    // feasible by its times: only the original's stable sort rejects the line order.
     let mut swapped = VALID.to_vec();
     swapped.swap(3, 4);
     let checked = verify_steps(&tiny(), &parse_steps(&swapped.join("\n")), None, None);
     assert!(checked.report.valid, "{}", checked.report.render_text());
     assert_eq!(checked.notes.len(), 1);
-    assert!(checked.notes[0].contains("gap G5"), "{:?}", checked.notes);
+    assert!(
+        checked.notes[0].contains("[line_order]"),
+        "{:?}",
+        checked.notes
+    );
     // Appliance occupied: simmering on the stove while frying.
     let mut stove = VALID.to_vec();
     stove[3] = stove[2];
@@ -256,6 +260,22 @@ fn each_rule_class_is_reported_alone() {
         broken(6, &["Step(3, A, 00:02:00, 00:12:30)"]),
         one(PrecedenceViolated)
     );
-    // Plan incomplete (gap G2).
+    // Plan incomplete (the original reports it as executed successfully).
     assert_eq!(broken(8, &[]), one(MissingActivity));
+}
+
+/// What the original environment lets through is tagged with a stable key in the message,
+/// which `makespan score` groups its difference reasons by.
+#[test]
+fn faults_the_original_lets_through_carry_their_key() {
+    let tagged = |lines: &[&str], rule: Rule| -> String {
+        let checked = verify_steps(&tiny(), &parse_steps(&lines.join("\n")), None, None);
+        let v = checked.report.violations.iter().find(|v| v.rule == rule);
+        v.unwrap().message.clone()
+    };
+    let rerun = [&VALID[..], &["Step(3, A, 00:00:00, 00:40:00)"]].concat();
+    assert!(tagged(&rerun, Rule::BadPiece).contains("[zero_length_rerun: "));
+    assert!(tagged(&VALID[..8], Rule::MissingActivity).contains("[incomplete_plan: "));
+    let malformed = [&VALID[..], &["Step(1, A, 4 minutes, 00:00:00)"]].concat();
+    assert!(tagged(&malformed, Rule::MalformedAction).contains("[malformed_action_dropped: "));
 }

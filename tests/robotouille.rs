@@ -48,7 +48,7 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
     for r in &rows {
         let (ours, theirs) = (r.ours.unwrap(), r.reference.unwrap());
         assert!(r.proven, "{}", r.task);
-        // Upstream is beaten exactly where the spec says shorter plans exist (7, 8, 9);
+        // Upstream is beaten exactly where its hard-coded number is not optimal (7, 8, 9);
         // elsewhere the proven optimum confirms the hard-coded number.
         let shorter = ["7_", "8_", "9_"]
             .iter()
@@ -62,7 +62,7 @@ fn every_task_is_proven_optimal_and_compared_with_the_upstream_reference() {
 }
 
 #[test]
-fn import_counts_match_the_spec() {
+fn import_gives_45_instances_of_one_robot_and_unit_moves() {
     let Some(instances) = imported() else {
         return;
     };

@@ -65,7 +65,7 @@ fn all_runs_and_constrained_runs_are_proven_optimal_and_verify() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The runs of `bash_cal_oracle.sh` (spec §3): consecutive pairs and triples, cyclic.
+/// The runs of `bash_cal_oracle.sh`: consecutive pairs and triples, cyclic.
 fn paper_runs(scenario: &str, size: usize) -> Vec<String> {
     (1..=10)
         .map(|i| {
@@ -82,8 +82,9 @@ fn the_greedy_replica_reproduces_the_papers_oracle_completion_times() {
     let Some(tasks) = tasks() else {
         return;
     };
-    // Spec §7: cooking 18.9 / 35.0 / 52.5, household 12.7 / 23.6 / 35.4, lab 24.4 / 34.7
-    // for two and three tasks (the replica's values; the paper prints 12.8, 24.6, 35.5).
+    // The oracle's mean completion times (the paper's Table 2): cooking 18.9 / 35.0 / 52.5,
+    // household 12.7 / 23.6 / 35.4, lab 24.4 / 34.7 for two and three tasks (the replica's
+    // values; the paper prints 12.8, 24.6, 35.5).
     let expected = [
         ("cooking", 1, 18.9),
         ("cooking", 2, 35.0),
@@ -140,7 +141,7 @@ fn exact_results_find_where_the_greedy_oracle_is_wrong() {
             .map(|(n, _, _)| n.as_str())
             .collect()
     };
-    // Spec §8.2: the reversed household6 edge breaks 46 schedules; household4's occupied
+    // The reversed household6 edge breaks 46 schedules; household4's occupied
     // fruit_tree the single task, 4 pairs and 6 triples.
     let reversed = invalid("`put suit on ironing_board` starts at");
     assert_eq!(reversed.len(), 46);
@@ -192,7 +193,7 @@ fn under_the_constraint_the_greedy_overfills_pools() {
             *over.entry(size(instance)).or_default() += 1;
         }
     }
-    // Spec §8.2: 2 of 10 singles and 22 of 45 pairs.
+    // The oracle overfills a pool in 2 of 10 singles and 22 of 45 pairs.
     assert_eq!(over, BTreeMap::from([(1, 2), (2, 22)]));
 }
 

@@ -61,7 +61,7 @@ fn committed_answers_verify_by_benchmark_name_and_mutations_fail() {
     assert!(out.contains("progress score 100"), "{out}");
     assert!(
         out.contains("cannot complete this run"),
-        "spec §8.3 warning: {out}"
+        "unfinishable-run warning: {out}"
     );
 
     let records: Vec<serde_json::Value> =

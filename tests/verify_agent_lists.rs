@@ -57,7 +57,7 @@ fn paracook_files() -> Option<&'static [Vec<Task>]> {
     }))
 }
 
-/// The project's mapping of a ParaCook file with `m` agents (spec §6).
+/// The project's mapping of a ParaCook file with `m` agents.
 fn instance(tasks: &[Task], m: u32) -> Instance {
     Instance {
         format: INSTANCE_FORMAT.into(),

@@ -128,7 +128,7 @@ pub struct Difference {
     pub original_valid: bool,
     /// The strict verdict.
     pub valid: bool,
-    /// Why they differ: the fault of the original scorer the specs name (e.g. ParaCook's
+    /// Why they differ: the known fault of the original scorer (e.g. ParaCook's
     /// unchecked list count, Recipe2Plan's incomplete plans counted as executed).
     pub reason: String,
 }
@@ -193,7 +193,7 @@ pub struct Scored {
     pub original_score: Option<f64>,
     /// The same score from the strict verdict.
     pub corrected_score: Option<f64>,
-    /// Why the original's verdict differs from the strict one (a fault the specs name), when
+    /// Why the original's verdict differs from the strict one (a known fault of the original), when
     /// it does.
     pub difference: Option<String>,
     /// Remarks that change no verdict.

@@ -1,4 +1,4 @@
-//! The project's normalised AsyncHow file, `instances.json` (spec §2).
+//! The project's normalised AsyncHow file, `instances.json`.
 //!
 //! Its precomputed seconds are not trusted but checked: each step's `seconds_full_*` must
 //! agree with our reading of its `duration_text`, and `seconds_*` with upstream's, so a

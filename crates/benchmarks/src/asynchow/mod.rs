@@ -156,7 +156,7 @@ fn instances(task: &Task, file: &Path, opts: &ImportOptions) -> Vec<Instance> {
     out
 }
 
-/// AsyncHow (spec `asynchow.md`): its pickles and the normalised `instances.json`.
+/// AsyncHow: its pickles and the normalised `instances.json`.
 pub struct AsyncHow;
 
 /// First byte of every pickle of protocol 2 or later (the `PROTO` opcode).

@@ -1,4 +1,4 @@
-//! The upstream AsyncHow pickles, `{async,para,seq}_benchmark.pkl` (spec §1): a dict of
+//! The upstream AsyncHow pickles, `{async,para,seq}_benchmark.pkl`: a dict of
 //! parallel lists, one entry per task. Only `titles`, `steps`, `step_deps`, `time_dic` and
 //! `task_time` are read; the rest (paths, matrices, prompts) is derived from them.
 //! `task_time` (the gold) holds `datetime.timedelta` objects, which the unpickler keeps as

@@ -1,6 +1,6 @@
-//! What we know about a task's upstream data: its gold answer and the known errors in it
-//! (spec §6), found by computation, never from a list of instance ids, so a new or
-//! corrected copy of the data is judged on its own content.
+//! What we know about a task's upstream data: its gold answer and the known errors in it,
+//! found by computation, never from a list of instance ids, so a new or corrected copy of
+//! the data is judged on its own content.
 //!
 //! - **Compound-duration bug**: upstream kept only the last `N unit` of texts like
 //!   `"2 hours 30 minutes"`; such steps are listed in `upstream_misread_steps`.

@@ -1,4 +1,4 @@
-//! AsyncTool (spec `asynctool.md` §2, §5): `K` subtask chains of tool calls, one call per
+//! AsyncTool: `K` subtask chains of tool calls, one call per
 //! round for the single assistant, and a call's result arrives `d` rounds later, so the
 //! next call of its chain starts at least `1 + d` rounds after it. Call `j` of chain `i`
 //! is the activity `c<i>-<j>` (both 1-based); round = time + 1.
@@ -79,7 +79,8 @@ pub fn generate(p: &Params) -> Instance {
     }
 }
 
-/// The spec's closed form for uniform delay 1: `T* = max(N, 2·k_max − 1)` rounds.
+/// The closed form for uniform delay 1: `T* = max(N, 2·k_max − 1)` rounds (two calls of a
+/// chain are never in adjacent rounds).
 pub fn closed_form_delay_one(lengths: &[usize]) -> i64 {
     let n: usize = lengths.iter().sum();
     let k_max = lengths.iter().copied().max().unwrap_or(0);

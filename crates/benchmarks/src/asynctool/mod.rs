@@ -1,4 +1,4 @@
-//! AsyncTool (spec `asynctool.md`): chains of tool calls whose results arrive rounds later.
+//! AsyncTool: chains of tool calls whose results arrive rounds later.
 //! No data set is public, so instances come from a seeded generator ([`generate`]); answers
 //! are turn lists, one entry per assistant round ([`turns`]).
 
@@ -15,7 +15,7 @@ use makespan_model::schedule::ScheduledActivity;
 
 use crate::{Answer, Benchmark, ImportOptions, Probe, VerifiedAnswer};
 
-/// AsyncTool (spec `asynctool.md`).
+/// AsyncTool: chains of tool calls whose results arrive rounds later.
 pub struct AsyncTool;
 
 impl Benchmark for AsyncTool {

@@ -1,4 +1,4 @@
-//! Turn lists (AsyncTool, spec `asynctool.md` §4): for each assistant round (1-based), the
+//! Turn lists (AsyncTool): for each assistant round (1-based), the
 //! tool calls issued in it, as activity ids (`"c1-2"` = call 2 of subtask `c1`); `null`,
 //! `[]` or `"-"` is an idle round. Checked against the instance's chains: one call per
 //! round, each call after its chain predecessor's result has arrived (round ≥ previous
@@ -178,7 +178,7 @@ mod tests {
     use super::*;
     use makespan_model::instance::{Activity, Precedence};
 
-    /// Spec example A: trading (3 calls), file (2 calls), delay 1.
+    /// The paper's Fig. 11 example: trading (3 calls), file (2 calls), delay 1.
     fn example_a() -> Instance {
         Instance {
             activities: ["t-1", "t-2", "t-3", "f-1", "f-2"]

@@ -1,11 +1,11 @@
-//! ParaCook's harness output (spec `paracook.md` §7): `src/abstract/test.py` writes one file
+//! ParaCook's harness output: `src/abstract/test.py` writes one file
 //! per model, `results/abstract/<model>.json`, an object keyed
 //! `<recipe>/seed_<s>/agent_num_<m>/orders_num_<k>` → `{"done", "time", "answer"}`. `answer` is
 //! what `extract_json` pulled out of the model's response (`[[""]]` when nothing usable),
 //! `done`/`time` the original scorer's verdict. The instance is
 //! `data/abstract/<recipe>/seed_<s>/orders_num_<k>.json` of the checkout with m = `agent_num`.
 //!
-//! The original headline (spec §3.1, `get_abstract_results.py`) needs the reference run: the
+//! The original headline (`get_abstract_results.py`) needs the reference run: the
 //! `cp_sat.json` file beside the model's file. SR counts the file's `done`; nOCT and pOCT divide
 //! by the reference's time. Corrected: the strict verdict and the proven optimum instead.
 
@@ -281,7 +281,7 @@ fn score(
     })
 }
 
-/// Why the original's `done` differs from the strict verdict (spec §2.3).
+/// Why the original's `done` differs from the strict verdict (the scorer's faults).
 fn reason(done: bool, report: &Report) -> String {
     if !done {
         return "the results file says not done, yet the answer decodes to a valid schedule".into();
@@ -289,10 +289,10 @@ fn reason(done: bool, report: &Report) -> String {
     let has = |rule: Rule| report.violations.iter().any(|v| v.rule == rule);
     let mut faults = Vec::new();
     if has(Rule::TooManyAgents) {
-        faults.push("more lists than agents, which the original never compares (spec §2.3 a)");
+        faults.push("more lists than agents, which the original never compares");
     }
     if has(Rule::DuplicateActivity) || has(Rule::MissingActivity) {
-        faults.push("a subtask repeated or left out, which the original's count of distinct (name, finish) pairs misses (spec §2.3 b)");
+        faults.push("a subtask repeated or left out, which the original's count of distinct (name, finish) pairs misses");
     }
     if faults.is_empty() {
         format!(

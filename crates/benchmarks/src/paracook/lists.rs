@@ -11,8 +11,8 @@
 //! lists that wait on each other, each naming the activities, instead of crashing or
 //! accepting them. A list beyond the agent count that holds work is reported as
 //! [`Rule::TooManyAgents`] (one violation per extra agent), and so is an empty extra list
-//! (spec §2.3: at most m lists). A repeated activity is checked at its first occurrence (list by list); later
-//! occurrences still take their agent's time, as in the scorer.
+//! (at most one list per agent). A repeated activity is checked at its first occurrence
+//! (list by list); later occurrences still take their agent's time, as in the scorer.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -22,7 +22,7 @@ use makespan_model::schedule::{Piece, ScheduledActivity};
 
 use makespan_verify::{verify, Report, Rule, Violation};
 
-/// Reads an answer strictly (spec `paracook.md` §2.1), as a verifier should call the model's
+/// Reads an answer strictly, as a verifier should call the model's
 /// answer: outside any `<think>…</think>` block, the first fenced block whatever its language
 /// tag and case (```` ``` ````, ```` ```json ````, ```` ```JSON ````), else the bare text, parsed
 /// as standard JSON (no comments, no single quotes) into a list of lists of ids. Everything
@@ -48,7 +48,7 @@ pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, Loa
 }
 
 /// What ParaCook's own `extract_json` (`src/utils/utils.py`) and `test_subtasks` make of an
-/// answer, exactly (spec §2.1): `<think>…</think>` removed; `//` and the rest of its line
+/// answer, exactly: `<think>…</think>` removed; `//` and the rest of its line
 /// removed everywhere, inside strings too; the first lower-case ```` ```json ```` block parsed
 /// as it is, else the whole text with every `'` turned into `"`. `Err` says why the harness
 /// would record `[[""]]` (not done).

@@ -1,7 +1,7 @@
 //! ParaCook abstract task files (`<dish>/seed_<s>/orders_num_<k>.json`) and its answer form.
 //!
 //! A file is a JSON list of `{"name", "time", "dependencies": {pred: lag}}`; a dependency
-//! means `start ≥ end(pred) + lag` (spec §1.2), which is exactly a finish-to-start
+//! means `start ≥ end(pred) + lag`, which is exactly a finish-to-start
 //! precedence with a minimum lag. The file does not say how many cooks there are: the
 //! benchmark solves each file for 1, 2 and 3, so one file gives one instance per count.
 //! The list is not in topological order, so nothing here assumes it.
@@ -182,7 +182,7 @@ fn file_key(path: &Path) -> Option<FileKey> {
     Some(FileKey { dish, seed, orders })
 }
 
-/// The answer form of spec §2.1: one list of subtask names per agent, each in start order,
+/// ParaCook's answer form: one list of subtask names per agent, each in start order,
 /// as JSON with one agent per line. There are as many lists as agents (idle ones empty), or
 /// more if the schedule uses agents beyond the count, so the verifier can say so.
 ///
@@ -228,7 +228,7 @@ pub fn answer_lists(instance: &Instance, schedule: &[ScheduledActivity]) -> Stri
     }
 }
 
-/// ParaCook (spec `paracook.md`): abstract task files, per-agent list answers. Its answer
+/// ParaCook: abstract task files, per-agent list answers. Its answer
 /// reader is the last one tried: per-agent lists of activity ids answer any instance.
 pub struct ParaCook;
 

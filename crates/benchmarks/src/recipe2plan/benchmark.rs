@@ -11,7 +11,7 @@ use super::{key_and_level, plan_schedule, read_baseline, BaselinePlans, Level, P
 use crate::{Answer, BaselineFile, Benchmark, NativeJson, VerifiedAnswer};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
-/// Recipe2Plan (spec `recipe2plan.md`).
+/// Recipe2Plan: two recipes for one cook, `Step(step, recipe, duration, start)` answers.
 pub struct Recipe2Plan;
 
 impl Benchmark for Recipe2Plan {

@@ -1,4 +1,4 @@
-//! Recipe2Plan's harness output (spec `recipe2plan.md` §11): one log per recipe pair,
+//! Recipe2Plan's harness output: one log per recipe pair,
 //! `<R1>_<R2>.json`, in a folder `logs/<model>/<level>/<agent>/<domain>/`. A plan-and-solve log
 //! is an object whose `response` is the model's raw text, with the metrics the harness (or
 //! `result_summarizer.py`, which rewrites them) computed: `complete`, `progress_rate`,
@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::benchmark::heuristic_plan;
-use super::steps::{final_answer, parse_steps, verify_steps, StepPlan};
+use super::steps::{final_answer, parse_steps, verify_steps, StepPlan, ORIGINAL_LETS_THROUGH};
 use super::{key_and_level, Level};
 use crate::harness::{
     find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
@@ -264,36 +264,34 @@ fn score(instance: &Instance, key: &str, level: Level, value: &Value) -> Scored 
     }
 }
 
-/// Why the log's `complete` differs from the strict verdict: the gaps of spec §8 the
-/// violations name, else the rules.
+/// Why the log's `complete` differs from the strict verdict: the faults the original lets
+/// through, by the keys the violations end with ([`ORIGINAL_LETS_THROUGH`]), else the rules.
 fn reason(original: bool, report: &makespan_verify::Report) -> String {
     if !original {
-        return "the log says not complete, yet the plan is valid (the original stops at the first error, or reads the line order differently: gap G5)".into();
+        return "the log says not complete, yet the plan is valid (the original stops at the first error, or reads the line order differently)".into();
     }
-    let mut gaps: Vec<&str> = report
-        .violations
-        .iter()
-        .filter_map(|v| {
-            let at = v.message.find("[gap G")?;
-            let rest = &v.message[at + 1..];
-            Some(&rest[..rest.find([':', ']']).unwrap_or(rest.len())])
+    let mut faults: Vec<&str> = ORIGINAL_LETS_THROUGH
+        .into_iter()
+        .filter(|key| {
+            let tag = format!("[{key}:");
+            report.violations.iter().any(|v| v.message.contains(&tag))
         })
         .collect();
     let has = |rule: Rule| report.violations.iter().any(|v| v.rule == rule);
     if !has(Rule::MissingActivity) && (has(Rule::DuplicateActivity) || has(Rule::UnknownActivity)) {
-        gaps.push("G9 (an error after every goal is complete still counts as a success)");
+        faults.push("error_after_complete (an error after every goal is complete still counts as a success)");
     }
-    gaps.sort();
-    gaps.dedup();
-    if gaps.is_empty() {
+    faults.sort();
+    faults.dedup();
+    if faults.is_empty() {
         format!(
             "the original counts as complete a plan that breaks: {}",
             rule_counts(report)
         )
     } else {
         format!(
-            "{} (spec recipe2plan.md §8): {}",
-            gaps.join(", "),
+            "the original lets through {}: {}",
+            faults.join(", "),
             rule_counts(report)
         )
     }

@@ -3,7 +3,7 @@
 //!
 //! `cooking.json` is a list of 65 instances, each a list of two recipes `{recipe, steps}`.
 //! Every instance is imported once per level: `easy` (no time windows) and `medium` (with
-//! them); the `level` option ([`levels`]) picks which. The translation (spec §3.7, §10):
+//! them); the `level` option ([`levels`]) picks which. The translation:
 //! - times in seconds (`"N min"`, `"N sec"`, `"N hour"`); one agent, the cook;
 //! - a continuous step (`parallel` 0) keeps the cook busy (agent use `whole`); an autonomous
 //!   one (`parallel` 1) needs the cook at its start instant only (`start`), so it cannot

@@ -8,9 +8,10 @@
 //! violation is reported, not just the first. Rules only this answer form can break are
 //! checked here: unknown recipe or step, a step run twice or for zero seconds, and two
 //! actions at one instant in an order the environment's clock rejects. Where the original
-//! environment would accept a broken plan (spec §8), the message says so (`[gap Gn]`).
+//! environment would accept a broken plan, the message ends with a stable key and what the
+//! original does, e.g. `[zero_length_rerun: …]` (the keys: [`ORIGINAL_LETS_THROUGH`]).
 //!
-//! Metrics (spec §7): with `H` the actions, `M` the latest end, `W` the summed durations and
+//! Metrics: with `H` the actions, `M` the latest end, `W` the summed durations and
 //! `A` the full durations of the autonomous steps: multitasking efficiency
 //! `η = max(0, W − M) / A`, relative efficiency `min(η / η_ref, 5η)` against the heuristic
 //! plan's `η_ref` (truncated to `|H|` actions) and against the optimum's, progress and success.
@@ -23,6 +24,19 @@ use crate::recipe2plan::{activity_id, PlanAction};
 use makespan_model::instance::{AgentUse, Instance};
 use makespan_model::schedule::{Piece, ScheduledActivity};
 use makespan_verify::{verify, Report, Rule, Violation};
+
+/// The key of a zero-length re-run of a step, which the original environment accepts
+/// (resetting the step's finish time, which defeats its windows).
+pub const ZERO_LENGTH_RERUN: &str = "zero_length_rerun";
+/// The key of a missing step, which the original environment reports as executed
+/// successfully.
+pub const INCOMPLETE_PLAN: &str = "incomplete_plan";
+/// The key of a `Step(` that does not parse, which the original environment drops silently.
+pub const MALFORMED_ACTION_DROPPED: &str = "malformed_action_dropped";
+/// Every key a violation's message may end with (`[key: what the original does]`) where the
+/// original environment lets the fault through.
+pub const ORIGINAL_LETS_THROUGH: [&str; 3] =
+    [ZERO_LENGTH_RERUN, INCOMPLETE_PLAN, MALFORMED_ACTION_DROPPED];
 
 /// One parsed action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +168,7 @@ pub struct StepReport {
     /// The benchmark's metrics of the plan.
     pub metrics: StepMetrics,
     /// What the original environment would read differently without it changing the
-    /// verdict (a line order its stable sort rejects, gap G5).
+    /// verdict (a line order its stable sort rejects, tagged `[line_order]`).
     pub notes: Vec<String>,
     /// The actions as a schedule of the instance.
     #[serde(skip)]
@@ -191,7 +205,7 @@ pub fn verify_steps(
             Rule::MalformedAction,
             Vec::new(),
             None,
-            format!("`{text}` is not a Step(step, recipe, duration, start) action [gap G7: the original environment drops it silently]"),
+            format!("`{text}` is not a Step(step, recipe, duration, start) action [{MALFORMED_ACTION_DROPPED}: the original environment drops it silently]"),
             "write Step(<step id>, <recipe>, HH:MM:SS, HH:MM:SS) with \", \" between the fields".into(),
         ));
     }
@@ -245,7 +259,7 @@ pub fn verify_steps(
                 Rule::BadPiece,
                 vec![id.clone()],
                 Some(action.start),
-                format!("`{id}` is run for 0 seconds at {} [gap G1: the original environment accepts it and resets the step's finish time, which defeats its windows]", action.start),
+                format!("`{id}` is run for 0 seconds at {} [{ZERO_LENGTH_RERUN}: the original environment accepts it and resets the step's finish time, which defeats its windows]", action.start),
                 "remove the zero-length action".into(),
             ));
             continue;
@@ -313,7 +327,7 @@ pub fn verify_steps(
     // Equal starts: the schedule is feasible (the cook starts the autonomous step, then the
     // continuous one, at that instant), but the environment runs the lines in input order,
     // so an autonomous step listed after a continuous one of the same instant starts "in the
-    // past" there: a note (gap G5), not a violation.
+    // past" there: a note, not a violation.
     let mut notes = Vec::new();
     let mut continuous_started: HashSet<i64> = HashSet::new();
     for action in &plan.actions {
@@ -324,7 +338,7 @@ pub fn verify_steps(
         if activity.agent == AgentUse::Whole {
             continuous_started.insert(action.start);
         } else if continuous_started.contains(&action.start) && !activity.preemptible {
-            notes.push(format!("autonomous `{id}` is listed after a continuous step that starts at the same instant {}: the schedule is feasible, but the original environment runs the lines in input order (stable sort) and rejects it as starting in the past [gap G5]; list it first", action.start));
+            notes.push(format!("autonomous `{id}` is listed after a continuous step that starts at the same instant {}: the schedule is feasible, but the original environment runs the lines in input order (stable sort) and rejects it as starting in the past [line_order]; list it first", action.start));
         }
     }
     if plan.actions.is_empty() && plan.malformed.is_empty() {
@@ -347,7 +361,7 @@ pub fn verify_steps(
     let mut report = verify(instance, &schedule);
     for v in &mut report.violations {
         if v.rule == Rule::MissingActivity {
-            v.message.push_str(" [gap G2: the original environment reports an incomplete plan as executed successfully]");
+            v.message.push_str(&format!(" [{INCOMPLETE_PLAN}: the original environment reports an incomplete plan as executed successfully]"));
         }
     }
     let nothing = own.iter().any(|v| v.rule == Rule::MalformedAnswer);

@@ -1,6 +1,6 @@
-//! Robotouille action plans (spec §6): one simulator action string per step, replayed on the
-//! task's graph (`task_graphs.json`, carried by every Robotouille instance) under the rules of
-//! spec §2, every broken rule reported with its step.
+//! Robotouille action plans: one simulator action string per step, replayed on the task's
+//! graph (`task_graphs.json`, carried by every Robotouille instance) under the simulator's
+//! rules, every broken rule reported with its step.
 //!
 //! Input: a text file with one action per line (blank lines are skipped; every other line is
 //! one step, also one that does not parse), or a JSON list of action strings. Actions:
@@ -39,7 +39,8 @@
 //! # Decisions
 //! - **Steps.** Step `k` is the `k`-th non-blank line (or list entry); violations carry it as
 //!   their time, and their message names the line. A delayed effect started at step `k` is
-//!   ready for the action at step `k + 4` (spec §2: cook at step 5, cooked after step 8).
+//!   ready for the action at step `k + 4` (measured in the simulator: cook at step 5, cooked
+//!   after step 8).
 //! - **Rejected actions.** An action that breaks a rule of the world has no effect, as in the
 //!   simulator, and it still uses its step; the first violation is then the cause and the
 //!   later ones may be its consequences (a forgotten put-down leaves the hand full for every
@@ -53,7 +54,7 @@
 //!   to the task, not to one of the importer's variants.
 //!
 //! # Where this is stricter or looser than the simulator
-//! Stricter (spec §5 "Fixed modelling choices"): every action other than `Move` and
+//! Stricter (the task graph's fixed modelling choices): every action other than `Move` and
 //! `Do nothing` must be a step of the task graph, so detours the simulator allows (putting
 //! an item down and picking it up again, stacking temporarily on another item, parking the
 //! pot on an appliance where the graph says "table") are reported; assembly happens on the
@@ -65,7 +66,7 @@
 //! of a refused action (feedback, whether the step counts) is not reproduced: here it counts.
 //! Names are those of `task_graphs.json`, which are the simulator's: stations and items
 //! numbered per kind in order of position (x, then y), as the upstream builder does
-//! (`load_environment` sorts by (x, y) before numbering), not in file order as spec §1 says;
+//! (`load_environment` sorts by (x, y) before numbering), not in file order;
 //! `tests/robotouille.rs` checks every name and start station against the native files.
 
 use std::collections::HashMap;
@@ -81,7 +82,8 @@ use makespan_verify::{Report, Rule, Violation};
 const ROBOT: &str = "robot1";
 
 /// Steps from the start of a delayed effect (cook, fry, fill, boil) to the first action that
-/// may use its result (spec §2); the task graph's `lag` says the same per step.
+/// may use its result (as measured in the simulator); the task graph's `lag` says the same
+/// per step.
 const EFFECT_STEPS: i64 = 4;
 
 /// What a cut, cook or fry action does.
@@ -1129,7 +1131,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_action_form_of_the_spec_parses() {
+    fn every_action_form_of_the_simulator_parses() {
         let r = || "robot1".to_string();
         let s = |x: &str| x.to_string();
         let cases = [

@@ -1,4 +1,4 @@
-//! A schedule of a Robotouille instance as the simulator's action strings (spec §6), one per
+//! A schedule of a Robotouille instance as the simulator's action strings, one per
 //! step: each activity becomes its action, an idle step before an activity at another
 //! station becomes the `Move`, and any other idle step is `Do nothing`. The plan has exactly
 //! `makespan` lines.

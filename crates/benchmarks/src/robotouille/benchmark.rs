@@ -13,7 +13,7 @@ use super::{select, task_graph};
 use crate::{Answer, Benchmark, NativeJson, VerifiedAnswer};
 use crate::{ImportOptions, NativeAnswer, Probe};
 
-/// Robotouille (spec `robotouille.md`).
+/// Robotouille: the asynchronous tasks' graphs, simulator action-string answers.
 pub struct Robotouille;
 
 impl Benchmark for Robotouille {

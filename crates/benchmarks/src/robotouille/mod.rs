@@ -1,8 +1,8 @@
 //! Robotouille (ICLR 2025), asynchronous set: the scheduling abstraction of its 10 tasks
-//! (`task_graphs.json`, spec §5) as unified instances, and schedules back as the
-//! simulator's action strings (spec §6).
+//! (`task_graphs.json`) as unified instances, and schedules back as the simulator's action
+//! strings.
 //!
-//! What the importer encodes (spec §7), all as instance data:
+//! What the importer encodes, all as instance data:
 //! - one robot (`agents: 1`), every activity one step;
 //! - a move between two different stations is a sequence-dependent setup of 1 step; the
 //!   robot's start station is a release of 1 for every activity elsewhere (the first action
@@ -26,8 +26,8 @@
 //!   instances: `+park-after-serve` keeps it, `+serve-last` drops it and makes its
 //!   predecessor chain the last thing the robot does (it keeps holding the pot).
 //!
-//! A task's optimum is the best over its instances. Fixed modelling choice beyond the
-//! spec's own (see `README.md`): parking only on tables, never on an idle appliance.
+//! A task's optimum is the best over its instances. A modelling choice of makespan's, beyond
+//! those of `task_graphs.json`: parking only on tables, never on an idle appliance.
 //!
 //! Every instance also carries its task's entry of `task_graphs.json` verbatim
 //! (`source.notes.task_graph`, read back by [`task_graph`]): the objects, stacks and
@@ -66,7 +66,7 @@ struct TaskGraphs {
     tasks: Vec<Task>,
 }
 
-/// One task of `task_graphs.json` (spec §5), as the importer reads it and as
+/// One task of `task_graphs.json`, as the importer reads it and as
 /// [`task_graph`] reads it back from an instance.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Task {
@@ -99,7 +99,7 @@ pub struct ObjectInfo {
     pub initial_station: String,
 }
 
-/// One unit operation of a task (spec §5).
+/// One unit operation of a task.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TaskActivity {
     /// The operation's id, unique within its task.

@@ -1,4 +1,4 @@
-//! Robotouille's native environment files (`asynchronous/*.json`, spec §1), read directly:
+//! Robotouille's native environment files (`asynchronous/*.json`), read directly:
 //! the stations, objects and robot start under the simulator's names, and the operations
 //! the goal literals demand. This is the part of the task graph that follows from the file
 //! alone; the recipe structure (which bread is the bottom, the order of assembly) needs the
@@ -70,8 +70,8 @@ pub fn read_native(path: &Path, text: &str) -> Result<NativeTask, LoadError> {
     };
     // Numbered in order of position (x, then y), as the simulator does (upstream
     // `environments/env_generator/builder.py`: `load_environment` and `build_objects` sort
-    // stations and items by (x, y) before numbering) and `task_graphs.json` does. Spec §1
-    // says file order; the soup tasks' tables would get other numbers.
+    // stations and items by (x, y) before numbering) and `task_graphs.json` does. In file
+    // order the soup tasks' tables would get other numbers.
     let mut by_position: Vec<&Placed> = file.stations.iter().collect();
     by_position.sort_by_key(|s| (s.x, s.y));
     let stations: Vec<(String, i64, i64)> = by_position

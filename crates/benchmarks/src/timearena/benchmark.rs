@@ -15,7 +15,7 @@ use crate::{
     NativeJson, Probe, VerifiedAnswer,
 };
 
-/// TimeArena (spec `timearena.md`).
+/// TimeArena: household, cooking and lab tasks for one agent, decision-list answers.
 pub struct TimeArena;
 
 /// Its task file, which holds the instances.

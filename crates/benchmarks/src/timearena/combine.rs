@@ -1,6 +1,6 @@
 //! One TimeArena run (a task, or a combination of tasks of one scenario) as a unified
-//! instance, following the environment's own object naming (spec §3) and the exact
-//! scheduling model of spec §2:
+//! instance, following the environment's own object naming and its exact scheduling
+//! model:
 //!
 //! - one agent; minute grid; Type-1 actions occupy the agent for their whole duration,
 //!   Type-2 (`*`) actions for their first minute only (`busy_for: 1`);
@@ -41,9 +41,10 @@ struct Objects<'a> {
 }
 
 impl<'a> Objects<'a> {
-    /// Spec §3: a name occurring more than once in the run becomes `name_1 … name_n` in task
-    /// order; pool instances count under their kind. With `constraint`, only the first
-    /// instance of each pool kind is kept, under its bare kind name (spec §4).
+    /// The environment's renaming: a name occurring more than once in the run becomes
+    /// `name_1 … name_n` in task order; pool instances count under their kind. With
+    /// `constraint`, only the first instance of each pool kind is kept, under its bare kind
+    /// name.
     fn new(tasks: &[&'a Task], constraint: bool) -> Self {
         let mut list = Vec::new();
         let mut kept_pools: Vec<&str> = Vec::new();
@@ -265,7 +266,7 @@ fn resources(activities: &mut [Activity], pools: &BTreeMap<String, u32>) -> Vec<
         .collect()
 }
 
-/// What the environment's container restriction (spec §8.3) does to a run.
+/// What the environment's container restriction does to a run.
 struct Restrictions {
     /// Actions no container of the run is accepted for: the run cannot be completed.
     unfinishable: Vec<String>,
@@ -275,7 +276,7 @@ struct Restrictions {
     alternatives: BTreeMap<String, String>,
 }
 
-/// Replays `constraint_only_for_task` (spec §8.3): each renamed private subject is listed
+/// Replays `constraint_only_for_task`: each renamed private subject is listed
 /// on the containers of its own task that carry the matching `_2` key (containers whose
 /// name contains `pot`, `fryer` or `oven` are skipped), and `verb X prep C` is rejected
 /// when `C` has a list without `X`.

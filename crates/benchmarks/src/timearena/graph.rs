@@ -1,6 +1,6 @@
-//! TimeArena's `dependencygraph.json` (spec §1.1): the greedy oracle's own, hand-written
+//! TimeArena's `dependencygraph.json`: the greedy oracle's own, hand-written
 //! model of each task (durations and prerequisites, no objects, no pools). It is not used
-//! to build instances (it disagrees with the environment in six tasks, spec §8.1), only to
+//! to build instances (it disagrees with the environment in six tasks), only to
 //! replay the oracle ([`super::greedy`]) and to report where it disagrees with `tasks.json`.
 
 use std::collections::{BTreeMap, BTreeSet};

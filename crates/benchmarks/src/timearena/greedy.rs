@@ -1,4 +1,4 @@
-//! A replica of TimeArena's greedy "oracle" (`algorithm/cal_oracle.py`, spec §7), the
+//! A replica of TimeArena's greedy "oracle" (`algorithm/cal_oracle.py`), the
 //! baseline the benchmark reports as optimal. It works on the oracle's own model (the
 //! `oracle_graph` the importer stores in `source.notes`: `dependencygraph.json`'s entries,
 //! no objects, no pools), so its schedules can break rules of the real instance; the

@@ -1,11 +1,11 @@
-//! TimeArena's harness output (spec `timearena.md` §10): `LLM_test.py --save_path DIR` writes
+//! TimeArena's harness output: `LLM_test.py --save_path DIR` writes
 //! one trajectory per run, `DIR/<name>.json`, `[instruction, record, …, final record]`. The run's
 //! tasks are named only by the instruction at its head: each task's section carries its
 //! description (`<Description>` then the text), which names the task; the constrained variant
 //! shows in the object list (a pool of several instances listed by its bare name).
 //!
 //! The original's verdict is the environment's own final record (`isCompleted`,
-//! `total_score`); its headline is `metrics/cal_metric.py` replayed exactly (spec §6: progress
+//! `total_score`); its headline is `metrics/cal_metric.py` replayed exactly (progress
 //! scores keyed by minute, T as a record index; a record with `time` but no `progress score`
 //! crashes it, so its metrics are then missing). Corrected: the strict check's progress score
 //! and completion time, summed up as the paper defines AS, CS, CR and CT.
@@ -221,7 +221,7 @@ impl Harness for TimeArenaHarness {
     }
 }
 
-/// `metrics/cal_metric.py` over the per-trajectory value lists: AS, CS, CR, CT (spec §6).
+/// `metrics/cal_metric.py` over the per-trajectory value lists: AS, CS, CR, CT.
 fn cal_metric(series: &[Vec<f64>]) -> [f64; 4] {
     let last = |s: &Vec<f64>| s.last().copied().unwrap_or(0.0);
     let first = |s: &Vec<f64>, v: f64| {
@@ -280,17 +280,20 @@ fn score(instance: &Instance, path: &Path, text: &str, value: &Value) -> Result<
     })
 }
 
-/// Why the environment's `isCompleted` differs from the strict verdict (spec §8).
+/// Why the environment's `isCompleted` differs from the strict verdict.
 fn reason(original: bool, report: &Report) -> String {
     if !original {
-        return "the environment did not complete the run (time or invalid-action limit, or its container restriction, spec §8.3), yet every action is done by the intended rules".into();
+        return "the environment did not complete the run (time or invalid-action limit, or its container restriction), yet every action is done by the intended rules".into();
     }
     if report
         .violations
         .iter()
         .any(|v| v.rule == Rule::UnknownActivity)
     {
-        format!("the environment accepts another task's container where the intended rules do not (spec §8.3–8.4): {}", rule_counts(report))
+        format!(
+            "the environment accepts another task's container where the intended rules do not: {}",
+            rule_counts(report)
+        )
     } else {
         format!(
             "the environment completed a run that breaks: {}",

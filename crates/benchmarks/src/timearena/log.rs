@@ -1,11 +1,11 @@
-//! TimeArena plans in the environment's own terms (spec §5): a list of decisions
+//! TimeArena plans in the environment's own terms: a list of decisions
 //! `{"time": t, "action": "..."}` (what `makespan solve --emit-native` writes), or a
 //! trajectory file of `LLM_test.py` (`[instruction, record, …, final record]`).
 //!
 //! Each accepted decision starts its action at its minute; `wait` starts nothing. In a
 //! trajectory, the environment's observation tells accepted decisions (`You are doing …`)
 //! from rejected ones, which are reported as warnings (they cost the agent a minute, and
-//! invalid ones also delay running `*` actions: spec §5), and from the repeated record of
+//! invalid ones also delay running `*` actions), and from the repeated record of
 //! a Type-1 action's last minute. A bare decision list has no observations: every
 //! decision counts as issued.
 //!
@@ -13,7 +13,7 @@
 //! pools in use), and decoding adds what only the action text shows: unknown actions or
 //! objects, an action issued twice, and two overlapping actions naming the same pool
 //! instance (`fryer_2`), which the environment rejects even when another fryer is free.
-//! The metrics are the benchmark's (spec §6) for this one run.
+//! The metrics are the benchmark's, for this one run.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -49,7 +49,7 @@ pub struct DecisionLog {
     pub notes: Vec<String>,
 }
 
-/// The benchmark's metrics for one run (spec §6), computed from the decoded schedule.
+/// The benchmark's metrics for one run, computed from the decoded schedule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunMetrics {
     /// ⌊100 · minutes of the actions done / minutes of all actions⌋.
@@ -62,7 +62,7 @@ pub struct RunMetrics {
     pub completed: bool,
 }
 
-/// The benchmark's metrics over several runs (paper §4.2, spec §6), with `P_i` the progress
+/// The benchmark's metrics over several runs (paper §4.2), with `P_i` the progress
 /// score, `T_i` the completion time of run `i`, and `S` the completed runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Aggregate {
@@ -111,7 +111,7 @@ pub struct TimeArenaVerdict {
     pub metrics: RunMetrics,
     /// The accepted decisions as a schedule of the instance.
     pub schedule: Vec<ScheduledActivity>,
-    /// What the original environment would do differently (spec §8), and rejected decisions.
+    /// What the original environment would do differently, and rejected decisions.
     pub warnings: Vec<String>,
 }
 
@@ -131,8 +131,7 @@ pub fn is_decision_log(value: &Value) -> bool {
         })
 }
 
-/// A decision written as a pair `[minute, "action"]` (spec §5: "a list of decisions
-/// (minute, action string)").
+/// A decision written as a pair `[minute, "action"]`.
 fn pair(record: &Value) -> Option<(&Value, &Value)> {
     match record.as_array()?.as_slice() {
         [time, action] if time.is_number() && action.is_string() => Some((time, action)),
@@ -196,7 +195,7 @@ pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError>
         }
         if action.trim() != action {
             log.notes.push(format!(
-                "{}: the action {action:?} has surrounding whitespace; read as {:?}, as the environment strips it (spec §5)",
+                "{}: the action {action:?} has surrounding whitespace; read as {:?}, as the environment strips it",
                 at(),
                 action.trim()
             ));
@@ -368,7 +367,7 @@ fn unknown(vocabulary: &Vocabulary, decision: &Decision) -> Violation {
     } else if let Some(similar) = vocabulary.similar(text) {
         format!(
             "this run has `{similar}`; under the intended rules each task uses its own objects \
-             (the environment may accept another task's container: spec §8.4)"
+             (the environment may accept another task's container)"
         )
     } else {
         "use an action of this run: `verb OBJ` or `verb OBJ prep OBJ`, with the run's object names"
@@ -386,7 +385,7 @@ fn unknown(vocabulary: &Vocabulary, decision: &Decision) -> Violation {
     )
 }
 
-/// Progress score, completion time and speed of the decoded schedule (spec §6).
+/// Progress score, completion time and speed of the decoded schedule.
 fn metrics(instance: &Instance, schedule: &[ScheduledActivity], valid: bool) -> RunMetrics {
     let total: i64 = instance.activities.iter().map(|a| a.duration).sum();
     let done: i64 = schedule
@@ -426,15 +425,15 @@ fn warnings(instance: &Instance, log: &DecisionLog) -> Vec<String> {
     if !unfinishable.is_empty() {
         warnings.push(format!(
             "the original environment cannot complete this run: its container restriction \
-             (spec §8.3) rejects {} with every container; this plan is checked against the \
-             intended rules",
+             (built only from the objects renamed in the run) rejects {} with every container; \
+             this plan is checked against the intended rules",
             unfinishable.join(", ")
         ));
     }
     let foreign = list("environment_needs_foreign_container");
     if !foreign.is_empty() {
         warnings.push(format!(
-            "in the original environment {} can only be done with another task's container (spec §8.3)",
+            "in the original environment {} can only be done with another task's container",
             foreign.join(", ")
         ));
     }

@@ -1,12 +1,12 @@
-//! TimeArena (spec `timearena.md`): 30 household, cooking and lab tasks for one agent,
-//! solved alone and in every pair and triple of one scenario (525 runs), plus the
-//! `--constraint` variant with one pot, fryer and oven.
+//! TimeArena: 30 household, cooking and lab tasks for one agent, solved alone and in every
+//! pair and triple of one scenario (525 runs), plus the `--constraint` variant with one pot,
+//! fryer and oven.
 //!
 //! `tasks.json` (the environment's task modules, extracted) is the source of every
-//! instance; the `combine` module turns a run into the exact scheduling model of spec §2. When the
-//! oracle's `dependencygraph.json` sits in the same folder, each instance also carries the
-//! oracle's model (for the `timearena-greedy` baseline, [`greedy`]) and the graph's
-//! disagreements with the tasks in `source.notes`. The graph file itself holds no
+//! instance; the `combine` module turns a run into the environment's exact scheduling
+//! model. When the oracle's `dependencygraph.json` sits in the same folder, each instance
+//! also carries the oracle's model (for the `timearena-greedy` baseline, [`greedy`]) and the
+//! graph's disagreements with the tasks in `source.notes`. The graph file itself holds no
 //! instances: importing it alone gives none.
 //!
 //! Instances are named after their tasks in run order, `cooking1+cooking2`, with
@@ -341,7 +341,11 @@ mod tests {
         assert_eq!(found, listed);
         let tasks: std::collections::BTreeSet<&str> =
             found.iter().filter_map(|d| d.split(':').next()).collect();
-        assert_eq!(tasks.len(), 6, "spec §8.1: six tasks disagree: {tasks:?}");
+        assert_eq!(
+            tasks.len(),
+            6,
+            "six tasks disagree with the environment: {tasks:?}"
+        );
     }
 
     #[test]

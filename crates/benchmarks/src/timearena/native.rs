@@ -1,4 +1,4 @@
-//! TimeArena's own plan form (spec §5): the decisions of the agent, one per free minute,
+//! TimeArena's own plan form: the decisions of the agent, one per free minute,
 //! as `{"time": t, "action": "..."}` records (the keys of the environment's trajectory
 //! records). Idle free minutes are `wait`, up to the last minute of the run, so feeding the
 //! actions to the environment in order replays the schedule exactly. Pooled actions name
@@ -12,7 +12,7 @@ use makespan_model::instance::{AgentUse, Instance};
 use makespan_model::schedule::ScheduledActivity;
 
 /// Pool kind → the names of its instances in the run: the bare kind for a single
-/// instance, else `kind_1 … kind_n` (the environment's renaming rule, spec §3).
+/// instance, else `kind_1 … kind_n` (the environment's renaming rule).
 pub fn pool_instances(instance: &Instance) -> BTreeMap<String, Vec<String>> {
     let pools = instance
         .source

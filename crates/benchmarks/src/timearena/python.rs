@@ -6,7 +6,7 @@
 //! `True`/`False`, dicts and lists of those. Anything else inside them is an error naming the
 //! file and the line. The rest of the file (imports, `def`, `return`) is not looked at.
 //!
-//! [`derive`] then builds each task as the environment's classes do (spec §1.2): objects named
+//! [`derive`] then builds each task as the environment's classes do: objects named
 //! `name_1 … name_n` when a name occurs more than once in the task; one action per object and
 //! state key that is not a container role (`…_2`); a two-object action's container is the first
 //! other object with the matching `_2` key (every such object is accepted), a pooled container

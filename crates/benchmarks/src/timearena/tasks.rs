@@ -1,4 +1,4 @@
-//! Reading TimeArena's `tasks.json` (spec §1.2): the 30 task modules as the environment
+//! Reading TimeArena's `tasks.json`: the 30 task modules as the environment
 //! loads them. Every record is read strictly (unknown fields are errors) and checked for
 //! the facts the importer relies on, each error naming the task and the action.
 
@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use makespan_model::instance::LoadError;
 
-/// The pooled container kinds: their instances are interchangeable (spec §2 "Pools").
+/// The pooled container kinds: their instances are interchangeable.
 pub const POOL_KINDS: [&str; 3] = ["pot", "fryer", "oven"];
 
 /// The whole file.

@@ -5,7 +5,7 @@
 //!    seconds becomes one in minutes (or half-minutes) and the time-indexed MILP is up to
 //!    60 times smaller. Schedules are multiplied back by `g`. For non-preemptive activities
 //!    this loses nothing (left-justified schedules start on sums of durations and lags); a
-//!    preemptible activity is then split only at multiples of `g` (the spec's exact model of
+//!    preemptible activity is then split only at multiples of `g` (the benchmark's exact model of
 //!    Recipe2Plan; whether a finer split could ever help is not proven in general).
 //! 2. **Preemption as chunks.** A preemptible activity of (scaled) duration `p ≥ 2` becomes a
 //!    chain of `p` unit chunks, each holding the activity's resources. Min lags and releases

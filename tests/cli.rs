@@ -239,3 +239,33 @@ fn a_closed_pipe_ends_the_program_without_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
 }
+
+/// Each benchmark's own options (its knobs) are flags of every command that imports, made
+/// from the registry: a new one needs no change to the command line.
+#[test]
+fn every_benchmark_option_is_a_flag_of_the_commands_that_import() {
+    for command in ["solve", "verify", "explain", "gantt"] {
+        let help = text(&makespan(&[command, "--help"]));
+        for knob in makespan::benchmarks::knobs() {
+            assert!(
+                help.contains(&format!("--{}", knob.name)) && help.contains(knob.help),
+                "{command} --help lacks --{}:\n{help}",
+                knob.name
+            );
+        }
+    }
+    let out = makespan(&[
+        "solve",
+        "instances",
+        "--combine",
+        "0",
+        "--out",
+        "/nonexistent",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("--combine: \"0\" is not a number of tasks per run"),
+        "{}",
+        text(&out)
+    );
+}

@@ -32,6 +32,16 @@ def test_load_takes_the_clis_options(data):
     assert recipes and all(r.name.endswith("-easy") for r in recipes)
 
 
+def test_a_benchmark_option_is_checked_by_the_library_and_an_unknown_one_is_named(breakfast):
+    path = ROOT / "instances" / "two-cooks-breakfast.json"
+    with pytest.raises(makespan.Error, match="combine: .*at least 1"):
+        makespan.load(path, combine=0)
+    with pytest.raises(makespan.Error, match=r'no benchmark has an option named "nope" \(options: .*combine'):
+        makespan.load(path, nope=1)
+    with pytest.raises(makespan.Error, match='constraint: "1" is not true or false'):
+        makespan.load(path, constraint=1)
+
+
 def test_load_instance_by_benchmark_and_name(data):
     inst = makespan.load_instance("timearena:cooking1+cooking2", data=data)
     assert inst.name == "cooking1+cooking2"

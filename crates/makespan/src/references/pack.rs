@@ -319,14 +319,7 @@ fn gunzip(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
             )
         })?;
     if text.len() as u64 > cap {
-        return Err(LoadError::usage(
-            path,
-            format!(
-                "unpacks to more than {} MiB; raise the limit with --max-file-mb (or {})",
-                cap >> 20,
-                input::MAX_FILE_MB_VAR
-            ),
-        ));
+        return Err(super::unpacks_too_large(path, cap));
     }
     Ok(text)
 }

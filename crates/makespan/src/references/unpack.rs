@@ -233,15 +233,7 @@ fn read_bundle(
         })?;
         total += text.len() as u64 + 1;
         if total > cap {
-            return Err(LoadError::usage(
-                path,
-                format!(
-                    "unpacks to more than {} MiB; raise the limit with --max-file-mb (or {})",
-                    cap >> 20,
-                    input::MAX_FILE_MB_VAR
-                ),
-            )
-            .into());
+            return Err(super::unpacks_too_large(path, cap).into());
         }
         if line == 1 {
             let header: ProofsHeader = parse_line(path, line, &text)?;

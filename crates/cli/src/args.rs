@@ -2,7 +2,8 @@
 //! (one flag per [`Knob`], made from the registry, so a new option is a line in its
 //! benchmark's folder and nothing here), what an import builds ([`ImportArgs`], for `solve`),
 //! where one instance comes from ([`InstanceArgs`], for `verify`, `explain`, `gantt`), and
-//! one plan with its instance ([`PlanInput`], for `explain` and `gantt`).
+//! one plan with its instance ([`PlanInput`], for `explain` and `gantt`), and the time limit
+//! of `solve`, `validate` and `score` ([`parse_seconds`]).
 //! Every value is checked by the library ([`ImportOptions::set`], [`parse_agents`]), as
 //! Python's keywords are.
 
@@ -79,6 +80,26 @@ impl Args for BenchmarkFlags {
     }
 }
 
+/// `--agents` and the benchmarks' own flags as import options, each checked by the library.
+fn import_options<S: AsRef<str>>(agents: &[S], flags: &BenchmarkFlags) -> Result<ImportOptions> {
+    let mut options = ImportOptions {
+        agents: parse_agents(agents).map_err(|e| anyhow::anyhow!("--agents: {e}"))?,
+        ..ImportOptions::default()
+    };
+    flags.apply(&mut options)?;
+    Ok(options)
+}
+
+/// Seconds as the user writes them (`--time-limit`), checked by the library.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) => makespan::solve::check_time_limit(seconds),
+        Err(_) => Err(format!(
+            "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
+        )),
+    }
+}
+
 /// What an import of native files builds (`solve`).
 #[derive(clap::Args)]
 pub struct ImportArgs {
@@ -96,12 +117,8 @@ pub struct ImportArgs {
 impl ImportArgs {
     /// The import options, checked.
     pub fn options(&self) -> Result<ImportOptions> {
-        let mut options = ImportOptions {
-            agents: parse_agents(&self.agents).map_err(|e| anyhow::anyhow!("--agents: {e}"))?,
-            max_instances: Some(self.max_instances_per_file),
-            ..ImportOptions::default()
-        };
-        self.benchmark.apply(&mut options)?;
+        let mut options = import_options(&self.agents, &self.benchmark)?;
+        options.max_instances = Some(self.max_instances_per_file);
         Ok(options)
     }
 }
@@ -130,12 +147,7 @@ impl InstanceArgs {
         let Some(spec) = &self.instance else {
             return Ok(None);
         };
-        let mut options = ImportOptions {
-            agents: parse_agents(Vec::from_iter(&self.agents).as_slice())
-                .map_err(|e| anyhow::anyhow!("--agents: {e}"))?,
-            ..ImportOptions::default()
-        };
-        self.benchmark.apply(&mut options)?;
+        let options = import_options(Vec::from_iter(&self.agents).as_slice(), &self.benchmark)?;
         Ok(Some(makespan::load_instance(
             spec,
             self.data.as_deref(),

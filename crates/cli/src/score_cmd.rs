@@ -37,7 +37,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
     /// Seconds the MILP may spend on one instance solved on the fly (default 60).
-    #[arg(long, value_name = "S", value_parser = crate::solve_cmd::parse_seconds)]
+    #[arg(long, value_name = "S", value_parser = crate::args::parse_seconds)]
     time_limit: Option<f64>,
 }
 

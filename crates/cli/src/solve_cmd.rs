@@ -32,7 +32,7 @@ pub struct SolveArgs {
     method: Method,
     /// Seconds for one instance, shared by every phase (bounds, heuristics, exact methods);
     /// when they run out, the best schedule so far is reported `feasible`.
-    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::args::parse_seconds)]
     time_limit: f64,
     /// Branch-and-bound nodes the MILP of one instance may explore (HiGHS mip_max_nodes);
     /// an instance stopped by it is reported `feasible` with its bound and gap.
@@ -78,23 +78,13 @@ pub struct SolveArgs {
 }
 
 /// `exact` or a benchmark's baseline, listed by `--help` and in the error for any other name.
-pub(crate) fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
+fn method_parser() -> impl clap::builder::TypedValueParser<Value = Method> {
     use clap::builder::TypedValueParser;
     let names =
         Method::all().map(|(name, about)| clap::builder::PossibleValue::new(name).help(about));
     // Every possible value is a name `Method::parse` accepts, so the default is never used.
     clap::builder::PossibleValuesParser::new(names)
         .map(|name| Method::parse(&name).unwrap_or_default())
-}
-
-/// Seconds as the user writes them, checked by the library.
-pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(seconds) => makespan::solve::check_time_limit(seconds),
-        Err(_) => Err(format!(
-            "\"{text}\" is not a number of seconds ≥ 0, e.g. 60"
-        )),
-    }
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize)> {

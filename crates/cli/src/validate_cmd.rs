@@ -22,7 +22,7 @@ pub struct ValidateArgs {
     #[arg(long, required = true, value_name = "TABLE.csv")]
     optima: Vec<PathBuf>,
     /// Seconds the MILP may spend on one instance.
-    #[arg(long, default_value_t = 60.0, value_parser = crate::solve_cmd::parse_seconds)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::args::parse_seconds)]
     time_limit: f64,
     /// Instances solved in parallel (default: the number of cores divided by --threads).
     #[arg(long)]

@@ -82,15 +82,7 @@ impl From<BadValue> for String {
 /// instance it describes, each validated. A folder that is a benchmark's checkout imported
 /// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
-    let checkout = path
-        .is_dir()
-        .then(|| {
-            registry()
-                .iter()
-                .filter_map(|b| b.checkout())
-                .find(|c| c.recognises(path))
-        })
-        .flatten();
+    let checkout = path.is_dir().then(|| registry::checkout_of(path)).flatten();
     let instances = match checkout {
         Some(checkout) => checkout.import(path, opts)?,
         None => import_file(path, opts)?,

@@ -2,9 +2,12 @@
 //! can do is [`Benchmark`] and its powers; this file names every benchmark so that no other
 //! file needs to. Adding one is a folder and a line in [`registry`].
 
+use std::path::Path;
+
 use makespan_model::instance::Instance;
 
 use crate::baseline::Baseline;
+use crate::lookup::Checkout;
 use crate::options::Knob;
 use crate::Benchmark;
 
@@ -39,6 +42,14 @@ pub fn benchmark_of(instance: &Instance) -> Option<&'static dyn Benchmark> {
     benchmark(&instance.source.as_ref()?.benchmark)
 }
 
+/// The benchmark checkout a folder is, if one recognises it (imported whole, not walked).
+pub(crate) fn checkout_of(dir: &Path) -> Option<&'static dyn Checkout> {
+    registry()
+        .iter()
+        .filter_map(|b| b.checkout())
+        .find(|c| c.recognises(dir))
+}
+
 /// Every benchmark's own baseline.
 pub fn baselines() -> impl Iterator<Item = &'static Baseline> {
     registry().iter().filter_map(|b| b.baseline())
@@ -56,8 +67,6 @@ pub fn knob(name: &str) -> Option<&'static Knob> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
     use crate::answers::{verify_answer, Answer};
 

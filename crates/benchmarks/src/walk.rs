@@ -27,10 +27,7 @@ pub fn input_files_outside(path: &Path, skip: Option<&Path>) -> Result<Vec<PathB
         move |source| LoadError::Io { path: p, source }
     };
     if !fs::metadata(path).map_err(io(path))?.is_dir()
-        || crate::registry()
-            .iter()
-            .filter_map(|b| b.checkout())
-            .any(|c| c.recognises(path))
+        || crate::registry::checkout_of(path).is_some()
     {
         // A file, or a benchmark checkout that is imported whole.
         return Ok(vec![path.to_path_buf()]);

@@ -3,8 +3,8 @@
 //! Everything else a benchmark may have is an optional power, handed out by the core as a
 //! small capability object: native answers ([`Answers`]), instances looked up by name
 //! ([`Lookup`]), checkouts imported whole ([`Checkout`]), its own baselines ([`Baseline`],
-//! [`BaselineFile`]), its harness's whole runs ([`Harness`]), the groups `compare` counts
-//! in, and options of its own ([`Knob`]). A benchmark implements the powers it has in its
+//! [`BaselineFile`]), its harness's whole runs ([`Harness`]), its simulator ([`Simulated`]),
+//! the groups `compare` counts in, and options of its own ([`Knob`]). A benchmark implements the powers it has in its
 //! own folder and hands them out here; callers ask for a power and skip the benchmarks that
 //! lack it. Why capability objects instead of one wide trait: each power is a few methods
 //! that belong together and that a caller uses together, and a benchmark that lacks one says
@@ -20,6 +20,7 @@ use crate::detect::Probe;
 use crate::harness::Harness;
 use crate::lookup::{Checkout, Lookup};
 use crate::options::{ImportOptions, Knob};
+use crate::simulated::Simulated;
 
 /// One benchmark: how its files are recognised and imported, and the powers it has.
 pub trait Benchmark: Sync {
@@ -83,6 +84,11 @@ pub trait Benchmark: Sync {
 
     /// Its harness's outputs (whole model runs), for `makespan score`.
     fn harness(&self) -> Option<&'static dyn Harness> {
+        None
+    }
+
+    /// Its simulator, for instances that are simulated worlds rather than activity graphs.
+    fn simulated(&self) -> Option<&'static dyn Simulated> {
         None
     }
 

@@ -53,6 +53,11 @@ pub enum Rule {
     ResultNotArrived,
     /// Native answer text that does not parse as an action (reported, never dropped).
     MalformedAction,
+    /// A simulated world refuses a step: one of the action's preconditions does not hold in
+    /// the state the plan has reached (the message names it in the game's own words).
+    PreconditionFailed,
+    /// Every step of a simulated world's plan ran, and the goal does not hold at the end.
+    GoalNotReached,
     /// A model's answer that cannot be read as a plan at all (empty, prose only, truncated,
     /// the wrong shape): an invalid answer, not an unreadable file.
     MalformedAnswer,
@@ -81,6 +86,8 @@ impl Rule {
             Rule::TwoCallsInOneTurn => "two_calls_in_one_turn",
             Rule::ResultNotArrived => "result_not_arrived",
             Rule::MalformedAction => "malformed_action",
+            Rule::PreconditionFailed => "precondition_failed",
+            Rule::GoalNotReached => "goal_not_reached",
             Rule::MalformedAnswer => "malformed_answer",
         }
     }

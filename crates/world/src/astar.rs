@@ -10,6 +10,8 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
@@ -26,6 +28,20 @@ pub struct Limits {
     /// A lower bound on the optimum proven elsewhere (a relaxation solved by the scheduling
     /// engine): a plan that meets it is optimal at once.
     pub known_bound: i64,
+    /// Set from elsewhere (an interrupt, a race won by another method) to stop the search
+    /// with what it has, as a time limit would.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Whether the search must stop now: out of time or cancelled.
+    fn stop_now(&self, started: Instant) -> bool {
+        self.time.is_some_and(|t| started.elapsed() >= t)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
 }
 
 impl Default for Limits {
@@ -34,6 +50,7 @@ impl Default for Limits {
             max_states: 5_000_000,
             time: None,
             known_bound: 0,
+            cancel: None,
         }
     }
 }
@@ -70,7 +87,6 @@ struct Node<S, A> {
 /// Searches `world` for a shortest plan within `limits`.
 pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
     let started = Instant::now();
-    let out_of_time = || limits.time.is_some_and(|t| started.elapsed() >= t);
     let initial = world.initial();
     let mut nodes: Vec<Node<W::State, W::Action>> = Vec::new();
     let mut index: FxHashMap<W::State, usize> = FxHashMap::default();
@@ -95,7 +111,8 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
                 return Outcome::Optimal(plan(&nodes, goal));
             }
         }
-        let stop = nodes.len() >= limits.max_states || (steps.is_multiple_of(256) && out_of_time());
+        let stop = nodes.len() >= limits.max_states
+            || (steps.is_multiple_of(256) && limits.stop_now(started));
         if stop {
             return match incumbent {
                 Some((_, goal)) => Outcome::Feasible {

@@ -165,3 +165,35 @@ fn a_bound_proven_elsewhere_ends_the_search_at_the_first_plan_that_meets_it() {
     assert_eq!(plan.cost, 4);
     assert!(replays(&graph, &plan));
 }
+
+#[test]
+fn a_cancelled_search_stops_with_its_bound_instead_of_running_on() {
+    // An endless chain: no goal is ever reached, so only the cancel flag can end the search.
+    struct Endless;
+    impl World for Endless {
+        type State = u64;
+        type Action = ();
+        fn initial(&self) -> u64 {
+            0
+        }
+        fn is_goal(&self, _: &u64) -> bool {
+            false
+        }
+        fn successors(&self, s: &u64, out: &mut Vec<((), i64, u64)>) {
+            out.push(((), 1, s + 1));
+        }
+        fn lower_bound(&self, _: &u64) -> i64 {
+            0
+        }
+    }
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let limits = Limits {
+        max_states: usize::MAX,
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    assert!(matches!(
+        search(&Endless, &limits),
+        Outcome::Unknown { bound: 0 }
+    ));
+}

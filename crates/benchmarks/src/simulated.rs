@@ -1,0 +1,71 @@
+//! Simulated worlds: benchmarks whose rules are a simulator rather than an activity graph
+//! (Robotouille's seeded kitchens, ParaCook's cooks on maps).
+//!
+//! Such an instance is still an [`Instance`], so that files, names, solution files, `verify`,
+//! `explain` and `gantt` treat it like any other, with two differences the facade dispatches
+//! on ([`simulated_of`]):
+//! - its note [`WORLD_NOTE`] holds everything the benchmark's simulator needs (the seeded
+//!   layout, the goal, the game's constants), so a solution file that embeds the instance can
+//!   be replayed without the checkout it came from;
+//! - its activities are a **relaxation** of the world (choices fixed, travel as lags): the
+//!   scheduling engine's optimum on them is a lower bound for the world, passed to the search
+//!   as [`Limits::known_bound`], never the world's optimum itself.
+//!
+//! A world's plan is a schedule whose entries are the plan's actions, in order: `activity` is
+//! the action as the benchmark's simulator writes it (e.g. `pick(lettuce1, robot1)`), `agent`
+//! the robot or cook, one piece `[start, end)`. Such a schedule is checked by replaying it in
+//! the simulator ([`Simulated::replay`]), never against the relaxation's activities.
+
+use makespan_model::instance::{Instance, LoadError};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::Status;
+use makespan_verify::Report;
+pub use makespan_world::Limits;
+
+use crate::registry::benchmark_of;
+
+/// The note of a world instance that holds its simulator's data.
+pub const WORLD_NOTE: &str = "world";
+
+/// A benchmark's simulator, as the facade uses it.
+pub trait Simulated: Sync {
+    /// Searches the instance's world for a shortest plan within `limits`. Every plan returned
+    /// has been replayed by the simulator ([`Simulated::replay`]) and reaches the goal.
+    fn solve(&self, instance: &Instance, limits: &Limits) -> Result<WorldSolution, LoadError>;
+
+    /// Replays a plan (see the module docs for its form) and reports every step the
+    /// simulator refuses ([`makespan_verify::Rule::PreconditionFailed`], the precondition
+    /// named in the game's words), whether the goal is reached
+    /// ([`makespan_verify::Rule::GoalNotReached`]), and the plan's makespan.
+    fn replay(&self, instance: &Instance, plan: &[ScheduledActivity]) -> Report;
+}
+
+/// What a search over a world established.
+#[derive(Debug, Clone)]
+pub struct WorldSolution {
+    /// `Optimal` only when the search was exhaustive under an admissible bound or a proven
+    /// bound meets the plan; `Feasible` with a plan and a lower bound below it; `Infeasible`
+    /// when no plan exists; `Error` when a limit stopped the search before any plan was
+    /// found (the bound still holds).
+    pub status: Status,
+    /// The best plan found (empty when none was).
+    pub plan: Vec<ScheduledActivity>,
+    /// The best proven lower bound on the optimum.
+    pub lower_bound: Option<i64>,
+    /// The method that found the plan (e.g. `world:astar`).
+    pub method: String,
+    /// Why the plan is not proven optimal, or why there is none.
+    pub reason: Option<String>,
+    /// States the search kept, for progress and speed reports.
+    pub states: u64,
+}
+
+/// The simulator of an instance that is a simulated world (it has the [`WORLD_NOTE`] note
+/// and its benchmark has a simulator), or `None` for an activity graph.
+pub fn simulated_of(instance: &Instance) -> Option<&'static dyn Simulated> {
+    let source = instance.source.as_ref()?;
+    if !source.notes.contains_key(WORLD_NOTE) {
+        return None;
+    }
+    benchmark_of(instance)?.simulated()
+}

@@ -59,6 +59,7 @@ pub mod references;
 pub mod score;
 mod solve_many;
 pub mod validation;
+mod worlds;
 
 pub use comparison::{compare_to, ReferenceError};
 pub use solve_many::solve_many;
@@ -143,7 +144,21 @@ pub fn load_instance(
 /// `feasible` with bound and gap, `infeasible` or `error` with the reason. Never panics on bad
 /// input.
 pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
-    makespan_solve::solve(instance, options)
+    solve_detailed(instance, options, &Run::default()).0
+}
+
+/// The solver's [`solve::solve_detailed`], with simulated worlds (instances whose benchmark's
+/// simulator is their rule book) searched by that simulator, bounded by the scheduling engine
+/// on their relaxation.
+pub(crate) fn solve_detailed(
+    instance: &Instance,
+    options: &SolveOptions,
+    run: &Run,
+) -> (Solution, Option<solve::Failure>) {
+    match benchmarks::simulated_of(instance) {
+        Some(simulator) => (worlds::solve(instance, simulator, options, run), None),
+        None => makespan_solve::solve_detailed(instance, options, run),
+    }
 }
 
 /// Why [`try_solve`] refused an instance: what [`solve()`] reports as an `error` solution,
@@ -179,7 +194,7 @@ pub fn try_solve(
     options: &SolveOptions,
     run: &Run,
 ) -> Result<Solution, SolveError> {
-    match makespan_solve::solve_detailed(instance, options, run) {
+    match solve_detailed(instance, options, run) {
         (_, Some(solve::Failure::Invalid(invalid))) => Err(SolveError::Invalid(invalid)),
         (_, Some(solve::Failure::Unsupported(what))) => Err(SolveError::Unsupported(what)),
         (solution, _) => Ok(solution),
@@ -194,9 +209,10 @@ pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -
     }
 }
 
-/// Verifies a schedule against every rule of the instance and measures it.
+/// Verifies a schedule against every rule of the instance and measures it (a simulated
+/// world's plan is replayed by its benchmark's simulator).
 pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
-    makespan_verify::verify(instance, schedule)
+    benchmarks::verify_schedule(instance, schedule)
 }
 
 /// A plan, verified: the instance it was verified against, the benchmark whose native answer

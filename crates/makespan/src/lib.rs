@@ -63,6 +63,7 @@ mod worlds;
 
 pub use comparison::{compare_to, ReferenceError};
 pub use solve_many::solve_many;
+pub use worlds::Drawing;
 
 /// The solver (crate `makespan-solve`), as far as it is an API: solving with settings and a
 /// run, typed failures, the exact methods' order, the `--check` cross-check and the
@@ -288,21 +289,30 @@ pub fn verify_plan(
 /// Explains a verified plan (any form [`verify_plan`] reads): its schedule as written, its
 /// violations on the timeline, the critical chain, unforced waits and agents' time, and the
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
-/// is) when given. See [`mod@explain`] for the definitions.
+/// is) when given. See [`mod@explain`] for the definitions. A simulated world's plan is
+/// explained as its [`Drawing`] (its steps as activities); its lost time against a reference
+/// is not split by activity, since two plans of a world share no activities.
 pub fn explain_plan(
     checked: &VerifiedPlan,
     reference: Option<&Solution>,
 ) -> Result<explain::Explanation, explain::ExplainError> {
-    let reference = reference.map(|s| explain::Reference {
-        schedule: &s.schedule,
-        makespan: s
-            .makespan
-            .unwrap_or_else(|| schedule::makespan(&s.schedule)),
-        optimal: s.status == Status::Optimal,
-    });
-    explain::explain(
+    let drawing = Drawing::new(
         &checked.instance,
         &checked.answer.schedule,
+        reference.map(|s| s.schedule.as_slice()),
+    );
+    let reference = reference
+        .filter(|_| drawing.comparable)
+        .map(|s| explain::Reference {
+            schedule: &s.schedule,
+            makespan: s
+                .makespan
+                .unwrap_or_else(|| schedule::makespan(&s.schedule)),
+            optimal: s.status == Status::Optimal,
+        });
+    explain::explain(
+        &drawing.instance,
+        &drawing.schedule,
         &checked.answer.report.violations,
         reference,
     )

@@ -15,6 +15,9 @@ use makespan_benchmarks::{Limits, Simulated, WorldSolution};
 use makespan_model::solution::BoundSource;
 use makespan_solve::{Run, SolveOptions};
 
+use makespan_model::instance::Activity;
+use makespan_model::schedule::ScheduledActivity;
+
 use crate::{Instance, Solution, Status};
 
 /// The share of the time limit the relaxation may take; the search gets the rest.
@@ -112,6 +115,76 @@ fn checked(
     }
     solution.schedule = found.plan;
     solution
+}
+
+/// A plan and its reference as explanations and pictures read them: activity graphs.
+///
+/// A simulated world's plan names actions, not the activities of its instance (those are a
+/// relaxation), so its steps become activities of their own (`step 1`, `step 2`, … labelled
+/// with the action; the reference's `reference step 1`, …), on the agents that took them.
+/// Any other plan is drawn as it is.
+#[derive(Debug, Clone)]
+pub struct Drawing {
+    /// The instance the schedules are drawn against.
+    pub instance: Instance,
+    /// The plan.
+    pub schedule: Vec<ScheduledActivity>,
+    /// The reference, drawn below the plan on the same time axis.
+    pub reference: Option<Vec<ScheduledActivity>>,
+    /// Whether the plan and the reference share activities, so that the time the plan lost
+    /// against the reference can be split by activity (not so for a world's two plans).
+    pub comparable: bool,
+}
+
+impl Drawing {
+    /// The drawing of `schedule` (and `reference`) of `instance`.
+    pub fn new(
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+        reference: Option<&[ScheduledActivity]>,
+    ) -> Drawing {
+        if makespan_benchmarks::simulated_of(instance).is_none() {
+            return Drawing {
+                instance: instance.clone(),
+                schedule: schedule.to_vec(),
+                reference: reference.map(<[_]>::to_vec),
+                comparable: true,
+            };
+        }
+        let mut graph = Instance {
+            time_unit: instance.time_unit,
+            ..Instance::new(&instance.name, instance.agents)
+        };
+        let schedule = steps_as_activities(&mut graph, schedule, "step");
+        let reference = reference.map(|r| steps_as_activities(&mut graph, r, "reference step"));
+        Drawing {
+            instance: graph,
+            schedule,
+            reference,
+            comparable: false,
+        }
+    }
+}
+
+/// Each step of a world's plan as an activity of `graph` named `{prefix} {n}`, labelled with
+/// the action, and the plan as a schedule of those activities.
+fn steps_as_activities(
+    graph: &mut Instance,
+    plan: &[ScheduledActivity],
+    prefix: &str,
+) -> Vec<ScheduledActivity> {
+    plan.iter()
+        .enumerate()
+        .map(|(n, step)| {
+            let id = format!("{prefix} {}", n + 1);
+            let (start, end) = (step.start().unwrap_or(0), step.end().unwrap_or(0));
+            graph.activities.push(Activity {
+                label: Some(step.activity.clone()),
+                ..Activity::new(&id, end - start)
+            });
+            ScheduledActivity::at(id, step.agent, start, end - start)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -691,4 +691,81 @@ mod tests {
             "{err}"
         );
     }
+
+    /// 50,000 levels in 100 KB overflowed the stack while reading (and again while dropping
+    /// what was read): the depth is refused at the `[` that passes the limit.
+    #[test]
+    fn deep_nesting_is_refused_as_it_is_read() {
+        let n = 50_000;
+        let deep = format!(
+            "class lab0:\n  MetaObject('a', {{'x': 1}}, {{'x': {}{}}})\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        );
+        let err = read_module(Path::new("lab0.py"), &deep)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("lab0.py: line 2: dicts and lists nest deeper than 32 levels"),
+            "{err}"
+        );
+        let fits = MODULE.replace("{\"heat\":\"wash\"}", &format!("{{\"heat\":{}\"wash\"{}}}", "[".repeat(30), "]".repeat(30)));
+        assert!(read_module(Path::new("lab0.py"), &fits).is_ok());
+    }
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_named_as_one() {
+        let text = MODULE.replace("\"wash\":1", &format!("\"wash\":{}", "9".repeat(100_000)));
+        let err = read_module(Path::new("lab0.py"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 8: the integer 999999999999… (100000 digits) is beyond 64 bits"),
+            "{err}"
+        );
+    }
+
+    /// Each `…_1` key scanned every object for its `…_2`, and each dependency every action:
+    /// 40,000 objects took over a minute. Indexed, they take well under a second.
+    #[test]
+    fn deriving_a_task_is_linear_in_its_objects() {
+        let n = 40_000;
+        let mut text = String::from(
+            "class cooking0:\n  self.name = 'Cut.'\n  MetaAction('cut in', 'cut OBJ in OBJ', True)\n  MetaObject('board', {'cut_in_2': 0}, {})\n",
+        );
+        for i in 1..n {
+            let dep = if i > 1 {
+                format!("{{'cut_in_1': {{'o{}': 'cut_in_1'}}}}", i - 1)
+            } else {
+                "{}".into()
+            };
+            text.push_str(&format!("  MetaObject('o{i}', {{'cut_in_1': 1}}, {dep})\n"));
+        }
+        let started = std::time::Instant::now();
+        let path = Path::new("cooking0.py");
+        let task = derive(path, &read_module(path, &text).unwrap()).unwrap();
+        let took = started.elapsed();
+        assert_eq!(task.actions.len(), n - 1);
+        assert_eq!(task.actions[5].dependencies, ["cut o5 in board"]);
+        assert!(took.as_secs() < 10, "{took:?}");
+    }
+
+    /// n objects with a container role make n² possible containers: refused by count.
+    #[test]
+    fn container_lists_are_counted_before_they_are_built() {
+        let mut text = String::from(
+            "class cooking0:\n  self.name = 'Cut.'\n  MetaAction('cut in', 'cut OBJ in OBJ', True)\n",
+        );
+        for i in 0..400 {
+            text.push_str(&format!("  MetaObject('o{i}', {{'cut_in_1': 1, 'cut_in_2': 0}}, {{}})\n"));
+        }
+        let path = Path::new("cooking0.py");
+        let err = derive(path, &read_module(path, &text).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("160000 possible containers in all, over the limit of 100000"),
+            "{err}"
+        );
+    }
 }

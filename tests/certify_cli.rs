@@ -167,7 +167,11 @@ fn a_deeply_nested_model_is_one_failure_and_the_rest_is_checked() {
     let n = 150_000;
     text = text.replacen(
         "solve ",
-        &format!("% nested\nsolve :: a({}0{}) ", "a(".repeat(n), ")".repeat(n)),
+        &format!(
+            "% nested\nsolve :: a({}0{}) ",
+            "a(".repeat(n),
+            ")".repeat(n)
+        ),
         1,
     );
     std::fs::write(&model, text).unwrap();
@@ -237,7 +241,10 @@ fn check_proof_instance_pins_the_problem_and_every_certified_line_shows_its_hash
     let (code, said) = check_proof(&[solution]);
     assert_eq!(code, Some(0), "{said}");
     assert!(
-        said.contains(&format!("instance two-cooks-breakfast {}", hash(edited_path.to_str().unwrap()))),
+        said.contains(&format!(
+            "instance two-cooks-breakfast {}",
+            hash(edited_path.to_str().unwrap())
+        )),
         "{said}"
     );
     let (code, said) = check_proof(&[solution, "--instance", original]);
@@ -305,7 +312,12 @@ fn certify_never_writes_through_planted_links() {
     std::fs::write(&victim, "precious").unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    for planted in [".tmp-kitchen-s1-n4-m2.fzn", ".tmp-raw-kitchen-s1-n4-m2.drcp.gz", ".tmp-kitchen-s1-n4-m2.drcp.gz", ".tmp-kitchen-s1-n4-m2.cert.json"] {
+    for planted in [
+        ".tmp-kitchen-s1-n4-m2.fzn",
+        ".tmp-raw-kitchen-s1-n4-m2.drcp.gz",
+        ".tmp-kitchen-s1-n4-m2.drcp.gz",
+        ".tmp-kitchen-s1-n4-m2.cert.json",
+    ] {
         std::os::unix::fs::symlink(&victim, out.join(planted)).unwrap();
     }
     let solved = crate::common::makespan(&[
@@ -326,4 +338,23 @@ fn certify_never_writes_through_planted_links() {
     assert!(left.is_empty(), "{left:?}");
     let (code, said) = check_proof(&[out.join("kitchen-s1-n4-m2.json").to_str().unwrap()]);
     assert_eq!(code, Some(0), "{said}");
+}
+
+/// A FIFO where the certificate should be hung `check-proof` for ever: the bounded reader
+/// refuses what is not a regular file before opening it.
+#[cfg(unix)]
+#[test]
+fn a_fifo_certificate_is_refused_not_waited_for() {
+    let dir = certified_pair();
+    let cert = dir.path().join("two-cooks-breakfast.cert.json");
+    std::fs::remove_file(&cert).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&cert)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let solution = dir.path().join("two-cooks-breakfast.json");
+    let (code, said) = check_proof(&[solution.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("not a regular file"), "{said}");
 }

@@ -211,11 +211,19 @@ fn every_reader_goes_through_the_bounded_layer() {
             }
         }
     }
-    assert!(files.len() > 100, "the scan found only {} files", files.len());
+    assert!(
+        files.len() > 100,
+        "the scan found only {} files",
+        files.len()
+    );
     let mut bypasses = Vec::new();
     let mut used = std::collections::HashSet::new();
     for path in &files {
-        let relative = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        let relative = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if relative == BOUNDED {
             continue;
         }
@@ -251,5 +259,8 @@ fn every_reader_goes_through_the_bounded_layer() {
         .filter(|k| !used.contains(k))
         .map(|k| ALLOWED[k].0)
         .collect();
-    assert!(stale.is_empty(), "exceptions that no longer occur: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "exceptions that no longer occur: {stale:?}"
+    );
 }

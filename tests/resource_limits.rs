@@ -305,7 +305,11 @@ fn a_deeply_nested_task_module_is_an_error_not_a_crash() {
     let dir = tempfile::tempdir().unwrap();
     let n = 50_000;
     let deep = format!("{{\"wash\": {}{}}}", "[".repeat(n), "]".repeat(n));
-    std::fs::write(dir.path().join("cooking1.py"), task_module("cooking1", &deep)).unwrap();
+    std::fs::write(
+        dir.path().join("cooking1.py"),
+        task_module("cooking1", &deep),
+    )
+    .unwrap();
     let run = makespan(&[
         "solve",
         dir.path().to_str().unwrap(),

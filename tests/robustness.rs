@@ -394,8 +394,14 @@ fn compare_rechecks_the_optima_it_reads_and_escapes_names() {
     ]);
     let said = crate::common::text(&run);
     assert!(run.status.success(), "{said}");
-    assert!(said.contains("the optimum's file is not trustworthy"), "{said}");
-    assert!(!said.contains("1.000") && !said.contains('\u{1b}'), "{said:?}");
+    assert!(
+        said.contains("the optimum's file is not trustworthy"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("1.000") && !said.contains('\u{1b}'),
+        "{said:?}"
+    );
     assert!(said.contains("breakfast\\u{1b}[2J"), "{said}");
 }
 
@@ -422,7 +428,10 @@ fn score_rechecks_cached_optima() {
     };
     let first = makespan::score::score_run(run, &options).unwrap();
     let real = optimum(&first).unwrap();
-    claim(&solutions.path().join("paracook-burger-s42-o1-m2.json"), real - 5);
+    claim(
+        &solutions.path().join("paracook-burger-s42-o1-m2.json"),
+        real - 5,
+    );
     let again = makespan::score::score_run(run, &options).unwrap();
     assert_eq!(optimum(&again), Some(real));
 }
@@ -458,7 +467,12 @@ fn score_csv_cells_are_spreadsheet_safe_and_the_terminal_escaped() {
     assert!(!said.contains('\u{1b}'), "{said:?}");
     let table = std::fs::read_to_string(&csv).unwrap();
     assert!(table.contains("\"'=HYPERLINK("), "{table}");
-    assert!(!table.lines().any(|l| l.starts_with("=") || l.starts_with("\"=")), "{table}");
+    assert!(
+        !table
+            .lines()
+            .any(|l| l.starts_with("=") || l.starts_with("\"=")),
+        "{table}"
+    );
 }
 
 /// `explain` printed activity names raw: an ESC in a name reaches the terminal escaped.
@@ -487,4 +501,19 @@ fn explain_escapes_control_characters_in_names() {
     assert!(run.status.success(), "{said}");
     assert!(!said.contains('\u{1b}'), "{said:?}");
     assert!(said.contains("`a\\u{1b}[2J`"), "{said}");
+}
+
+/// `verify SOLUTION.json` reported "valid plan, makespan 21" for a file claiming 3: a
+/// solution whose `makespan` is not its schedule's end is an error naming both.
+#[test]
+fn verify_refuses_a_solution_whose_makespan_is_not_its_schedules() {
+    let (_dir, file) = solved_breakfast();
+    claim(&file, 3);
+    let run = crate::common::makespan(&["verify", file.to_str().unwrap()]);
+    let said = crate::common::text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("makespan: the file claims 3, but its schedule ends at 21"),
+        "{said}"
+    );
 }

@@ -340,7 +340,9 @@ fn write_atomically(
         .unwrap_or(Path::new("."));
     let work = private_folder(dir).map_err(io)?;
     // The file keeps its name: Pumpkin gzips a proof whose name ends in `.gz`.
-    let name = path.file_name().unwrap_or(std::ffi::OsStr::new("certificate"));
+    let name = path
+        .file_name()
+        .unwrap_or(std::ffi::OsStr::new("certificate"));
     let temp = work.path().join(name);
     write(&temp).map_err(io)?;
     std::fs::rename(&temp, path).map_err(io)

@@ -132,6 +132,18 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
         }
         Some(SOLUTION_FORMAT) => {
             let solution = Solution::parse(path, text)?;
+            // The verdict is about the schedule; a `makespan` field that says otherwise would
+            // be reported as if it were checked.
+            let ends = makespan_model::schedule::makespan(&solution.schedule);
+            if let Some(claimed) = solution.makespan.filter(|&m| m != ends) {
+                if !solution.schedule.is_empty() {
+                    return Err(LoadError::format(
+                        path,
+                        "makespan",
+                        format!("the file claims {claimed}, but its schedule ends at {ends}; a solution's makespan is its schedule's end (solve it again, or remove the field)"),
+                    ));
+                }
+            }
             let record = solution.instance;
             validate(path, &record.instance)?;
             let entries = solution

@@ -709,7 +709,10 @@ mod tests {
             err.starts_with("lab0.py: line 2: dicts and lists nest deeper than 32 levels"),
             "{err}"
         );
-        let fits = MODULE.replace("{\"heat\":\"wash\"}", &format!("{{\"heat\":{}\"wash\"{}}}", "[".repeat(30), "]".repeat(30)));
+        let fits = MODULE.replace(
+            "{\"heat\":\"wash\"}",
+            &format!("{{\"heat\":{}\"wash\"{}}}", "[".repeat(30), "]".repeat(30)),
+        );
         assert!(read_module(Path::new("lab0.py"), &fits).is_ok());
     }
 
@@ -757,7 +760,9 @@ mod tests {
             "class cooking0:\n  self.name = 'Cut.'\n  MetaAction('cut in', 'cut OBJ in OBJ', True)\n",
         );
         for i in 0..400 {
-            text.push_str(&format!("  MetaObject('o{i}', {{'cut_in_1': 1, 'cut_in_2': 0}}, {{}})\n"));
+            text.push_str(&format!(
+                "  MetaObject('o{i}', {{'cut_in_1': 1, 'cut_in_2': 0}}, {{}})\n"
+            ));
         }
         let path = Path::new("cooking0.py");
         let err = derive(path, &read_module(path, &text).unwrap())

@@ -281,4 +281,66 @@ mod tests {
         let err = read_bytes(&dir).unwrap_err().to_string();
         assert!(err.contains("a folder"), "{err}");
     }
+
+    #[test]
+    fn a_capped_stream_fails_past_its_cap_instead_of_ending_early() {
+        let bytes = [7u8; 100];
+        let mut exact = Vec::new();
+        Capped::new(&bytes[..], 100, false)
+            .read_to_end(&mut exact)
+            .unwrap();
+        assert_eq!(exact.len(), 100);
+        let err = Capped::new(&bytes[..], 99, false)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        let err = read_error(Path::new("x"), err).to_string();
+        assert!(
+            err.starts_with("x: the file is 100 bytes, over the limit"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_gzip_that_unpacks_past_the_cap_is_refused_by_name() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&vec![b'a'; 1 << 16]).unwrap();
+        let packed = gz.finish().unwrap();
+        let mut reader = Capped::new(flate2::read::GzDecoder::new(&packed[..]), 1 << 10, true);
+        let err = reader.read_to_end(&mut Vec::new()).unwrap_err();
+        let err = read_error(Path::new("p.gz"), err).to_string();
+        assert!(
+            err.starts_with("p.gz: unpacks to more than 0 MiB; raise the limit with --max-file-mb"),
+            "{err}"
+        );
+        assert_eq!(
+            gunzip_text(Path::new("p.gz"), &packed).unwrap().len(),
+            1 << 16
+        );
+    }
+
+    #[test]
+    fn nesting_is_counted_outside_strings_without_recursion() {
+        assert_eq!(nesting_depth("a([1,[2]]) \"((((\" {x}", b"([{", b")]}"), 3);
+        let deep = format!("{}{}", "(".repeat(1_000_000), ")".repeat(1_000_000));
+        assert_eq!(nesting_depth(&deep, b"(", b")"), 1_000_000);
+    }
+
+    #[test]
+    fn files_named_by_an_input_stay_in_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), "{}").unwrap();
+        assert_eq!(
+            confined(dir.path(), "a.json").unwrap(),
+            dir.path().join("a.json")
+        );
+        for outside in ["/etc/passwd", "../a.json", "sub/../../a.json", ""] {
+            assert!(confined(dir.path(), outside).is_err(), "{outside}");
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc", dir.path().join("link")).unwrap();
+            assert!(confined(dir.path(), "link/passwd").is_err());
+        }
+    }
 }

@@ -131,3 +131,230 @@ fn every_committed_certificate_checks() {
         "{summary}"
     );
 }
+
+/// `solve --certify` of a bundled instance with a DRCP proof and one with a bound proof into
+/// a fresh folder.
+fn certified_pair() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let solved = crate::common::makespan(&[
+        "solve",
+        "instances/kitchen/kitchen-s1-n4-m2.json",
+        "instances/two-cooks-breakfast.json",
+        "--certify",
+        "-q",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(solved.status.success(), "{}", crate::common::text(&solved));
+    assert!(dir.path().join("kitchen-s1-n4-m2.fzn").is_file());
+    dir
+}
+
+fn check_proof(args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec!["check-proof"];
+    all.extend(args);
+    let run = crate::common::makespan(&all);
+    (run.status.code(), crate::common::text(&run))
+}
+
+/// A FlatZinc model with annotations nested 150,000 deep aborted `check-proof` (its parser
+/// recurses per level): the file is one failure, the others are checked, the summary printed.
+#[test]
+fn a_deeply_nested_model_is_one_failure_and_the_rest_is_checked() {
+    let dir = certified_pair();
+    let model = dir.path().join("kitchen-s1-n4-m2.fzn");
+    let mut text = std::fs::read_to_string(&model).unwrap();
+    let n = 150_000;
+    text = text.replacen(
+        "solve ",
+        &format!(
+            "% nested\nsolve :: a({}0{}) ",
+            "a(".repeat(n),
+            ")".repeat(n)
+        ),
+        1,
+    );
+    std::fs::write(&model, text).unwrap();
+    let (code, said) = check_proof(&[dir.path().to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("brackets nest 150001 deep, over the limit of 64"),
+        "{said}"
+    );
+    assert!(said.contains("2 solutions: 1 certified, 1 not"), "{said}");
+}
+
+/// A small gzip that unpacks to one enormous line asked for a buffer of its whole size before
+/// anything was checked: the unpacked stream stops at the input cap, which the error names.
+#[test]
+fn a_gzip_bomb_proof_stops_at_the_input_cap() {
+    use std::io::Write;
+    let dir = certified_pair();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    for _ in 0..3 {
+        gz.write_all(&[b'a'; 1 << 20]).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("kitchen-s1-n4-m2.drcp.gz"),
+        gz.finish().unwrap(),
+    )
+    .unwrap();
+    let solution = dir.path().join("kitchen-s1-n4-m2.json");
+    let (code, said) = check_proof(&["--max-file-mb", "1", solution.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("kitchen-s1-n4-m2.drcp.gz")
+            && said.contains("unpacks to more than 1 MiB; raise the limit with --max-file-mb"),
+        "{said}"
+    );
+}
+
+/// A solution carries its own instance: one edited to a shorter duration (same name) has a
+/// valid certificate about the edited instance. `--instance` pins the instance, and every
+/// certified line shows the problem hash to compare.
+#[test]
+fn check_proof_instance_pins_the_problem_and_every_certified_line_shows_its_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = "instances/two-cooks-breakfast.json";
+    let text = std::fs::read_to_string(original).unwrap();
+    let mut edited: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let duration = &mut edited["activities"][0]["duration"];
+    *duration = (duration.as_i64().unwrap() - 1).into();
+    let edited_path = dir.path().join("two-cooks-breakfast.json");
+    std::fs::write(&edited_path, edited.to_string()).unwrap();
+    let out = dir.path().join("out");
+    let solved = crate::common::makespan(&[
+        "solve",
+        edited_path.to_str().unwrap(),
+        "--certify",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(solved.status.success(), "{}", crate::common::text(&solved));
+    let solution = out.join("two-cooks-breakfast.json");
+    let solution = solution.to_str().unwrap();
+    let hash = |path: &str| {
+        let instances = makespan::load(path, &makespan::ImportOptions::default()).unwrap();
+        makespan::instance::problem_hash(&instances[0])
+    };
+    let (code, said) = check_proof(&[solution]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains(&format!(
+            "instance two-cooks-breakfast {}",
+            hash(edited_path.to_str().unwrap())
+        )),
+        "{said}"
+    );
+    let (code, said) = check_proof(&[solution, "--instance", original]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("is not the pinned instance"), "{said}");
+    assert!(said.contains(&hash(original)), "{said}");
+}
+
+/// A link to `.` made the walk count one solution once per level (41 times); two links made
+/// it endless. Each folder and file is visited once.
+#[cfg(unix)]
+#[test]
+fn check_proof_walks_each_folder_once() {
+    let dir = certified_pair();
+    std::os::unix::fs::symlink(".", dir.path().join("a")).unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("b")).unwrap();
+    let (code, said) = check_proof(&[dir.path().to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("2 solutions: 2 certified, 0 not"), "{said}");
+}
+
+/// A solution may name its certificate, model and proof beside it or below it only: an
+/// absolute path or `..` could make the checker read any file its user can read.
+#[test]
+fn certificate_files_outside_the_solution_folder_are_refused() {
+    let dir = certified_pair();
+    let solution = dir.path().join("two-cooks-breakfast.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&solution).unwrap()).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let copy = elsewhere.path().join("c.cert.json");
+    std::fs::copy(dir.path().join("two-cooks-breakfast.cert.json"), &copy).unwrap();
+    for named in [copy.to_str().unwrap().to_string(), "../c.cert.json".into()] {
+        value["certificate"]["file"] = named.clone().into();
+        std::fs::write(&solution, value.to_string()).unwrap();
+        let (code, said) = check_proof(&[solution.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{said}");
+        assert!(
+            said.contains("is outside the folder of the file that names it"),
+            "{named}: {said}"
+        );
+    }
+}
+
+/// File names (and the names and messages they carry) reach the terminal escaped: a name
+/// with ESC could clear or retitle the terminal.
+#[test]
+fn check_proof_escapes_control_characters() {
+    let dir = certified_pair();
+    let evil = dir.path().join("x\u{1b}]0;pwned\u{7}.json");
+    std::fs::copy(dir.path().join("two-cooks-breakfast.json"), &evil).unwrap();
+    let (_, said) = check_proof(&[evil.to_str().unwrap()]);
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    assert!(said.contains("x\\u{1b}]0;pwned\\u{7}.json"), "{said}");
+}
+
+/// `solve --certify` wrote through `.tmp-<name>.fzn` and `.tmp-raw-<name>.drcp.gz`: links
+/// planted there had their targets overwritten. Temporaries are now made in a private folder
+/// of unpredictable name, removed afterwards.
+#[cfg(unix)]
+#[test]
+fn certify_never_writes_through_planted_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    for planted in [
+        ".tmp-kitchen-s1-n4-m2.fzn",
+        ".tmp-raw-kitchen-s1-n4-m2.drcp.gz",
+        ".tmp-kitchen-s1-n4-m2.drcp.gz",
+        ".tmp-kitchen-s1-n4-m2.cert.json",
+    ] {
+        std::os::unix::fs::symlink(&victim, out.join(planted)).unwrap();
+    }
+    let solved = crate::common::makespan(&[
+        "solve",
+        "instances/kitchen/kitchen-s1-n4-m2.json",
+        "--certify",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(solved.status.success(), "{}", crate::common::text(&solved));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".makespan-tmp-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let (code, said) = check_proof(&[out.join("kitchen-s1-n4-m2.json").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{said}");
+}
+
+/// A FIFO where the certificate should be hung `check-proof` for ever: the bounded reader
+/// refuses what is not a regular file before opening it.
+#[cfg(unix)]
+#[test]
+fn a_fifo_certificate_is_refused_not_waited_for() {
+    let dir = certified_pair();
+    let cert = dir.path().join("two-cooks-breakfast.cert.json");
+    std::fs::remove_file(&cert).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&cert)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let solution = dir.path().join("two-cooks-breakfast.json");
+    let (code, said) = check_proof(&[solution.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("not a regular file"), "{said}");
+}

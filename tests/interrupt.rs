@@ -172,3 +172,28 @@ fn sigterm_stops_the_batch_like_the_first_ctrl_c() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 1 + done.len(), "{summary}");
 }
+
+/// GNU `timeout` sends SIGTERM to its child and then to the child's group: two signals
+/// microseconds apart are one event, not "interrupt again" (which exited at once and lost the
+/// running instance's result).
+#[test]
+fn two_sigterms_at_once_are_one_interrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = inputs(dir.path());
+    let out = dir.path().join("out");
+    let child = start(&inputs, &out);
+    wait_for_first_solution(&out);
+    let pid = child.id().to_string();
+    let sent = Command::new("sh")
+        .args(["-c", &format!("kill -TERM {pid}; kill -TERM {pid}")])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let stopped = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("run the same command again") && !stderr.contains("exiting now"),
+        "{stderr}"
+    );
+}

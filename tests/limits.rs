@@ -153,3 +153,114 @@ fn a_negative_or_nan_time_limit_is_refused_not_a_panic() {
     assert_eq!(s.status, Status::Error);
     assert!(s.reason.unwrap().contains("time limit"));
 }
+
+/// Every reader of a user's input goes through the one bounded layer, `makespan_model::input`
+/// (regular files only, size and unpacked-size caps): a source scan of the library crates
+/// and the Python package for ways to open or read a file outside it. A new reader that
+/// bypasses the layer fails here; the allow-list names each exception and why it is one.
+#[test]
+fn every_reader_goes_through_the_bounded_layer() {
+    const BOUNDED: &str = "crates/model/src/input.rs";
+    const PATTERNS: [&str; 8] = [
+        "fs::read(",
+        "fs::read_to_string(",
+        "File::open(",
+        "OpenOptions",
+        ".read_to_string(",
+        ".read_to_end(",
+        "GzDecoder::new(",
+        "from_reader(",
+    ];
+    /// (file, pattern, why it is not a user's input).
+    const ALLOWED: [(&str, &str, &str); 4] = [
+        (
+            "crates/solve/src/exact/cp/hints.rs",
+            "File::open(",
+            "the proof log Pumpkin just wrote into this run's private folder",
+        ),
+        (
+            "crates/solve/src/exact/cp/hints.rs",
+            "GzDecoder::new(",
+            "the same log, unpacked as it is rewritten",
+        ),
+        (
+            "crates/cli/src/workers.rs",
+            "fs::read_to_string(",
+            "/proc/meminfo and /proc/self/limits, the kernel's",
+        ),
+        (
+            "crates/makespan/src/references/unpack.rs",
+            "GzDecoder::new(",
+            "the bundle's bytes, read by input::read_bytes and unpacked under the same cap",
+        ),
+    ];
+    let root = makespan_testkit::workspace();
+    let mut files = Vec::new();
+    let mut folders = vec![root.join("crates"), root.join("python/src")];
+    while let Some(dir) = folders.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                // Tests, benches and the test kit read the repository's own files.
+                if !["tests", "benches", "testkit"].contains(&name.as_str()) {
+                    folders.push(path);
+                }
+            } else if name.ends_with(".rs") && name != "tests.rs" {
+                files.push(path);
+            }
+        }
+    }
+    assert!(
+        files.len() > 100,
+        "the scan found only {} files",
+        files.len()
+    );
+    let mut bypasses = Vec::new();
+    let mut used = std::collections::HashSet::new();
+    for path in &files {
+        let relative = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if relative == BOUNDED {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        // Unit tests read their own fixtures.
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for (k, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for pattern in PATTERNS {
+                if !line.contains(pattern) {
+                    continue;
+                }
+                match ALLOWED
+                    .iter()
+                    .position(|(file, p, _)| *file == relative && *p == pattern)
+                {
+                    Some(at) => {
+                        used.insert(at);
+                    }
+                    None => bypasses.push(format!("{relative}:{}: {}", k + 1, line.trim())),
+                }
+            }
+        }
+    }
+    assert!(
+        bypasses.is_empty(),
+        "readers outside makespan_model::input (use input::read_text, read_bytes, open or open_maybe_gzipped, or add an exception with its reason):\n{}",
+        bypasses.join("\n")
+    );
+    let stale: Vec<_> = (0..ALLOWED.len())
+        .filter(|k| !used.contains(k))
+        .map(|k| ALLOWED[k].0)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "exceptions that no longer occur: {stale:?}"
+    );
+}

@@ -290,3 +290,77 @@ fn jobs_that_do_not_fit_the_address_space_limit_are_a_clear_error() {
         .unwrap();
     assert!(run.status.success(), "{}", text(&run));
 }
+
+/// A TimeArena task module (the literal subset the reader takes) named `name`, one object.
+fn task_module(name: &str, dependency: &str) -> String {
+    format!(
+        "class {name}:\n    def __init__(self):\n        self.name = 'Wash the cup.'\n    def add_actions(self):\n        self.actions = [MetaAction('wash', 'wash OBJ', True)]\n    def add_objects(self):\n        self.objects = [MetaObject(\"cup\", {{\"wash\": 1}}, {dependency})]\n"
+    )
+}
+
+/// 50,000 nested lists in a 100 KB task module aborted `solve` (the reader and the drop of
+/// what it read recursed per level): now an error naming the file, the line and the limit.
+#[test]
+fn a_deeply_nested_task_module_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 50_000;
+    let deep = format!("{{\"wash\": {}{}}}", "[".repeat(n), "]".repeat(n));
+    std::fs::write(
+        dir.path().join("cooking1.py"),
+        task_module("cooking1", &deep),
+    )
+    .unwrap();
+    let run = makespan(&[
+        "solve",
+        dir.path().to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("cooking1.py: line 7: dicts and lists nest deeper than 32 levels"),
+        "{said}"
+    );
+}
+
+/// 120 tasks of one scenario make 288,100 runs of 1, 2 and 3 tasks: they are counted and
+/// refused before any is built (building them took 5 GB and 34 s before the cap's error).
+#[test]
+fn timearena_runs_are_counted_before_they_are_built() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 1..=120 {
+        let name = format!("cooking{i}");
+        std::fs::write(
+            dir.path().join(format!("{name}.py")),
+            task_module(&name, "{}"),
+        )
+        .unwrap();
+    }
+    let started = std::time::Instant::now();
+    let run = makespan(&[
+        "solve",
+        dir.path().to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("describes 288100 instances, over the limit of 10000 per file"),
+        "{said}"
+    );
+    assert!(started.elapsed().as_secs() < 15, "{:?}", started.elapsed());
+    // Sizes given on the command line are counted the same way, beyond 64 bits too.
+    let run = makespan(&[
+        "solve",
+        dir.path().to_str().unwrap(),
+        "--combine",
+        "60",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    let said = text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("over the limit of 10000 per file"), "{said}");
+}

@@ -349,3 +349,171 @@ mod edgy_instances {
         }
     }
 }
+
+/// A folder holding the solution of the bundled breakfast instance, solved here.
+fn solved_breakfast() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let run = crate::common::makespan(&[
+        "solve",
+        "instances/two-cooks-breakfast.json",
+        "-q",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", crate::common::text(&run));
+    let file = dir.path().join("two-cooks-breakfast.json");
+    (dir, file)
+}
+
+/// The solution file `file` claiming `makespan` (and a bound of it) over its own schedule.
+fn claim(file: &Path, makespan: i64) {
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    value["makespan"] = makespan.into();
+    value["lower_bound"] = makespan.into();
+    std::fs::write(file, value.to_string()).unwrap();
+}
+
+/// `compare` took a solution claiming less than its schedule's end as the optimum (a ratio of
+/// 7.000 against a fake): an optimum read from a file is re-checked, and one its schedule
+/// does not back is no reference. Names reach the terminal escaped.
+#[test]
+fn compare_rechecks_the_optima_it_reads_and_escapes_names() {
+    let (optima, file) = solved_breakfast();
+    let (baseline, _) = solved_breakfast();
+    claim(&file, 1);
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    value["instance"]["name"] = "breakfast\u{1b}[2J".into();
+    std::fs::write(&file, value.to_string()).unwrap();
+    let run = crate::common::makespan(&[
+        "compare",
+        optima.path().to_str().unwrap(),
+        "--baseline",
+        baseline.path().to_str().unwrap(),
+    ]);
+    let said = crate::common::text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("the optimum's file is not trustworthy"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("1.000") && !said.contains('\u{1b}'),
+        "{said:?}"
+    );
+    assert!(said.contains("breakfast\\u{1b}[2J"), "{said}");
+}
+
+/// `score --solutions` took a cached solution as the optimum without its re-check: a file
+/// claiming less than its schedule is solved again (and rewritten).
+#[test]
+fn score_rechecks_cached_optima() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let solutions = tempfile::tempdir().unwrap();
+    let options = makespan::score::ScoreOptions {
+        data: Some(data),
+        solutions: Some(solutions.path().to_path_buf()),
+        ..makespan::score::ScoreOptions::default()
+    };
+    let run = Path::new("tests/fixtures/score/paracook/results/abstract/model-x.json");
+    let optimum = |report: &makespan::score::RunReport| {
+        report
+            .rows
+            .iter()
+            .find(|r| r.key.starts_with("burger/seed_42/agent_num_2"))
+            .and_then(|r| r.optimum)
+    };
+    let first = makespan::score::score_run(run, &options).unwrap();
+    let real = optimum(&first).unwrap();
+    claim(
+        &solutions.path().join("paracook-burger-s42-o1-m2.json"),
+        real - 5,
+    );
+    let again = makespan::score::score_run(run, &options).unwrap();
+    assert_eq!(optimum(&again), Some(real));
+}
+
+/// `score --out` wrote harness keys as they are: a key starting with `=` is a formula to a
+/// spreadsheet. Text cells get a leading `'`, and the terminal gets escapes.
+#[test]
+fn score_csv_cells_are_spreadsheet_safe_and_the_terminal_escaped() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("paracook/results/abstract");
+    std::fs::create_dir_all(&results).unwrap();
+    let fixture =
+        std::fs::read_to_string("tests/fixtures/score/paracook/results/abstract/model-x.json")
+            .unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&fixture).unwrap();
+    value["=HYPERLINK(\"http://x\")\u{1b}]0;t\u{7}"] =
+        serde_json::json!({"done": true, "time": 3, "answer": []});
+    let file = results.join("model-x.json");
+    std::fs::write(&file, value.to_string()).unwrap();
+    let csv = dir.path().join("r.csv");
+    let run = crate::common::makespan(&[
+        "score",
+        file.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let said = crate::common::text(&run);
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert!(table.contains("\"'=HYPERLINK("), "{table}");
+    assert!(
+        !table
+            .lines()
+            .any(|l| l.starts_with("=") || l.starts_with("\"=")),
+        "{table}"
+    );
+}
+
+/// `explain` printed activity names raw: an ESC in a name reaches the terminal escaped.
+#[test]
+fn explain_escapes_control_characters_in_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let instance = dir.path().join("evil.json");
+    std::fs::write(
+        &instance,
+        r#"{"format": "makespan-instance/1", "name": "evil", "agents": 1,
+            "activities": [{"id": "a\u001b[2J", "duration": 2}, {"id": "b", "duration": 3}],
+            "precedences": [{"before": "a\u001b[2J", "after": "b"}]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = crate::common::makespan(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", crate::common::text(&run));
+    let run = crate::common::makespan(&["explain", out.join("evil.json").to_str().unwrap()]);
+    let said = crate::common::text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    assert!(said.contains("`a\\u{1b}[2J`"), "{said}");
+}
+
+/// `verify SOLUTION.json` reported "valid plan, makespan 21" for a file claiming 3: a
+/// solution whose `makespan` is not its schedule's end is an error naming both.
+#[test]
+fn verify_refuses_a_solution_whose_makespan_is_not_its_schedules() {
+    let (_dir, file) = solved_breakfast();
+    claim(&file, 3);
+    let run = crate::common::makespan(&["verify", file.to_str().unwrap()]);
+    let said = crate::common::text(&run);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("makespan: the file claims 3, but its schedule ends at 21"),
+        "{said}"
+    );
+}

@@ -73,6 +73,8 @@ def test_a_baseline_method_and_a_bad_method(data):
     "options, message",
     [
         ({"threads": 0}, "threads"),
+        # 2,000 HiGHS threads aborted the interpreter: the CLI's cap applies here too.
+        ({"threads": 2000}, "threads: 2000: at most the number of cores"),
         ({"time_limit": -1.0}, "time_limit"),
         ({"time_limit": float("nan")}, "time_limit"),
     ],

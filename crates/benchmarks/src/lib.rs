@@ -91,16 +91,9 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
         Some(checkout) => checkout.import(path, opts)?,
         None => import_file(path, opts)?,
     };
-    let cap = opts.max_instances.unwrap_or(MAX_INSTANCES_PER_FILE);
-    if instances.len() > cap {
-        return Err(LoadError::usage(
-            path,
-            format!(
-                "the file describes {} instances, over the limit of {cap} per file; raise it with --max-instances-per-file",
-                instances.len()
-            ),
-        ));
-    }
+    // Importers that can multiply instances (TimeArena's combinations) count them before
+    // building; this catches every other.
+    options::check_instance_count(path, instances.len(), opts)?;
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
         instance.validate().map_err(|source| LoadError::Invalid {

@@ -39,6 +39,30 @@ impl Knob {
 /// instances and hundreds of megabytes of solutions.
 pub const MAX_INSTANCES_PER_FILE: usize = 10_000;
 
+/// `Err` when `count` instances (counted, or estimated from above, before any is built) are
+/// over the caller's cap: the error names the file, the count and how to raise the limit.
+pub(crate) fn check_instance_count(
+    path: &std::path::Path,
+    count: usize,
+    opts: &ImportOptions,
+) -> Result<(), makespan_model::instance::LoadError> {
+    let cap = opts.max_instances.unwrap_or(MAX_INSTANCES_PER_FILE);
+    if count <= cap {
+        return Ok(());
+    }
+    let count = if count == usize::MAX {
+        "more than 2^64".to_string()
+    } else {
+        count.to_string()
+    };
+    Err(makespan_model::instance::LoadError::usage(
+        path,
+        format!(
+            "the file describes {count} instances, over the limit of {cap} per file; raise it with --max-instances-per-file"
+        ),
+    ))
+}
+
 /// What the caller wants from an import.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImportOptions {

@@ -18,8 +18,7 @@
 
 use std::cell::Cell;
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::num::NonZero;
 use std::path::Path;
 use std::rc::Rc;
@@ -29,6 +28,7 @@ use drcp_format::{Conclusion, IntComparison, Step};
 use fzn_rs::ast::{Domain, OptimizationDirection};
 use fzn_rs::{ArrayExpr, Method, TypedInstance, VariableExpr};
 use makespan_model::certificate::Proof;
+use makespan_model::input;
 use makespan_model::instance::{Activity, Instance, Relation};
 use pumpkin_checker::model::{self as checker, Constraint, Linear, Model, Objective, Term};
 
@@ -63,6 +63,10 @@ enum Row {
 
 type FlatZinc = TypedInstance<i32, Row>;
 
+/// The deepest bracket nesting a certificate's FlatZinc model may have: its parser recurses
+/// once per level, and 150,000 levels overflow the stack.
+const MAX_MODEL_NESTING: usize = 64;
+
 /// The one objective a certificate's model may have.
 const MAKESPAN: &str = "makespan";
 
@@ -87,8 +91,16 @@ pub fn check(
             "the scale {g} does not divide every time of the instance and the bound"
         ));
     }
-    let source = std::fs::read_to_string(dir.join(model))
-        .map_err(|e| format!("{}: {e}", dir.join(model).display()))?;
+    let model_path = dir.join(model);
+    let source = input::read_text(&model_path).map_err(|e| e.to_string())?;
+    // The FlatZinc parser recurses once per bracket; the solver's models nest 2 deep.
+    let depth = input::nesting_depth(&source, b"([{", b")]}");
+    if depth > MAX_MODEL_NESTING {
+        return Err(format!(
+            "{}: brackets nest {depth} deep, over the limit of {MAX_MODEL_NESTING} (the models the solver writes nest 2 deep); certify again",
+            model_path.display()
+        ));
+    }
     let ast = fzn_rs::fzn::parse(&source).map_err(|e| format!("{model}: {e}"))?;
     let fzn = FlatZinc::from_ast(ast).map_err(|e| format!("{model}: {e}"))?;
     // Below the bound, in the model's units.
@@ -593,13 +605,10 @@ fn conclusion(path: &Path) -> Result<Conclusion<Rc<str>, i32>, String> {
     }
 }
 
+/// The proof log through the bounded reader: a regular file, and at most the input cap once
+/// unpacked (a 4 MB gzip can hold one 4 GiB line).
 fn reader(path: &Path) -> Result<ProofReader<Box<dyn BufRead>, i32>, String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let source: Box<dyn BufRead> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(BufReader::new(flate2::read::GzDecoder::new(file)))
-    } else {
-        Box::new(BufReader::new(file))
-    };
+    let source = input::open_maybe_gzipped(path).map_err(|e| e.to_string())?;
     Ok(ProofReader::new(source))
 }
 

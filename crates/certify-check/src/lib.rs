@@ -30,8 +30,9 @@ mod rules;
 use std::path::{Path, PathBuf};
 
 use makespan_model::certificate::{Certificate, Proof, ProofKind, CERTIFICATE_FORMAT};
-use makespan_model::instance::content_hash;
+use makespan_model::input;
 use makespan_model::instance::Instance;
+use makespan_model::instance::{content_hash, problem_hash};
 use makespan_model::solution::{Solution, Status};
 
 /// Why a certificate does not certify its solution.
@@ -48,6 +49,10 @@ pub enum CheckError {
         /// What went wrong.
         message: String,
     },
+    /// A file could not be read through the bounded reader (not a regular file, over a
+    /// limit, not UTF-8): the message names the file, the limit and how to raise it.
+    #[error(transparent)]
+    Input(#[from] makespan_model::instance::LoadError),
     /// The certificate does not prove the bound; the message names the step that fails.
     #[error("rejected: {0}")]
     Rejected(String),
@@ -102,8 +107,8 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
             solution.status
         )));
     };
-    let path = dir.join(&record.file);
-    let text = std::fs::read_to_string(&path).map_err(|e| read_error(&path, e))?;
+    let path = beside(dir, &record.file)?;
+    let text = input::read_text(&path)?;
     let certificate: Certificate = serde_json::from_str(&text).map_err(|e| read_error(&path, e))?;
     let instance = &solution.instance.instance;
     let reject = |why: String| Err(CheckError::Rejected(why));
@@ -128,8 +133,14 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
     }
     let grid = match kind {
         ProofKind::Bound => bound::check(instance, &certificate.proof, makespan).map(|()| None),
-        ProofKind::Drcp => drcp::check(instance, &certificate.proof, makespan, &dir_of(&path))
-            .map(|checked| checked.grid),
+        ProofKind::Drcp => {
+            let dir = dir_of(&path);
+            if let Proof::Drcp { model, proof, .. } = &certificate.proof {
+                beside(&dir, model)?;
+                beside(&dir, proof)?;
+            }
+            drcp::check(instance, &certificate.proof, makespan, &dir).map(|checked| checked.grid)
+        }
     }
     .map_err(CheckError::Rejected)?;
     Ok(Certified {
@@ -137,6 +148,28 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
         bound: makespan,
         grid,
     })
+}
+
+/// [`check`], for the instance `pinned` only: a solution file carries its own instance, and
+/// one edited to a shorter duration (keeping its name) would have its certificate, about the
+/// edited instance, accepted. Compared by problem hash ([`problem_hash`]: the file an instance
+/// was read from does not change the problem).
+pub fn check_pinned(
+    solution: &Solution,
+    dir: &Path,
+    pinned: &Instance,
+) -> Result<Certified, CheckError> {
+    let (own, wanted) = (
+        problem_hash(&solution.instance.instance),
+        problem_hash(pinned),
+    );
+    if own != wanted {
+        return Err(CheckError::Rejected(format!(
+            "the solution's instance \"{}\" ({own}) is not the pinned instance \"{}\" ({wanted}): its embedded instance differs",
+            solution.instance.name, pinned.name
+        )));
+    }
+    check(solution, dir)
 }
 
 /// Checks a bound-only proof (critical path, load or energetic interval) that no schedule
@@ -148,6 +181,16 @@ pub fn check_bound_proof(instance: &Instance, proof: &Proof, bound: i64) -> Resu
         ));
     }
     bound::check(instance, proof, bound).map_err(CheckError::Rejected)
+}
+
+/// A file a solution or certificate names, which must lie in `dir` or below it (after
+/// following links): otherwise a solution file could make the checker read any file its user
+/// can read, as a plan could.
+fn beside(dir: &Path, name: &str) -> Result<PathBuf, CheckError> {
+    input::confined(dir, name).map_err(|message| CheckError::Read {
+        path: dir.join(name),
+        message,
+    })
 }
 
 fn dir_of(path: &Path) -> PathBuf {

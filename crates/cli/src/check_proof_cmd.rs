@@ -1,14 +1,19 @@
 //! `makespan check-proof`: re-check the certificates of optimal solutions with
 //! `makespan-certify-check` (no solver code), and the schedules with the verifier.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
 
+use makespan::instance::problem_hash;
 use makespan::solution::Solution;
-use makespan_certify_check::{check, CheckError};
+use makespan_certify_check::{check, check_pinned, CheckError};
+
+use crate::args::InstanceArgs;
+use crate::terminal;
 
 #[derive(clap::Args)]
 pub struct CheckProofArgs {
@@ -18,12 +23,18 @@ pub struct CheckProofArgs {
     /// Print only failures and the summary.
     #[arg(long, short)]
     quiet: bool,
+    /// With --instance, only a solution of that instance (the same problem hash) is
+    /// certified: a solution file carries its own instance, which anyone may have edited.
+    #[command(flatten)]
+    pinned: InstanceArgs,
 }
 
 pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
+    let pinned = args.pinned.load()?;
     let mut files = Vec::new();
+    let mut seen = HashSet::new();
     for input in &args.solutions {
-        collect(input, &mut files)?;
+        collect(input, &mut files, &mut seen)?;
     }
     if files.is_empty() {
         bail!("no solution files (*.json) found in {:?}", args.solutions);
@@ -32,11 +43,13 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
     let clock = Instant::now();
     for file in &files {
         // One unreadable file is one failure; the others are still checked.
+        let shown = file.display().to_string();
+        let shown = terminal::name(&shown);
         let solution = match Solution::read(file) {
             Ok(solution) => solution,
             Err(e) => {
                 failed += 1;
-                println!("{}: not certified: {e}", file.display());
+                println!("{shown}: not certified: {}", terminal::name(&e.to_string()));
                 continue;
             }
         };
@@ -44,7 +57,10 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
         let report = makespan::verify(&solution.instance.instance, &solution.schedule);
         let dir = file.parent().unwrap_or(Path::new("."));
         let verdict = if report.valid {
-            check(&solution, dir)
+            match &pinned {
+                Some(instance) => check_pinned(&solution, dir, instance),
+                None => check(&solution, dir),
+            }
         } else {
             Err(CheckError::Rejected(format!(
                 "the schedule breaks {} rule(s) of the instance",
@@ -56,12 +72,18 @@ pub fn run(args: CheckProofArgs) -> Result<ExitCode> {
             Ok(c) => {
                 certified += 1;
                 if !args.quiet {
-                    println!("{}: certified ({c}, {ms:.1} ms)", file.display());
+                    // The problem's hash, to compare with the instance the claim is about.
+                    let instance = &solution.instance;
+                    println!(
+                        "{shown}: certified ({c}, instance {} {}, {ms:.1} ms)",
+                        terminal::name(&instance.name),
+                        problem_hash(&instance.instance)
+                    );
                 }
             }
             Err(e) => {
                 failed += 1;
-                println!("{}: not certified: {e}", file.display());
+                println!("{shown}: not certified: {}", terminal::name(&e.to_string()));
             }
         }
     }
@@ -83,8 +105,13 @@ fn beside_solutions(name: &str) -> bool {
 }
 
 /// Solution files under `path`: the file itself (unless a certificate or a native answer,
-/// which `solutions/*.json` also names), or every `*.json` below a folder except those.
-fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+/// which `solutions/*.json` also names), or every `*.json` below a folder except those. Each
+/// folder and file is visited once (`seen`, by real path): a link to `.` counted one solution
+/// once per level, and two links made the walk endless.
+fn collect(path: &Path, files: &mut Vec<PathBuf>, seen: &mut HashSet<PathBuf>) -> Result<()> {
+    if !seen.insert(path.canonicalize().unwrap_or_else(|_| path.to_path_buf())) {
+        return Ok(());
+    }
     if path.is_file() {
         let name = path.file_name().map(|n| n.to_string_lossy());
         if !name.is_some_and(|n| beside_solutions(&n)) {
@@ -102,8 +129,12 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         if entry.is_dir() {
-            collect(&entry, files)?;
-        } else if name.ends_with(".json") && !beside_solutions(&name) && !name.starts_with('.') {
+            collect(&entry, files, seen)?;
+        } else if name.ends_with(".json")
+            && !beside_solutions(&name)
+            && !name.starts_with('.')
+            && seen.insert(entry.canonicalize().unwrap_or_else(|_| entry.clone()))
+        {
             files.push(entry);
         }
     }

@@ -11,6 +11,7 @@ use makespan::explain::Explanation;
 use makespan::{Solution, VerifiedPlan};
 
 use crate::args::PlanInput;
+use crate::terminal;
 use crate::verify_cmd::reference_solution;
 
 #[derive(clap::Args)]
@@ -47,7 +48,7 @@ pub fn run(args: ExplainArgs) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&explanation)?);
     } else {
-        print!("{}", explanation.render_text());
+        print!("{}", terminal::safe(&explanation.render_text()));
     }
     Ok(if explanation.valid {
         ExitCode::SUCCESS

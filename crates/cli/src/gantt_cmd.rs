@@ -24,6 +24,10 @@ pub struct GanttArgs {
     /// details.
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    /// Most pieces drawn (plan and solution together): each is a shape, and 100,000 made a
+    /// 94 MB page that took 23 s and 1 GB. Plans of the benchmarks have at most a few thousand.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    max_pieces: usize,
 }
 
 pub fn run(args: GanttArgs) -> Result<ExitCode> {
@@ -36,6 +40,20 @@ pub fn run(args: GanttArgs) -> Result<ExitCode> {
         ),
     };
     let (checked, solution, explanation) = explained(&args.input, args.compare.as_deref())?;
+    let pieces: usize = checked
+        .answer
+        .schedule
+        .iter()
+        .chain(solution.iter().flat_map(|s| s.schedule.iter()))
+        .map(|a| a.pieces.len())
+        .sum();
+    if pieces > args.max_pieces {
+        bail!(
+            "{}: the chart would draw {pieces} pieces, over the limit of {}; raise it with --max-pieces N",
+            args.input.plan.display(),
+            args.max_pieces
+        );
+    }
     let drawing = makespan::Drawing::new(
         &checked.instance,
         &checked.answer.schedule,

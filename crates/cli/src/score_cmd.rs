@@ -11,6 +11,8 @@ use makespan::batch::write_atomically;
 use makespan::score::{self, ScoreOptions};
 use makespan::SolveOptions;
 
+use crate::terminal;
+
 #[derive(clap::Args)]
 pub struct ScoreArgs {
     /// The run: a ParaCook results file (results/abstract/<model>.json), a folder of
@@ -67,9 +69,9 @@ pub fn run(args: ScoreArgs) -> Result<ExitCode> {
         Some(path) if path.as_os_str() == "-" => println!("{json}"),
         Some(path) => {
             write_atomically(path, json.as_bytes())?;
-            print!("{}", score::render_text(&report));
+            print!("{}", terminal::safe(&score::render_text(&report)));
         }
-        None => print!("{}", score::render_text(&report)),
+        None => print!("{}", terminal::safe(&score::render_text(&report))),
     }
     Ok(if report.unscored() > 0 {
         ExitCode::from(3)

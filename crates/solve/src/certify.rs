@@ -254,7 +254,11 @@ impl Search<'_> {
         // must close every branch below the makespan, which smallest-start branching does
         // far sooner: on Recipe2Plan it proves two optima that activity-driven branching
         // leaves unproven after 400 s, and TimeArena's proofs shrink threefold.
-        let raw = dir.join(format!(".tmp-raw-{drcp}"));
+        let work = private_folder(dir).map_err(|source| CertifyError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let raw = work.path().join(format!("raw-{drcp}"));
         let outcome = cp::minimise(
             &model,
             seconds,
@@ -273,7 +277,7 @@ impl Search<'_> {
             }
             other => other,
         };
-        let _ = std::fs::remove_file(&raw);
+        drop(work);
         match written? {
             CpOutcome::NoneByHorizon => Ok(Some(Proof::Drcp {
                 scale: g,
@@ -303,7 +307,25 @@ impl Search<'_> {
     }
 }
 
-/// Writes `path` through a temporary file in its folder, renamed into place.
+/// A fresh folder of unpredictable name in `dir` (`.makespan-tmp-<pid>-<random>`, created
+/// exclusively, mode 0700, removed when dropped): Pumpkin and the writers here open files by
+/// name, so files are made inside it, where no one can plant a file or link to be written
+/// through and concurrent runs into one folder never meet; a killed run's is removed by the
+/// next batch (`makespan::batch::temp` knows the prefix).
+fn private_folder(dir: &Path) -> std::io::Result<tempfile::TempDir> {
+    let prefix = format!(".makespan-tmp-{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir_in(dir)
+}
+
+/// Writes `path` through a file in a [`private_folder`] beside it, renamed into place; on
+/// error (a full disk) the folder and the partial file are removed.
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&Path) -> std::io::Result<()>,
@@ -312,9 +334,16 @@ fn write_atomically(
         path: path.to_path_buf(),
         source,
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    // The temporary name keeps the extension: Pumpkin gzips a proof whose name ends in `.gz`.
-    let temp = path.with_file_name(format!(".tmp-{}", name.unwrap_or_default()));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let work = private_folder(dir).map_err(io)?;
+    // The file keeps its name: Pumpkin gzips a proof whose name ends in `.gz`.
+    let name = path
+        .file_name()
+        .unwrap_or(std::ffi::OsStr::new("certificate"));
+    let temp = work.path().join(name);
     write(&temp).map_err(io)?;
     std::fs::rename(&temp, path).map_err(io)
 }

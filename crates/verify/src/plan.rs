@@ -132,6 +132,18 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
         }
         Some(SOLUTION_FORMAT) => {
             let solution = Solution::parse(path, text)?;
+            // The verdict is about the schedule; a `makespan` field that says otherwise would
+            // be reported as if it were checked.
+            let ends = makespan_model::schedule::makespan(&solution.schedule);
+            if let Some(claimed) = solution.makespan.filter(|&m| m != ends) {
+                if !solution.schedule.is_empty() {
+                    return Err(LoadError::format(
+                        path,
+                        "makespan",
+                        format!("the file claims {claimed}, but its schedule ends at {ends}; a solution's makespan is its schedule's end (solve it again, or remove the field)"),
+                    ));
+                }
+            }
             let record = solution.instance;
             validate(path, &record.instance)?;
             let entries = solution
@@ -197,11 +209,11 @@ impl PlanInput {
     /// absolute path, `..`, a link out of it) could make the verifier read any file the user
     /// can read, so it must be given explicitly with `--instance`.
     fn check_inside_plan_folder(&self, file: &Path) -> Result<(), LoadError> {
-        let folder = self.path.parent().unwrap_or(Path::new(""));
-        let folder = if folder.as_os_str().is_empty() {
+        let parent = self.path.parent().unwrap_or(Path::new(""));
+        let folder = if parent.as_os_str().is_empty() {
             Path::new(".")
         } else {
-            folder
+            parent
         };
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -211,7 +223,8 @@ impl PlanInput {
             Ok(real) => real.starts_with(folder.canonicalize().map_err(io(folder))?),
             // A missing file: outside when its path climbs out or starts at the root.
             Err(e) => {
-                let climbs = file.strip_prefix(folder).map_or(true, |rest| {
+                // (The file was joined to the plan's own folder, "" for the current one.)
+                let climbs = file.strip_prefix(parent).map_or(true, |rest| {
                     rest.components()
                         .any(|c| !matches!(c, std::path::Component::Normal(_)))
                 });
@@ -530,6 +543,30 @@ mod tests {
         );
         let resolved = plan.resolve(None).unwrap();
         assert_eq!(resolved.instance, inst);
+    }
+
+    /// A plan in the current folder naming a missing file below it was told the file is
+    /// "outside the plan's folder": it is missing, and the error says so.
+    #[test]
+    fn a_missing_instance_below_a_plan_in_the_current_folder_is_missing_not_outside() {
+        let text =
+            r#"{"format": "makespan-plan/1", "instance": "below/none.json", "schedule": []}"#;
+        let err = read_plan(Path::new("p.json"), text)
+            .unwrap()
+            .resolve(None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("below/none.json: cannot read the file"),
+            "{err}"
+        );
+        let text = text.replace("below/none.json", "../none.json");
+        let err = read_plan(Path::new("p.json"), &text)
+            .unwrap()
+            .resolve(None)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("outside the plan's folder"), "{err}");
     }
 
     #[test]

@@ -98,6 +98,7 @@ pub(super) fn unpickle(bytes: &[u8]) -> Result<Py, PickleError> {
         stack: Vec::new(),
         marks: Vec::new(),
         memo: HashMap::new(),
+        heights: HashMap::new(),
     };
     loop {
         let at = machine.pos;
@@ -125,7 +126,17 @@ struct Machine<'a> {
     /// Stack lengths at each `MARK`.
     marks: Vec<usize>,
     memo: HashMap<u32, Py>,
+    /// The height of each container with items (an empty one is 1), by identity: nesting is
+    /// checked as each container is built or filled, not once the value is complete (120 MB
+    /// of nested lists took 7.7 GB before that check). [`super::nesting::check_depth`] still
+    /// checks the whole value at `STOP` (a container filled after it was nested in another).
+    heights: HashMap<usize, usize>,
 }
+
+/// The most values the stack may hold at once: Python's pickler batches lists, sets and dicts
+/// 1,000 items at a time, so only a tuple of a million items comes near it, and without it
+/// one opcode byte per empty list piles up 72 bytes each.
+const MAX_STACK: usize = 1_000_000;
 
 /// The stack and memo may hold values nested too deep to drop recursively.
 impl Drop for Machine<'_> {
@@ -138,6 +149,11 @@ impl Drop for Machine<'_> {
 impl Machine<'_> {
     /// Runs one opcode; `Some` with the result at `STOP`.
     fn step(&mut self) -> Result<Option<Py>, String> {
+        if self.stack.len() > MAX_STACK {
+            return Err(format!(
+                "more than {MAX_STACK} values wait on the stack at once (a pickle batches lists and dicts by 1,000): not a benchmark pickle"
+            ));
+        }
         let op = self.take(1)?[0];
         match op {
             0x80 => {
@@ -194,22 +210,25 @@ impl Machine<'_> {
                 let n = u64::from_le_bytes(self.array()?);
                 self.string(usize::try_from(n).map_err(|_| "string too long".to_string())?)?;
             }
-            b']' | 0x8f => self.stack.push(Py::List(Rc::default())),
-            b'}' => self.stack.push(Py::Dict(Rc::default())),
-            b')' => self.stack.push(Py::Tuple(Rc::from([]))),
+            b']' | 0x8f => self.built(Py::List(Rc::default()), 0)?,
+            b'}' => self.built(Py::Dict(Rc::default()), 0)?,
+            b')' => self.built(Py::Tuple(Rc::from([])), 0)?,
             b'l' => {
                 let items = self.pop_mark()?;
-                self.stack.push(Py::List(Rc::new(RefCell::new(items))));
+                let below = self.tallest(&items);
+                self.built(Py::List(Rc::new(RefCell::new(items))), below)?;
             }
             b't' | 0x91 => {
                 let items = self.pop_mark()?;
-                self.stack.push(Py::Tuple(items.into()));
+                let below = self.tallest(&items);
+                self.built(Py::Tuple(items.into()), below)?;
             }
             0x85..=0x87 => {
                 let n = usize::from(op - 0x84);
                 let at = self.stack.len().checked_sub(n).ok_or("stack underflow")?;
                 let items = self.stack.split_off(at);
-                self.stack.push(Py::Tuple(items.into()));
+                let below = self.tallest(&items);
+                self.built(Py::Tuple(items.into()), below)?;
             }
             b'a' => {
                 let item = self.pop()?;
@@ -221,8 +240,7 @@ impl Machine<'_> {
             }
             b'd' => {
                 let items = self.pop_mark()?;
-                let dict = Py::Dict(Rc::default());
-                self.stack.push(dict);
+                self.built(Py::Dict(Rc::default()), 0)?;
                 self.set_items(items)?;
             }
             b's' => {
@@ -341,36 +359,104 @@ impl Machine<'_> {
         Ok(self.stack.split_off(mark))
     }
 
-    fn extend_list(&mut self, items: Vec<Py>) -> Result<(), String> {
-        match self.stack.last() {
-            Some(Py::List(list)) => {
-                list.borrow_mut().extend(items);
-                Ok(())
-            }
-            other => Err(format!(
-                "cannot append to {}",
-                other.map_or("nothing", Py::kind)
-            )),
+    /// The height of a value: 0 for a scalar, 1 for an empty container.
+    fn height(&self, value: &Py) -> usize {
+        super::nesting::identity(value).map_or(0, |id| self.heights.get(&id).copied().unwrap_or(1))
+    }
+
+    /// The tallest of `items`.
+    fn tallest(&self, items: &[Py]) -> usize {
+        items.iter().map(|v| self.height(v)).max().unwrap_or(0)
+    }
+
+    /// Records that `container` holds values as tall as `below`; too deep is an error.
+    fn nest(&mut self, container: &Py, below: usize) -> Result<(), String> {
+        let Some(id) = super::nesting::identity(container) else {
+            return Ok(());
+        };
+        let height = self.height(container).max(below + 1);
+        if height > super::nesting::MAX_DEPTH {
+            return Err(super::nesting::too_deep());
         }
+        if height > 1 {
+            self.heights.insert(id, height);
+        }
+        Ok(())
+    }
+
+    /// Pushes a new container whose items are as tall as `below` (its address may be a freed
+    /// container's, so any height recorded there is dropped first).
+    fn built(&mut self, value: Py, below: usize) -> Result<(), String> {
+        if let Some(id) = super::nesting::identity(&value) {
+            self.heights.remove(&id);
+        }
+        if let Err(why) = self.nest(&value, below) {
+            super::nesting::dismantle([value]);
+            return Err(why);
+        }
+        self.stack.push(value);
+        Ok(())
+    }
+
+    fn extend_list(&mut self, items: Vec<Py>) -> Result<(), String> {
+        let list = match self.stack.last() {
+            Some(list @ Py::List(_)) => list.clone(),
+            other => {
+                return Err(format!(
+                    "cannot append to {}",
+                    other.map_or("nothing", Py::kind)
+                ))
+            }
+        };
+        self.fill(&list, items, |items| {
+            if let Py::List(list) = &list {
+                list.borrow_mut().extend(items);
+            }
+        })
     }
 
     fn set_items(&mut self, items: Vec<Py>) -> Result<(), String> {
         if !items.len().is_multiple_of(2) {
             return Err("a dict needs key-value pairs".into());
         }
-        match self.stack.last() {
-            Some(Py::Dict(dict)) => {
+        let dict = match self.stack.last() {
+            Some(dict @ Py::Dict(_)) => dict.clone(),
+            other => {
+                return Err(format!(
+                    "cannot set items of {}",
+                    other.map_or("nothing", Py::kind)
+                ))
+            }
+        };
+        self.fill(&dict, items, |items| {
+            if let Py::Dict(dict) = &dict {
                 let mut dict = dict.borrow_mut();
                 let mut items = items.into_iter();
                 while let (Some(k), Some(v)) = (items.next(), items.next()) {
                     dict.push((k, v));
                 }
+            }
+        })
+    }
+
+    /// Puts `items` into `container` with `put` once their nesting is checked; refused items
+    /// are freed without recursion.
+    fn fill(
+        &mut self,
+        container: &Py,
+        items: Vec<Py>,
+        put: impl FnOnce(Vec<Py>),
+    ) -> Result<(), String> {
+        let below = self.tallest(&items);
+        match self.nest(container, below) {
+            Ok(()) => {
+                put(items);
                 Ok(())
             }
-            other => Err(format!(
-                "cannot set items of {}",
-                other.map_or("nothing", Py::kind)
-            )),
+            Err(why) => {
+                super::nesting::dismantle(items);
+                Err(why)
+            }
         }
     }
 

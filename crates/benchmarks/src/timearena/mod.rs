@@ -98,7 +98,7 @@ pub fn is_task_file(value: &serde_json::Value) -> bool {
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let file = tasks::read(path, text)?;
     let graph = read_graph(path)?;
-    Ok(runs(path, &file.tasks, graph.as_ref(), opts))
+    runs(path, &file.tasks, graph.as_ref(), opts)
 }
 
 /// The task-modules folder of a checkout given as `dir`: its root
@@ -114,21 +114,23 @@ pub fn modules_folder(dir: &Path) -> Option<std::path::PathBuf> {
 /// from `tasks.json`: the same problems, with the oracle's graph where the checkout has it.
 pub fn import_checkout(dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let checkout = Checkout::open(dir)?;
-    Ok(runs(
+    runs(
         &checkout.source,
         &checkout.tasks,
         checkout.graph.as_ref(),
         opts,
-    ))
+    )
 }
 
-/// Every run of the requested sizes within each scenario (see [`import`]).
+/// Every run of the requested sizes within each scenario (see [`import`]), counted first: 120
+/// tasks of one scenario make 280,840 triples, which took 5 GB before the cap on instances
+/// per file refused them.
 fn runs(
     path: &Path,
     tasks: &[tasks::Task],
     graph: Option<&BTreeMap<String, graph::GraphTask>>,
     opts: &ImportOptions,
-) -> Vec<Instance> {
+) -> Result<Vec<Instance>, LoadError> {
     let Options {
         combine,
         constraint,
@@ -145,6 +147,21 @@ fn runs(
             None => scenarios.push((&task.scenario, vec![task])),
         }
     }
+    let count = scenarios
+        .iter()
+        .flat_map(|(_, members)| {
+            let unpooled = members.iter().filter(|t| t.pools.is_empty()).count();
+            sizes.iter().map(move |&size| {
+                let all = binomial(members.len(), size);
+                if constraint {
+                    all - binomial(unpooled, size).min(all)
+                } else {
+                    all
+                }
+            })
+        })
+        .fold(0usize, usize::saturating_add);
+    crate::options::check_instance_count(path, count, opts)?;
     let mut instances = Vec::new();
     for (_, members) in &scenarios {
         for &size in &sizes {
@@ -162,7 +179,23 @@ fn runs(
             }
         }
     }
-    instances
+    Ok(instances)
+}
+
+/// `n` choose `k`, `usize::MAX` when larger.
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let mut r: u128 = 1;
+    for i in 0..k.min(n - k) {
+        // Exact: r · (n − i) is divisible by i + 1 (it is (i + 1) · C(n, i + 1)).
+        r = r * (n - i) as u128 / (i + 1) as u128;
+        if r > usize::MAX as u128 {
+            return usize::MAX;
+        }
+    }
+    r as usize
 }
 
 /// One run named like an instance (`cooking2+cooking1`, `lab3-constraint`), in the task
@@ -292,28 +325,22 @@ fn read_graph(tasks_path: &Path) -> Result<Option<BTreeMap<String, graph::GraphT
 
 /// The `size`-element subsets of `0..n` in lexicographic order.
 fn subsets(n: usize, size: usize) -> Vec<Vec<usize>> {
-    fn extend(
-        n: usize,
-        size: usize,
-        from: usize,
-        current: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
-        if current.len() == size {
-            out.push(current.clone());
-            return;
-        }
-        for i in from..n {
-            current.push(i);
-            extend(n, size, i + 1, current, out);
-            current.pop();
-        }
-    }
     let mut out = Vec::new();
-    if size >= 1 && size <= n {
-        extend(n, size, 0, &mut Vec::new(), &mut out);
+    if size == 0 || size > n {
+        return out;
     }
-    out
+    // Iterative (a size given on the command line must not set a recursion's depth).
+    let mut current: Vec<usize> = (0..size).collect();
+    loop {
+        out.push(current.clone());
+        let Some(i) = (0..size).rev().find(|&i| current[i] < n - size + i) else {
+            return out;
+        };
+        current[i] += 1;
+        for j in i + 1..size {
+            current[j] = current[j - 1] + 1;
+        }
+    }
 }
 
 #[cfg(test)]

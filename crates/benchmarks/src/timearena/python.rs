@@ -13,7 +13,7 @@
 //! (`pot`, `fryer`, `oven`) named by its first instance; its dependencies are the union of the
 //! subject's dependency for the key and the container's for its `_2` key, sorted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use serde::de::IgnoredAny;
@@ -23,6 +23,9 @@ use makespan_model::instance::LoadError;
 
 /// The container kinds whose instances form a pool.
 const POOLS: [&str; 3] = ["pot", "fryer", "oven"];
+
+/// The most possible containers all actions of a module may list together (see [`derive`]).
+const MAX_CONTAINER_ENTRIES: usize = 100_000;
 
 /// A literal value.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +89,18 @@ fn tokens(path: &Path, text: &str) -> Result<Vec<(Token, usize)>, LoadError> {
                 }
                 match s.parse() {
                     Ok(n) => out.push((Token::Int(n), line)),
+                    Err(_) if s.len() > 1 => {
+                        return Err(LoadError::format(
+                            path,
+                            format!("line {line}"),
+                            format!(
+                                "the integer {}{} ({} digits) is beyond 64 bits; task modules give minutes",
+                                &s[..s.len().min(12)],
+                                if s.len() > 12 { "…" } else { "" },
+                                s.trim_start_matches('-').len()
+                            ),
+                        ))
+                    }
                     Err(_) => out.push((Token::Punct(c), line)),
                 }
             }
@@ -106,11 +121,18 @@ fn tokens(path: &Path, text: &str) -> Result<Vec<(Token, usize)>, LoadError> {
     Ok(out)
 }
 
+/// The deepest nesting of dicts and lists in a literal (TimeArena's modules nest 2 deep): the
+/// reader recurses once per level, and so does dropping what it built, so 50,000 levels in
+/// 100 KB would overflow the stack. Checked at each `[` and `{` as they are read.
+const MAX_NESTING: usize = 32;
+
 /// A reader over the tokens of one file.
 struct Reader<'a> {
     path: &'a Path,
     tokens: Vec<(Token, usize)>,
     at: usize,
+    /// Dicts and lists open around the literal being read.
+    depth: usize,
 }
 
 impl Reader<'_> {
@@ -143,6 +165,24 @@ impl Reader<'_> {
 
     /// A literal; anything else is refused, never evaluated.
     fn literal(&mut self) -> Result<Literal, LoadError> {
+        let opens = self.closes('{') || self.closes('[');
+        if opens {
+            if self.depth == MAX_NESTING {
+                return Err(self.error(format!(
+                    "dicts and lists nest deeper than {MAX_NESTING} levels here (TimeArena's modules nest 2 deep); the file is not a task module"
+                )));
+            }
+            self.depth += 1;
+        }
+        let value = self.value();
+        if opens {
+            self.depth -= 1;
+        }
+        value
+    }
+
+    /// One literal, its dicts and lists read by [`Reader::literal`].
+    fn value(&mut self) -> Result<Literal, LoadError> {
         match self.next() {
             Some(Token::Str(s)) => Ok(Literal::Str(s)),
             Some(Token::Int(n)) => Ok(Literal::Int(n)),
@@ -224,6 +264,7 @@ fn read_module(path: &Path, text: &str) -> Result<Module, LoadError> {
         path,
         tokens: tokens(path, text)?,
         at: 0,
+        depth: 0,
     };
     let mut module = Module::default();
     while let Some(token) = r.next() {
@@ -375,42 +416,85 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
         }
     }
     let base_of = |i: usize| module.objects[i].0.as_str();
+    // Indexes, so that deriving is linear in the module (each lookup by a scan made 40,000
+    // objects take minutes): the first object of each name, the objects carrying each state
+    // key, each verb, each object's dependency per key.
+    let mut first_of: HashMap<&str, usize> = HashMap::new();
+    let mut carriers: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut depends: HashMap<(usize, &str), &Literal> = HashMap::new();
+    for (i, (base, todo, deps)) in module.objects.iter().enumerate() {
+        first_of.entry(base).or_insert(i);
+        for (key, _) in todo {
+            let list = carriers.entry(key).or_default();
+            if list.last() != Some(&i) {
+                list.push(i);
+            }
+        }
+        for (key, value) in deps {
+            depends.entry((i, key)).or_insert(value);
+        }
+    }
+    let mut verbs: HashMap<String, &(String, bool)> = HashMap::new();
+    for action in &module.actions {
+        verbs.entry(action.0.replace(' ', "_")).or_insert(action);
+    }
     // The action that completes `key` of the object first named `base`.
     let action_of = |base: &str, key: &str| -> Option<(usize, String)> {
-        let i = module.objects.iter().position(|o| o.0 == base)?;
-        Some((i, key.to_string()))
+        Some((*first_of.get(base)?, key.to_string()))
     };
+    // Every container an action may use is listed: refused before building when the lists
+    // would hold more than the cap in all (n objects with one role make n² entries).
+    let listed: usize = module
+        .objects
+        .iter()
+        .flat_map(|(_, todo, _)| todo)
+        .filter_map(|(key, _)| key.strip_suffix("_1"))
+        .map(|stem| {
+            carriers
+                .get(format!("{stem}_2").as_str())
+                .map_or(0, Vec::len)
+        })
+        .fold(0usize, usize::saturating_add);
+    if listed > MAX_CONTAINER_ENTRIES {
+        return Err(bad(
+            &name,
+            format!(
+                "the actions would list {listed} possible containers in all, over the limit of {MAX_CONTAINER_ENTRIES} (TimeArena's tasks list a few dozen); the file is not a task module"
+            ),
+        ));
+    }
     struct Planned {
         subject: usize,
         key: String,
+        duration: i64,
         verb: (String, bool),
         container: Option<usize>,
         allowed: Vec<usize>,
     }
     let mut planned = Vec::new();
     for (i, (_, todo, _)) in module.objects.iter().enumerate() {
-        for (key, _) in todo {
+        for (key, duration) in todo {
             if key.ends_with("_2") {
                 continue;
             }
             let two = key.strip_suffix("_1");
             let verb_key = two.unwrap_or(key);
-            let verb = module
-                .actions
-                .iter()
-                .find(|a| a.0.replace(' ', "_") == verb_key)
-                .ok_or_else(|| {
-                    bad(
-                        &format!("{name}: object {}", names[i]),
-                        format!("no MetaAction for the state key \"{key}\""),
-                    )
-                })?;
+            let verb = verbs.get(verb_key).ok_or_else(|| {
+                bad(
+                    &format!("{name}: object {}", names[i]),
+                    format!("no MetaAction for the state key \"{key}\""),
+                )
+            })?;
             let (container, allowed) = match two {
                 None => (None, Vec::new()),
                 Some(stem) => {
                     let role = format!("{stem}_2");
-                    let allowed: Vec<usize> = (0..module.objects.len())
-                        .filter(|&j| j != i && module.objects[j].1.iter().any(|(k, _)| *k == role))
+                    let allowed: Vec<usize> = carriers
+                        .get(role.as_str())
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(|&j| j != i)
                         .collect();
                     let first = *allowed.first().ok_or_else(|| {
                         bad(
@@ -424,11 +508,17 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
             planned.push(Planned {
                 subject: i,
                 key: key.clone(),
-                verb: verb.clone(),
+                duration: *duration,
+                verb: (*verb).clone(),
                 container,
                 allowed,
             });
         }
+    }
+    // The first action completing each key of each object.
+    let mut completes: HashMap<(usize, &str), usize> = HashMap::new();
+    for (k, p) in planned.iter().enumerate() {
+        completes.entry((p.subject, p.key.as_str())).or_insert(k);
     }
     let text_of = |p: &Planned, container: Option<&str>| -> String {
         // The environment reads `verb OBJ` or `verb OBJ1 prep OBJ2` from the action's name (the
@@ -471,10 +561,9 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
         targets
             .into_iter()
             .map(|(o, k)| {
-                planned
-                    .iter()
-                    .find(|p| p.subject == o && p.key == k)
-                    .map(action_name)
+                completes
+                    .get(&(o, k.as_str()))
+                    .map(|&at| action_name(&planned[at]))
                     .ok_or_else(|| {
                         bad(
                             &name,
@@ -490,19 +579,15 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
     let mut actions = Vec::new();
     for p in &planned {
         let deps_of = |owner: usize, key: &str| -> Result<Vec<String>, LoadError> {
-            match module.objects[owner].2.iter().find(|(k, _)| k == key) {
-                Some((_, v)) => resolve(owner, v),
+            match depends.get(&(owner, key)) {
+                Some(v) => resolve(owner, v),
                 None => Ok(Vec::new()),
             }
         };
         let mut dependencies = deps_of(p.subject, &p.key)?;
         if let Some(c) = p.container {
             let role = format!("{}_2", p.key.strip_suffix("_1").unwrap_or(&p.key));
-            for d in deps_of(c, &role)? {
-                if !dependencies.contains(&d) {
-                    dependencies.push(d);
-                }
-            }
+            dependencies.extend(deps_of(c, &role)?);
         }
         // The environment keeps them as a set; the extraction lists them sorted.
         dependencies.sort();
@@ -521,11 +606,7 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
             } else {
                 format!("{graph_text}*")
             },
-            duration: module.objects[p.subject]
-                .1
-                .iter()
-                .find(|(k, _)| *k == p.key)
-                .map_or(0, |(_, d)| *d),
+            duration: p.duration,
             occupies_agent: p.verb.1,
             _kind: IgnoredAny,
             subject: names[p.subject].clone(),
@@ -607,6 +688,88 @@ mod tests {
             .to_string();
         assert!(
             err.contains("line 1") && err.contains("(name, usage, occupy)"),
+            "{err}"
+        );
+    }
+
+    /// 50,000 levels in 100 KB overflowed the stack while reading (and again while dropping
+    /// what was read): the depth is refused at the `[` that passes the limit.
+    #[test]
+    fn deep_nesting_is_refused_as_it_is_read() {
+        let n = 50_000;
+        let deep = format!(
+            "class lab0:\n  MetaObject('a', {{'x': 1}}, {{'x': {}{}}})\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        );
+        let err = read_module(Path::new("lab0.py"), &deep)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("lab0.py: line 2: dicts and lists nest deeper than 32 levels"),
+            "{err}"
+        );
+        let fits = MODULE.replace(
+            "{\"heat\":\"wash\"}",
+            &format!("{{\"heat\":{}\"wash\"{}}}", "[".repeat(30), "]".repeat(30)),
+        );
+        assert!(read_module(Path::new("lab0.py"), &fits).is_ok());
+    }
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_named_as_one() {
+        let text = MODULE.replace("\"wash\":1", &format!("\"wash\":{}", "9".repeat(100_000)));
+        let err = read_module(Path::new("lab0.py"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 8: the integer 999999999999… (100000 digits) is beyond 64 bits"),
+            "{err}"
+        );
+    }
+
+    /// Each `…_1` key scanned every object for its `…_2`, and each dependency every action:
+    /// 40,000 objects took over a minute. Indexed, they take well under a second.
+    #[test]
+    fn deriving_a_task_is_linear_in_its_objects() {
+        let n = 40_000;
+        let mut text = String::from(
+            "class cooking0:\n  self.name = 'Cut.'\n  MetaAction('cut in', 'cut OBJ in OBJ', True)\n  MetaObject('board', {'cut_in_2': 0}, {})\n",
+        );
+        for i in 1..n {
+            let dep = if i > 1 {
+                format!("{{'cut_in_1': {{'o{}': 'cut_in_1'}}}}", i - 1)
+            } else {
+                "{}".into()
+            };
+            text.push_str(&format!("  MetaObject('o{i}', {{'cut_in_1': 1}}, {dep})\n"));
+        }
+        let started = std::time::Instant::now();
+        let path = Path::new("cooking0.py");
+        let task = derive(path, &read_module(path, &text).unwrap()).unwrap();
+        let took = started.elapsed();
+        assert_eq!(task.actions.len(), n - 1);
+        assert_eq!(task.actions[5].dependencies, ["cut o5 in board"]);
+        assert!(took.as_secs() < 10, "{took:?}");
+    }
+
+    /// n objects with a container role make n² possible containers: refused by count.
+    #[test]
+    fn container_lists_are_counted_before_they_are_built() {
+        let mut text = String::from(
+            "class cooking0:\n  self.name = 'Cut.'\n  MetaAction('cut in', 'cut OBJ in OBJ', True)\n",
+        );
+        for i in 0..400 {
+            text.push_str(&format!(
+                "  MetaObject('o{i}', {{'cut_in_1': 1, 'cut_in_2': 0}}, {{}})\n"
+            ));
+        }
+        let path = Path::new("cooking0.py");
+        let err = derive(path, &read_module(path, &text).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("160000 possible containers in all, over the limit of 100000"),
             "{err}"
         );
     }

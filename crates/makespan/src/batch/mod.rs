@@ -432,7 +432,7 @@ pub(crate) fn write_summary(out: &Path) -> Result<(), BatchError> {
 
 /// A text cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab or carriage return
 /// first) gets a leading `'`, as OWASP's CSV-injection advice says.
-fn spreadsheet_safe(text: &str) -> String {
+pub(crate) fn spreadsheet_safe(text: &str) -> String {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {

@@ -548,18 +548,6 @@ fn parse_line<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// A gzipped file that unpacks past the input cap: the same limit as every file read.
-fn unpacks_too_large(path: &Path, cap: u64) -> LoadError {
-    LoadError::usage(
-        path,
-        format!(
-            "unpacks to more than {} MiB; raise the limit with --max-file-mb (or {})",
-            cap >> 20,
-            input::MAX_FILE_MB_VAR
-        ),
-    )
-}
-
 fn not_references(path: &Path, what: &str) -> LoadError {
     LoadError::format(
         path,

@@ -7,10 +7,9 @@
 //! reference has none (`solve --certify` writes it again).
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use rayon::prelude::*;
@@ -287,7 +286,7 @@ fn certificate(
             }
             let model = input::read_text(&beside(path, "proof.model", model)?)?;
             let log = if proof.ends_with(".gz") {
-                gunzip(&proof_path, &bytes)?
+                input::gunzip_text(&proof_path, &bytes)?
             } else {
                 String::from_utf8(bytes).map_err(|e| {
                     LoadError::format(
@@ -302,26 +301,6 @@ fn certificate(
         _ => None,
     };
     Ok((certificate.proof, files))
-}
-
-/// A gzipped text file's text, unpacked to at most the input cap.
-fn gunzip(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
-    let cap = input::max_file_bytes();
-    let mut text = String::new();
-    GzDecoder::new(bytes)
-        .take(cap + 1)
-        .read_to_string(&mut text)
-        .map_err(|e| {
-            LoadError::format(
-                path,
-                "gzip stream",
-                format!("{e}: not gzipped UTF-8 text; write the file again"),
-            )
-        })?;
-    if text.len() as u64 > cap {
-        return Err(super::unpacks_too_large(path, cap));
-    }
-    Ok(text)
 }
 
 /// `BENCH:NAME` when the instance is a benchmark's and that name under `data` gives the same

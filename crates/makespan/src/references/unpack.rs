@@ -233,7 +233,7 @@ fn read_bundle(
         })?;
         total += text.len() as u64 + 1;
         if total > cap {
-            return Err(super::unpacks_too_large(path, cap).into());
+            return Err(input::unpacks_too_large(path, cap).into());
         }
         if line == 1 {
             let header: ProofsHeader = parse_line(path, line, &text)?;

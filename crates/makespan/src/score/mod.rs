@@ -175,7 +175,9 @@ fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<So
     let stored = path
         .as_deref()
         .and_then(|p| Solution::read(p).ok())
-        .filter(|s| problem_hash(&s.instance.instance) == hash && s.makespan.is_some());
+        .filter(|s| problem_hash(&s.instance.instance) == hash && s.makespan.is_some())
+        // A cached file is a claim: one its schedule does not back is solved again.
+        .filter(|s| makespan_verify::recheck(s).is_ok());
     let solution = match stored {
         Some(solution) => solution,
         None => {
@@ -277,9 +279,10 @@ pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
             .iter()
             .map(|(k, n)| format!("{k}:{n}"))
             .collect();
+        let text = |t: String| crate::batch::spreadsheet_safe(&t);
         out.write_record([
-            r.key.clone(),
-            cell(r.instance.as_ref()),
+            text(r.key.clone()),
+            text(cell(r.instance.as_ref())),
             cell(r.valid),
             cell(r.makespan),
             cell(r.optimum),
@@ -288,9 +291,9 @@ pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
             cell(r.original_valid),
             cell(r.original_score),
             cell(r.corrected_score),
-            violations.join(";"),
-            r.notes.join(" | "),
-            cell(r.error.as_ref()),
+            text(violations.join(";")),
+            text(r.notes.join(" | ")),
+            text(cell(r.error.as_ref())),
         ])?;
     }
     out.into_inner().map_err(|e| e.into_error().into())

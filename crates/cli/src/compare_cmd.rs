@@ -44,7 +44,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         .map(|s| {
             // An optimum read from a file is a claim: one its schedule does not back is no
             // reference (a file claiming 1 whose schedule ends at 7 made a ratio of 7).
-            let trusted = makespan::verify::recheck(s);
+            let trusted = makespan::benchmarks::recheck(s);
             Row {
                 instance: s.instance.name.clone(),
                 group: group_of(&s.instance.instance),

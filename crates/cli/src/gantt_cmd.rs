@@ -40,11 +40,15 @@ pub fn run(args: GanttArgs) -> Result<ExitCode> {
         ),
     };
     let (checked, solution, explanation) = explained(&args.input, args.compare.as_deref())?;
-    let pieces: usize = checked
-        .answer
+    let drawing = makespan::Drawing::new(
+        &checked.instance,
+        &checked.answer.schedule,
+        solution.as_ref().map(|s| s.schedule.as_slice()),
+    );
+    let pieces: usize = drawing
         .schedule
         .iter()
-        .chain(solution.iter().flat_map(|s| s.schedule.iter()))
+        .chain(drawing.reference.iter().flat_map(|r| r.iter()))
         .map(|a| a.pieces.len())
         .sum();
     if pieces > args.max_pieces {
@@ -54,11 +58,6 @@ pub fn run(args: GanttArgs) -> Result<ExitCode> {
             args.max_pieces
         );
     }
-    let drawing = makespan::Drawing::new(
-        &checked.instance,
-        &checked.answer.schedule,
-        solution.as_ref().map(|s| s.schedule.as_slice()),
-    );
     let chart = Chart {
         instance: &drawing.instance,
         schedule: &drawing.schedule,

@@ -177,7 +177,7 @@ fn optimum(instance: &Instance, hash: &str, options: &ScoreOptions) -> Result<So
         .and_then(|p| Solution::read(p).ok())
         .filter(|s| problem_hash(&s.instance.instance) == hash && s.makespan.is_some())
         // A cached file is a claim: one its schedule does not back is solved again.
-        .filter(|s| makespan_verify::recheck(s).is_ok());
+        .filter(|s| makespan_benchmarks::recheck(s).is_ok());
     let solution = match stored {
         Some(solution) => solution,
         None => {

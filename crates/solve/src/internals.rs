@@ -23,7 +23,13 @@ pub mod milp {
 /// The constraint model (Pumpkin).
 pub mod cp {
     pub use crate::exact::cp::model::CpModel;
-    pub use crate::exact::cp::{applies, minimise, solve, Branching, CpOutcome};
+    pub use crate::exact::cp::model::{Row, Var};
+    pub use crate::exact::cp::{applies, minimise, solve, Branching, CpOutcome, SEED};
+
+    /// Large neighbourhood search on the model.
+    pub mod lns {
+        pub use crate::exact::cp::lns::{improve, Improved};
+    }
 }
 
 /// The exact search over time for one agent and unit steps.

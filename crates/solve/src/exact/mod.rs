@@ -9,7 +9,8 @@
 //! in milliseconds to seconds where the MILP needed minutes, and give up quickly (a time
 //! limit or a state budget) where they do not fit; the constraint model proves most of the
 //! rest, and the MILP handles everything else. With two threads or more per instance the
-//! constraint model and the MILP run side by side instead (`race`).
+//! constraint model and the MILP (on job shops, a second constraint model) run side by side
+//! instead (`race`).
 //!
 //! The trait takes the compiled problem and the pipeline's bounds and heuristics, which are
 //! the crate's own; [`exact_methods`] is its public face: the methods' names, in the order
@@ -87,7 +88,7 @@ pub fn exact_methods() -> impl Iterator<Item = ExactMethodInfo> {
 const SEARCHES: [&dyn ExactMethod; 2] = [&searches::UnitSearch, &searches::AgentSearch];
 
 /// The methods on a model of the whole problem, tried next, in this order (or raced).
-const MODELS: [&dyn ExactMethod; 2] = [&cp::method::Cp, &milp::method::Milp];
+const MODELS: [&dyn ExactMethod; 2] = [&cp::method::Cp { seed: cp::SEED }, &milp::method::Milp];
 
 /// The first outcome of a method of `SEARCHES`, then of `MODELS`, that applies and does
 /// not give up; with two threads or more, `MODELS` race where the constraint model runs.

@@ -17,8 +17,10 @@ pub(crate) fn runs(problem: &Problem, options: &SolveOptions, run: &Run) -> bool
     run.cp && options.export_lp.is_none() && options.node_limit.is_none() && applies(problem)
 }
 
-/// Pumpkin on the constraint model.
-pub(crate) struct Cp;
+/// Pumpkin on the constraint model, its random choices drawn from `seed`.
+pub(crate) struct Cp {
+    pub(crate) seed: u64,
+}
 
 impl ExactMethod for Cp {
     fn name(&self) -> &'static str {
@@ -62,7 +64,15 @@ impl ExactMethod for Cp {
         // optimum (energetic reasoning often finds it), the search only has to reach it.
         // Times beyond 32 bits: the MILP's turn.
         let (left, limit) = (run.seconds_left(options.time_limit), options.time_limit);
-        Some(match solve(problem, lower.value, horizon, left, &run.cancel)? {
+        Some(match solve(
+            problem,
+            lower.value,
+            horizon,
+            heuristic.map(|h| &h.starts[..]),
+            left,
+            &run.cancel,
+            self.seed,
+        )? {
             CpOutcome::Optimal {
                 mut starts,
                 makespan,

@@ -12,6 +12,7 @@
 //! the exact ones ([`states_rules`]); the checker re-derives every order from the instance.
 
 pub(crate) mod hints;
+pub mod lns;
 pub(crate) mod method;
 pub mod model;
 mod orders;
@@ -117,6 +118,55 @@ pub fn minimise(
         proof_log,
         ..SolverOptions::default()
     });
+    // Proofs go without the redundant disjunctives: `pumpkin-checker` does not know them.
+    let Posted { starts, makespan } = post(model, &mut solver, proof.is_none());
+    let mut termination = Combinator::new(
+        TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
+        Cancelled(cancel),
+    );
+    let result = match branching {
+        Branching::SmallestStart => {
+            let mut variables = starts.clone();
+            variables.push(makespan);
+            let mut brancher =
+                IndependentVariableValueBrancher::new(Smallest::new(&variables), InDomainMin);
+            optimise(&mut solver, &mut brancher, &mut termination, makespan)
+        }
+        Branching::Activity => {
+            let mut brancher = solver.default_brancher();
+            optimise(&mut solver, &mut brancher, &mut termination, makespan)
+        }
+    };
+    let read = |solution: &Solution| {
+        let values = starts
+            .iter()
+            .map(|&s| i64::from(solution.get_integer_value(s)))
+            .collect();
+        (values, i64::from(solution.get_integer_value(makespan)))
+    };
+    Ok(match result {
+        OptimisationResult::Optimal(solution) => {
+            let (starts, makespan) = read(&solution);
+            CpOutcome::Optimal { starts, makespan }
+        }
+        OptimisationResult::Unsatisfiable => CpOutcome::NoneByHorizon,
+        OptimisationResult::Satisfiable(solution) | OptimisationResult::Stopped(solution, _) => {
+            CpOutcome::Stopped {
+                best: Some(read(&solution)),
+            }
+        }
+        OptimisationResult::Unknown => CpOutcome::Stopped { best: None },
+    })
+}
+
+/// The model's variables in a solver.
+struct Posted {
+    starts: Vec<DomainId>,
+    makespan: DomainId,
+}
+
+/// Posts `model` to `solver`, with the redundant disjunctives where `redundant`.
+fn post(model: &CpModel, solver: &mut Solver, redundant: bool) -> Posted {
     let starts: Vec<DomainId> = model
         .windows
         .iter()
@@ -164,10 +214,9 @@ pub fn minimise(
                 .post(),
         };
     }
-    if proof.is_none() {
+    if redundant {
         // Tasks that take more than half a resource can never overlap: edge finding on
-        // them prunes far more than time-tabling (a job shop's machines, one agent). It is
-        // redundant, and `pumpkin-checker` does not know it, so proofs go without.
+        // them prunes far more than time-tabling (a job shop's machines, one agent).
         for row in &model.rows {
             let Row::Cumulative { tasks, capacity } = row else {
                 continue;
@@ -187,43 +236,7 @@ pub fn minimise(
             }
         }
     }
-    let mut termination = Combinator::new(
-        TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
-        Cancelled(cancel),
-    );
-    let result = match branching {
-        Branching::SmallestStart => {
-            let mut variables = starts.clone();
-            variables.push(makespan);
-            let mut brancher =
-                IndependentVariableValueBrancher::new(Smallest::new(&variables), InDomainMin);
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
-        }
-        Branching::Activity => {
-            let mut brancher = solver.default_brancher();
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
-        }
-    };
-    let read = |solution: &Solution| {
-        let values = starts
-            .iter()
-            .map(|&s| i64::from(solution.get_integer_value(s)))
-            .collect();
-        (values, i64::from(solution.get_integer_value(makespan)))
-    };
-    Ok(match result {
-        OptimisationResult::Optimal(solution) => {
-            let (starts, makespan) = read(&solution);
-            CpOutcome::Optimal { starts, makespan }
-        }
-        OptimisationResult::Unsatisfiable => CpOutcome::NoneByHorizon,
-        OptimisationResult::Satisfiable(solution) | OptimisationResult::Stopped(solution, _) => {
-            CpOutcome::Stopped {
-                best: Some(read(&solution)),
-            }
-        }
-        OptimisationResult::Unknown => CpOutcome::Stopped { best: None },
-    })
+    Posted { starts, makespan }
 }
 
 /// Pumpkin's minimisation of the makespan with `brancher`.
@@ -249,58 +262,138 @@ fn optimise<B: Brancher>(
 /// turns to [`Branching::SmallestStart`] below the best schedule found.
 const ACTIVITY_SHARE: f64 = 0.35;
 
+/// The share of the time the large neighbourhood search may take before the proof begins
+/// (it gives up sooner when it stops finding shorter schedules).
+const LNS_SHARE: f64 = 0.3;
+
+/// The seed of the large neighbourhood search's random choices in [`solve`]: runs repeat.
+/// A search racing it on the same instance takes another, and so follows other schedules.
+pub const SEED: u64 = 0x5eed;
+
+/// Whether `problem` has the shape of a job shop: at least two resources, and on each,
+/// every two users exclude each other (machines). Activity-driven branching proves
+/// those, and smallest-start branching does not (on ft10 it finds nothing better than 972
+/// in 60 s, where activity-driven branching proves 930 in about 5 s).
+pub fn machines_only(problem: &Problem) -> bool {
+    let demands = || problem.demands[..problem.len()].iter().flatten();
+    let mut used: Vec<usize> = demands().map(|d| d.resource).collect();
+    used.sort_unstable();
+    used.dedup();
+    used.len() >= 2 && demands().all(|d| 2 * d.amount > problem.capacities[d.resource])
+}
+
 /// [`minimise`] on `problem` without a proof, knowing that no schedule is shorter than
-/// `floor`; `None` when times exceed 32 bits.
+/// `floor` and, where there is an `incumbent` (starts of a schedule of makespan
+/// `horizon + 1`), that one; `None` when times exceed 32 bits. The large neighbourhood
+/// search draws its random choices from `seed`.
 ///
-/// A portfolio of two searches, one after the other: activity-driven branching finds short
-/// schedules (ft10 optimal in 5.7 s; smallest-start branching finds none better than 972 in
-/// 60 s), and smallest-start branching then proves what the first could not (on PSPLIB j30
-/// at 10 s it closes j3029_3, _6 and _8, which the first leaves open).
+/// A portfolio of searches, one after the other. Large neighbourhood search (module `lns`)
+/// first shortens the incumbent: a short schedule early saves the proof from refuting the
+/// makespans above it (on ft10 it finds the optimum 930 in 0.4 s, and proves la16, la17,
+/// la18 and la23 on its own). Activity-driven branching then finds shorter schedules still,
+/// and smallest-start branching proves what the first could not (on PSPLIB j30 at 10 s it
+/// closes j3029_3, _6 and _8, which the first leaves open); job shops
+/// ([`machines_only`]) keep to activity-driven branching.
 pub fn solve(
     problem: &Problem,
     floor: i64,
     horizon: i64,
+    incumbent: Option<&[i64]>,
     seconds: f64,
     cancel: &Cancel,
+    seed: u64,
 ) -> Option<CpOutcome> {
-    in_turns(problem, floor, horizon, seconds, ACTIVITY_SHARE, cancel)
-}
-
-/// [`solve`] with `share` of the time for activity-driven branching.
-fn in_turns(
-    problem: &Problem,
-    floor: i64,
-    horizon: i64,
-    seconds: f64,
-    share: f64,
-    cancel: &Cancel,
-) -> Option<CpOutcome> {
-    let run = |horizon, seconds, branching| match CpModel::build(problem, horizon) {
-        Ok(model) => minimise(&model.with_floor(floor), seconds, cancel, branching, None).ok(),
-        Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
-        Err(Unbuildable::TooLarge) => None,
-    };
     let started = std::time::Instant::now();
-    let first = run(horizon, seconds * share, Branching::Activity)?;
-    let CpOutcome::Stopped { best } = first else {
-        return Some(first);
+    let holds = if incumbent.is_some() {
+        horizon + 1
+    } else {
+        horizon
     };
-    let left = seconds - started.elapsed().as_secs_f64();
-    if cancel.is_cancelled() || left <= 0.0 {
-        return Some(CpOutcome::Stopped { best });
-    }
-    let below = best.as_ref().map_or(horizon, |(_, makespan)| makespan - 1);
-    Some(match run(below, left, Branching::SmallestStart)? {
-        // Nothing below the best schedule: it is optimal.
-        CpOutcome::NoneByHorizon => match best {
+    let model = match CpModel::build(problem, holds) {
+        Ok(model) => model.with_floor(floor),
+        Err(Unbuildable::EmptyWindow) => return Some(CpOutcome::NoneByHorizon),
+        Err(Unbuildable::TooLarge) => return None,
+    };
+    let start = incumbent.map(|s| s[..problem.len()].to_vec());
+    let found = lns::improve(&model, start, seconds * LNS_SHARE, cancel, seed);
+    let best = found.best.filter(|(_, makespan)| *makespan <= horizon);
+    if found.optimal {
+        return Some(match best {
             Some((starts, makespan)) => CpOutcome::Optimal { starts, makespan },
             None => CpOutcome::NoneByHorizon,
-        },
-        CpOutcome::Stopped { best: better } => CpOutcome::Stopped {
-            best: better.or(best),
-        },
-        optimal => optimal,
-    })
+        });
+    }
+    let left = seconds - started.elapsed().as_secs_f64();
+    let share = if machines_only(problem) {
+        1.0
+    } else {
+        ACTIVITY_SHARE
+    };
+    let turns = Turns {
+        problem,
+        floor,
+        horizon,
+        share,
+    };
+    turns.run(best, left, cancel)
+}
+
+/// [`solve`]'s searches after the large neighbourhood search.
+struct Turns<'a> {
+    problem: &'a Problem,
+    floor: i64,
+    horizon: i64,
+    /// The share of the time for activity-driven branching.
+    share: f64,
+}
+
+impl Turns<'_> {
+    /// Activity-driven, then smallest-start branching below `best`, within `seconds`.
+    fn run(
+        &self,
+        best: Option<(Vec<i64>, i64)>,
+        seconds: f64,
+        cancel: &Cancel,
+    ) -> Option<CpOutcome> {
+        let run = |horizon, seconds, branching| match CpModel::build(self.problem, horizon) {
+            Ok(model) => minimise(
+                &model.with_floor(self.floor),
+                seconds,
+                cancel,
+                branching,
+                None,
+            )
+            .ok(),
+            Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
+            Err(Unbuildable::TooLarge) => None,
+        };
+        // Nothing below the best schedule: it is optimal.
+        let closed = |best: Option<(Vec<i64>, i64)>| match best {
+            Some((starts, makespan)) => CpOutcome::Optimal { starts, makespan },
+            None => CpOutcome::NoneByHorizon,
+        };
+        let below = |best: &Option<(Vec<i64>, i64)>| {
+            best.as_ref()
+                .map_or(self.horizon, |(_, makespan)| makespan - 1)
+        };
+        let started = std::time::Instant::now();
+        let best = match run(below(&best), seconds * self.share, Branching::Activity)? {
+            CpOutcome::NoneByHorizon => return Some(closed(best)),
+            CpOutcome::Stopped { best: better } => better.or(best),
+            optimal => return Some(optimal),
+        };
+        let left = seconds - started.elapsed().as_secs_f64();
+        if cancel.is_cancelled() || left <= 0.0 {
+            return Some(CpOutcome::Stopped { best });
+        }
+        Some(match run(below(&best), left, Branching::SmallestStart)? {
+            CpOutcome::NoneByHorizon => closed(best),
+            CpOutcome::Stopped { best: better } => CpOutcome::Stopped {
+                best: better.or(best),
+            },
+            optimal => optimal,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -328,9 +421,17 @@ mod tests {
     fn the_second_search_alone_finds_the_optimum_the_first_finds() {
         let problem = small();
         let cancel = Cancel::new();
-        let optimum = |share| match in_turns(&problem, 0, 20, 10.0, share, &cancel) {
-            Some(CpOutcome::Optimal { makespan, .. }) => makespan,
-            other => panic!("{other:?}"),
+        let optimum = |share| {
+            let turns = Turns {
+                problem: &problem,
+                floor: 0,
+                horizon: 20,
+                share,
+            };
+            match turns.run(None, 10.0, &cancel) {
+                Some(CpOutcome::Optimal { makespan, .. }) => makespan,
+                other => panic!("{other:?}"),
+            }
         };
         assert_eq!(optimum(1.0), 7);
         // No time for the first, which stops at once: smallest-start branching does it all.

@@ -166,6 +166,14 @@ fn solve_window(
     }
     let offset = built.objective_offset() as f64;
     let rows = std::mem::take(&mut built.rows);
+    if settings.cancel.is_cancelled() {
+        // The caller has its answer (a race was won): HiGHS's presolve would keep it
+        // waiting, as it does not look at the token.
+        return Ok(MilpOutcome::Stopped {
+            bound: Some(lower_bound),
+            nodes: 0,
+        });
+    }
     let solved = highs::solve(rows, settings)?;
     let nodes = solved.nodes;
     let bound = solved

@@ -116,7 +116,10 @@ fn no_reason_or_doc_cites_a_document_users_do_not_have() {
         line.contains('§')
             || line.contains("spec §")
             || line.contains("specs/")
-            || line.split("gap G").skip(1).any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+            || line
+                .split("gap G")
+                .skip(1)
+                .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
     };
     let found: Vec<String> = files
         .iter()

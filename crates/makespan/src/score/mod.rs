@@ -388,7 +388,7 @@ pub fn render_text(report: &RunReport) -> String {
     }
     let _ = writeln!(
         out,
-        "{:8}  {:>10}  {:>10}{}  about",
+        "{:6}  {:>10}  {:>10}{}  about",
         "metric",
         "original",
         "corrected",

@@ -85,7 +85,9 @@ fn error_texts_say_each_thing_once_and_plainly() {
     // Empty is unset (there is no default folder), not the current one.
     assert_eq!(run.status.code(), Some(2), "{said}");
     assert!(
-        said.contains("pass --data DIR or set MAKESPAN_DATA"),
+        said.contains(
+            "give --data the root of your checkout of the benchmark (or set MAKESPAN_DATA)"
+        ) && said.contains("FILE#NAME"),
         "{said}"
     );
 }

@@ -269,3 +269,59 @@ fn every_benchmark_option_is_a_flag_of_the_commands_that_import() {
         text(&out)
     );
 }
+
+#[test]
+fn solve_a_clone_skips_its_other_files_recognises_its_baseline_and_writes_nothing_inside_unasked() {
+    let clone = tempfile::tempdir().unwrap();
+    let root = clone.path();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "data/abstract/soup/seed_1/orders_num_1.json",
+        r#"[{"name": "boil", "time": 3, "dependencies": {}}, {"name": "serve", "time": 1, "dependencies": {"boil": 1}}]"#,
+    );
+    write("config/gui_config.json", r#"{"width": 800}"#);
+    write(
+        "config/item/ingredient.json",
+        r#"[{"name": "beef", "states": ["raw"]}]"#,
+    );
+    write(
+        "data/plan.json",
+        r#"{"A_B": {"plan_wo_restriction": [[0, "A", 60, 0]], "plan_w_restriction": null}}"#,
+    );
+    // Run from inside the clone without --out: refused, nothing written.
+    let inside = std::process::Command::new(env!("CARGO_BIN_EXE_makespan"))
+        .args(["solve", ".", "--agents", "1"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert_eq!(inside.status.code(), Some(2), "{}", text(&inside));
+    assert!(text(&inside).contains("give --out"), "{}", text(&inside));
+    assert!(!root.join("solutions").exists());
+    // From outside, with -v: the other files are counted and listed, the baseline named.
+    let out = tempfile::tempdir().unwrap();
+    let run = makespan(&[
+        "solve",
+        root.to_str().unwrap(),
+        "--agents",
+        "1",
+        "--out",
+        out.path().to_str().unwrap(),
+        "-v",
+    ]);
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(said.contains("1 instances"), "{said}");
+    assert!(
+        said.contains("1 benchmark baseline file(s)")
+            && said.contains("recipe2plan baseline plans"),
+        "{said}"
+    );
+    assert!(
+        said.contains("2 file(s) skipped") && said.contains("gui_config.json"),
+        "{said}"
+    );
+}

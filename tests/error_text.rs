@@ -85,7 +85,54 @@ fn error_texts_say_each_thing_once_and_plainly() {
     // Empty is unset (there is no default folder), not the current one.
     assert_eq!(run.status.code(), Some(2), "{said}");
     assert!(
-        said.contains("pass --data DIR or set MAKESPAN_DATA"),
+        said.contains(
+            "give --data the root of your checkout of the benchmark (or set MAKESPAN_DATA)"
+        ) && said.contains("FILE#NAME"),
         "{said}"
     );
+}
+
+/// Every file of the product (sources, Python package, docs) under `dir`.
+fn product_files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            product_files(&path, found);
+        } else if path
+            .extension()
+            .is_some_and(|x| ["rs", "md", "py", "pyi", "html"].contains(&x.to_str().unwrap()))
+        {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_reason_or_doc_cites_a_document_users_do_not_have() {
+    let mut files = Vec::new();
+    for dir in ["crates", "docs", "python/makespan", "python/src"] {
+        product_files(std::path::Path::new(dir), &mut files);
+    }
+    assert!(files.len() > 50, "{} files", files.len());
+    let cites = |line: &str| {
+        line.contains('§')
+            || line.contains("spec §")
+            || line.contains("specs/")
+            || line
+                .split("gap G")
+                .skip(1)
+                .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| cites(line))
+                .map(|(i, line)| format!("{}:{}: {line}", path.display(), i + 1))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -33,6 +33,7 @@ mod robustness;
 mod score;
 mod timearena;
 mod timearena_cli;
+mod upstream_scores;
 mod validation_sets;
 mod verify_agent_lists;
 mod verify_mutations;

@@ -228,7 +228,7 @@ def load_instance(
     constraint: bool = False,
     **options: Any,
 ) -> Instance:
-    """One instance: a file, ``PATH#NAME`` or ``BENCH:NAME`` (looked up under ``data``)."""
+    """One instance: a file, ``PATH#NAME`` or ``BENCH:NAME`` (looked up under ``data``, the root of your checkout of the benchmark; default ``$MAKESPAN_DATA``)."""
 
 # solve.rs
 def solve(

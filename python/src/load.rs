@@ -42,8 +42,8 @@ fn load(
 }
 
 /// One instance: a file, ``PATH#NAME`` (one of the instances a file holds), or
-/// ``BENCH:NAME`` looked up in the benchmark's native file under ``data`` (default:
-/// ``$MAKESPAN_DATA``, else ``../shared/benchmarks``), e.g. ``timearena:cooking1+cooking2``
+/// ``BENCH:NAME`` looked up in the benchmark's native file under ``data``, the root of your
+/// checkout of the benchmark (default: ``$MAKESPAN_DATA``), e.g. ``timearena:cooking1+cooking2``
 /// or ``robotouille:7``. Options as in ``load``.
 #[pyfunction]
 #[pyo3(signature = (spec, data=None, *, agents=None, **options))]

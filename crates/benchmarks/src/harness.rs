@@ -96,6 +96,10 @@ pub struct Row {
     /// Why the entry could not be scored (an instance the data folder lacks, a key in an
     /// unknown form, a truncated log); the other fields are then mostly empty.
     pub error: Option<String>,
+    /// Why the benchmark's own environment cannot complete this entry whatever the answer
+    /// (TimeArena's container restriction); the fair metrics leave it out.
+    #[serde(default)]
+    pub unfinishable: Option<String>,
 }
 
 /// The benchmark's headline metrics over the whole run.
@@ -117,6 +121,28 @@ pub struct Metric {
     pub original: Option<f64>,
     /// From the strict verdicts (and the proven optima where the metric needs one).
     pub corrected: Option<f64>,
+    /// The corrected figure over the entries the benchmark's own environment can complete
+    /// ([`Row::unfinishable`] left out); `None` when every entry can be completed.
+    #[serde(default)]
+    pub fair: Option<f64>,
+    /// Why the original figure is missing or is not what the benchmark's script prints
+    /// (the script crashes, or has a known bug), and the value it meant where known.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl Metric {
+    /// A metric with its original and corrected figures, no fair figure and no note.
+    pub fn new(name: &str, about: &str, original: Option<f64>, corrected: Option<f64>) -> Metric {
+        Metric {
+            name: name.into(),
+            about: about.into(),
+            original,
+            corrected,
+            fair: None,
+            note: None,
+        }
+    }
 }
 
 /// An answer whose original and strict verdicts differ.
@@ -200,6 +226,8 @@ pub struct Scored {
     pub notes: Vec<String>,
     /// What the benchmark's headline needs beyond the row (a reference time, a time series).
     pub extra: serde_json::Value,
+    /// Why the benchmark's own environment cannot complete this entry whatever the answer.
+    pub unfinishable: Option<String>,
 }
 
 /// The first of `candidates` (paths relative to the checkout `data`) that exists, so a

@@ -1,9 +1,12 @@
 //! Instances named by benchmark instead of by file: `timearena:cooking1+cooking2`,
 //! `recipe2plan:Cobbler_Pancakes`, `asynchow:async-0001`, `robotouille:7`. The name is looked
-//! up in the benchmark's native file ([`Lookup::data_file`]) under a data folder: `--data
-//! DIR`, else `$MAKESPAN_DATA` (there is no other default). Each benchmark says how it finds a
-//! name ([`Lookup::find`]); this file knows none of them. Checkouts imported whole
-//! ([`Checkout`]) are the other way a benchmark's own layout becomes instances.
+//! up in the benchmark's native file under `--data DIR`, else `$MAKESPAN_DATA` (there is no
+//! other default). That folder is the root of the user's checkout of the benchmark, as
+//! everywhere else (`score` too): the file is looked for where the checkout keeps it
+//! ([`Lookup::checkout_files`]), then in the data folder itself and in a folder holding
+//! several benchmarks ([`Lookup::data_file`]). Each benchmark says how it finds a name
+//! ([`Lookup::find`]); this file knows none of them. Checkouts imported whole ([`Checkout`])
+//! are the other way a benchmark's own layout becomes instances.
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +15,15 @@ use makespan_model::instance::{Instance, LoadError};
 
 /// `BENCH:NAME`: a benchmark's instances looked up by name in its native file.
 pub trait Lookup: Sync {
-    /// The native file, relative to the data folder, that names are looked up in.
+    /// The native file names are looked up in, relative to a folder holding several
+    /// benchmarks (`recipe2plan/cooking.json`); its file name alone is the data folder itself.
     fn data_file(&self) -> &'static str;
+
+    /// Where a checkout of the benchmark, as cloned, keeps what names are looked up in,
+    /// relative to its root (`data/cooking.json`); tried first.
+    fn checkout_files(&self) -> &'static [&'static str] {
+        &[]
+    }
 
     /// The instance called `name` in the data file (found at `path`).
     fn find(&self, path: &Path, name: &str, opts: &ImportOptions) -> Result<Instance, LoadError>;
@@ -46,7 +56,30 @@ pub fn data_dir(flag: Option<&Path>) -> Option<PathBuf> {
 fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Instance, LoadError>> {
     let (benchmark, name) = spec.split_once(':')?;
     let lookup = registry::benchmark(benchmark)?.lookup()?;
-    Some(lookup.find(&data.join(lookup.data_file()), name, opts))
+    let own = lookup.data_file();
+    let bare = Path::new(own)
+        .file_name()
+        .map(Path::new)
+        .unwrap_or(Path::new(own));
+    let candidates: Vec<PathBuf> = lookup
+        .checkout_files()
+        .iter()
+        .map(|c| data.join(c))
+        .chain([data.join(own), data.join(bare)])
+        .collect();
+    Some(match candidates.iter().find(|p| p.exists()) {
+        Some(found) => lookup.find(found, name, opts),
+        None => {
+            let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+            Err(LoadError::usage(
+                data,
+                format!(
+                    "no {benchmark} data here (looked for {}): give --data the root of your checkout of the benchmark, or name the file and the instance as FILE#NAME",
+                    looked.join(", ")
+                ),
+            ))
+        }
+    })
 }
 
 /// One instance: `BENCH:NAME` (looked up under [`data_dir`]`(data)`), or a file, with
@@ -64,7 +97,7 @@ pub fn load_instance(
         let Some(dir) = data_dir(data) else {
             return Err(LoadError::usage(
                 Path::new(spec),
-                "a benchmark name needs the folder of the benchmarks' files: pass --data DIR or set MAKESPAN_DATA",
+                "a benchmark name needs the benchmark's own files: give --data the root of your checkout of the benchmark (or set MAKESPAN_DATA), or name the file and the instance as FILE#NAME",
             ));
         };
         if let Some(found) = resolve(spec, &dir, opts) {
@@ -197,5 +230,30 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert!(err.to_string().contains("no Robotouille task"), "{err}");
+    }
+
+    #[test]
+    fn data_is_a_checkout_root_and_a_wrong_root_says_what_was_looked_for() {
+        let (Some(timearena), Some(recipe2plan)) = (
+            makespan_testkit::data("timearena/checkout"),
+            makespan_testkit::data("recipe2plan/upstream"),
+        ) else {
+            return;
+        };
+        let opts = ImportOptions::default();
+        let run = load_instance("timearena:cooking1+cooking2", Some(&timearena), &opts).unwrap();
+        assert_eq!(run.name, "cooking1+cooking2");
+        let medium = ImportOptions::default().with("level", &["medium"]).unwrap();
+        let pair =
+            load_instance("recipe2plan:Cobbler_Pancakes", Some(&recipe2plan), &medium).unwrap();
+        assert_eq!(pair.name, "recipe2plan-Cobbler_Pancakes-medium");
+        // A TimeArena checkout is not a Recipe2Plan one.
+        let err = load_instance("recipe2plan:Cobbler_Pancakes", Some(&timearena), &medium)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("data/cooking.json") && err.contains("FILE#NAME"),
+            "{err}"
+        );
     }
 }

@@ -60,6 +60,37 @@ pub fn input_files_outside(path: &Path, skip: Option<&Path>) -> Result<Vec<PathB
     Ok(files)
 }
 
+/// A file found in a folder that is not an instance after all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skipped {
+    /// A benchmark's own baseline plans (Recipe2Plan's `plan.json`): `compare --baseline`
+    /// reads it.
+    Baseline(&'static str),
+    /// No benchmark recognises it (a configuration file, a result or asset of the clone):
+    /// why not.
+    Unrelated(String),
+}
+
+/// Whether a file found while walking a folder is to be skipped: a benchmark's baseline file,
+/// or a file no benchmark recognises. `None` for a file some format claims (its import then
+/// reports what is wrong with it). A checkout as cloned holds many such files beside its
+/// instances; a file the user names is never skipped.
+pub fn skipped_in_folder(path: &Path) -> Option<Skipped> {
+    let bytes = makespan_model::input::read_bytes(path).ok()?;
+    let why = match crate::detect(path, &bytes) {
+        Ok(_) => return None,
+        Err(e) => e.to_string(),
+    };
+    let baseline = crate::registry().iter().find(|b| {
+        b.baseline_file()
+            .is_some_and(|file| (file.open)(path).is_ok())
+    });
+    Some(match baseline {
+        Some(b) => Skipped::Baseline(b.name()),
+        None => Skipped::Unrelated(why),
+    })
+}
+
 /// Whether a file found in a folder should be imported.
 fn is_input(path: &Path) -> Result<bool, LoadError> {
     let extension = path.extension().map(|e| e.to_ascii_lowercase());
@@ -137,6 +168,34 @@ mod tests {
         let found = input_files_outside(dir.path(), Some(&out)).unwrap();
         assert_eq!(found, vec![dir.path().join("x.json")]);
         assert_eq!(input_files(dir.path()).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_clones_other_files_are_skipped_and_its_baseline_is_recognised() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("gui_config.json");
+        fs::write(&config, r#"{"width": 800, "theme": "dark"}"#).unwrap();
+        assert!(matches!(
+            skipped_in_folder(&config),
+            Some(Skipped::Unrelated(_))
+        ));
+        let plan = dir.path().join("plan.json");
+        fs::write(
+            &plan,
+            r#"{"A_B": {"plan_wo_restriction": [[0, "A", 60, 0]], "plan_w_restriction": null}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            skipped_in_folder(&plan),
+            Some(Skipped::Baseline("recipe2plan"))
+        );
+        let paracook = dir.path().join("orders_num_1.json");
+        fs::write(
+            &paracook,
+            r#"[{"name": "subtask1", "time": 3, "dependencies": {}}]"#,
+        )
+        .unwrap();
+        assert_eq!(skipped_in_folder(&paracook), None);
     }
 
     #[test]

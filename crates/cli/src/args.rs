@@ -131,8 +131,9 @@ pub struct InstanceArgs {
     /// BENCH:NAME names one by benchmark (e.g. timearena:cooking1+cooking2, robotouille:7).
     #[arg(long, value_name = "PATH[#NAME]|BENCH:NAME")]
     instance: Option<String>,
-    /// Folder of the benchmarks' native files for BENCH:NAME (default: $MAKESPAN_DATA).
-    #[arg(long, value_name = "DIR")]
+    /// The root of your checkout of the benchmark, as cloned, for BENCH:NAME (a folder of
+    /// several benchmarks' files works too); default: $MAKESPAN_DATA.
+    #[arg(long, value_name = "CHECKOUT")]
     data: Option<PathBuf>,
     /// Agent count for a native instance file (e.g. ParaCook: 1, 2 or 3).
     #[arg(long)]

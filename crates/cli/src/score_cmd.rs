@@ -19,9 +19,9 @@ pub struct ScoreArgs {
     /// TimeArena trajectories (LLM_test.py --save_path), or a folder of Recipe2Plan logs
     /// (evaluation/logs/<model>/<level>/<agent>/<domain>).
     run: PathBuf,
-    /// The root of your checkout of the benchmark (its repository as cloned); default:
-    /// $MAKESPAN_DATA.
-    #[arg(long, value_name = "DIR")]
+    /// The root of your checkout of the benchmark, as cloned (a folder of several
+    /// benchmarks' files works too); default: $MAKESPAN_DATA.
+    #[arg(long, value_name = "CHECKOUT")]
     data: Option<PathBuf>,
     /// Folder of solution files for the optima; instances without one are solved and their
     /// solutions written there.

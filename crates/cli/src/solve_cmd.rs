@@ -21,9 +21,11 @@ pub struct SolveArgs {
     /// Files or folders (searched recursively) of instances.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// Folder for the solution files and summary.csv.
-    #[arg(long, default_value = "solutions")]
-    out: PathBuf,
+    /// Folder for the solution files and summary.csv (default: `solutions` in the current
+    /// folder, unless that is inside an input folder: then give --out, so nothing is
+    /// written into a benchmark's clone unasked).
+    #[arg(long)]
+    out: Option<PathBuf>,
     #[command(flatten)]
     import: ImportArgs,
     /// How to solve: `exact` (bounds, heuristics, MILP: proven optima) or a benchmark's own
@@ -75,6 +77,75 @@ pub struct SolveArgs {
     /// No progress bar and no summary table.
     #[arg(long, short)]
     quiet: bool,
+    /// List the files of the input folders that were skipped (not instances, or a
+    /// benchmark's baseline plans), not just their count.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// The output folder: `--out`, else `solutions` here unless here is inside an input folder.
+fn out_folder(args: &SolveArgs) -> Result<PathBuf> {
+    if let Some(out) = &args.out {
+        return Ok(out.clone());
+    }
+    let here = std::env::current_dir()?;
+    let inside = args.inputs.iter().find(|input| {
+        input.is_dir() && input.canonicalize().is_ok_and(|dir| here.starts_with(dir))
+    });
+    match inside {
+        Some(input) => bail!(
+            "the default output folder, solutions/ here, would be inside the input {}; give --out DIR (outside it, or inside it if that is what you want)",
+            input.display()
+        ),
+        None => Ok(PathBuf::from("solutions")),
+    }
+}
+
+/// The files of the input folders that are not instances, by what they are.
+#[derive(Default)]
+struct SkippedFiles {
+    baselines: Vec<(PathBuf, &'static str)>,
+    unrelated: Vec<String>,
+}
+
+impl SkippedFiles {
+    /// One line on what was skipped (with each file when `verbose`); empty when nothing was.
+    fn report(&self, verbose: bool) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        if !self.baselines.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} benchmark baseline file(s) recognised and not solved (compare them with `makespan compare SOLUTIONS --baseline FILE`)",
+                self.baselines.len()
+            );
+            if verbose {
+                for (path, benchmark) in &self.baselines {
+                    let _ = writeln!(out, "  {}: {benchmark} baseline plans", path.display());
+                }
+            }
+        }
+        if !self.unrelated.is_empty() {
+            let _ = writeln!(
+                out,
+                "{} file(s) skipped: no benchmark reads them as instances{}",
+                self.unrelated.len(),
+                if verbose { "" } else { " (-v lists them)" }
+            );
+            if verbose {
+                for why in &self.unrelated {
+                    // The error names the file and why no format claims it.
+                    let why = why
+                        .split("; this is not an input")
+                        .next()
+                        .and_then(|w| w.split(" (accepted formats").next())
+                        .unwrap_or(why);
+                    let _ = writeln!(out, "  {}", terminal::safe(why));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// `exact` or a benchmark's baseline, listed by `--help` and in the error for any other name.
@@ -97,17 +168,36 @@ fn parse_shard(text: &str) -> Result<(usize, usize)> {
     }
 }
 
-pub fn run(args: SolveArgs) -> Result<ExitCode> {
+pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     let import = args.import.options()?;
+    let out = out_folder(&args)?;
+    args.out = Some(out.clone());
     let mut instances = Vec::new();
+    let mut skipped = SkippedFiles::default();
     for input in &args.inputs {
-        for file in benchmarks::input_files_outside(input, Some(&args.out))? {
+        let walked = input.is_dir();
+        for file in benchmarks::input_files_outside(input, Some(&out))? {
+            if walked && file != *input {
+                match benchmarks::skipped_in_folder(&file) {
+                    Some(benchmarks::Skipped::Baseline(b)) => {
+                        skipped.baselines.push((file, b));
+                        continue;
+                    }
+                    Some(benchmarks::Skipped::Unrelated(why)) => {
+                        skipped.unrelated.push(why);
+                        continue;
+                    }
+                    None => {}
+                }
+            }
             let name = file.display().to_string();
-            instances.extend(
-                benchmarks::import(&file, &import)?
-                    .into_iter()
-                    .map(|i| (name.clone(), i)),
-            );
+            match benchmarks::import(&file, &import) {
+                Ok(found) => instances.extend(found.into_iter().map(|i| (name.clone(), i))),
+                // A file of a clone that looks like an instance but is not one (ParaCook's
+                // `config/item/*.json` are lists of named objects too).
+                Err(e) if walked && file != *input => skipped.unrelated.push(e.to_string()),
+                Err(e) => return Err(e.into()),
+            }
         }
     }
     let mut instances = batch::dedupe_files(instances)?;
@@ -120,6 +210,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             .map(|(_, inst)| inst)
             .collect();
     }
+    if !args.quiet || args.verbose {
+        eprint!("{}", skipped.report(args.verbose));
+    }
     if instances.is_empty() {
         bail!("no instances found in {:?}", args.inputs);
     }
@@ -129,7 +222,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     workers::check_threads(args.threads.get())?;
     let options = BatchOptions {
-        out: args.out.clone(),
+        out: out.clone(),
         jobs,
         force: args.force,
         emit_native: args.emit_native,
@@ -147,7 +240,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         method: args.method,
     };
     let started = std::time::Instant::now();
-    let folders = std::iter::once(args.out.clone())
+    let folders = std::iter::once(out.clone())
         .chain(options.export_lp.clone())
         .collect();
     let cancel = interrupt::install(folders).map_err(anyhow::Error::msg)?;
@@ -164,7 +257,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     .context("solve")?;
     bar.finish_and_clear();
     if !args.quiet {
-        print_summary(&rows, started.elapsed().as_secs_f64(), &args.out);
+        print_summary(&rows, started.elapsed().as_secs_f64(), &out);
     }
     for r in &rows {
         if let Some(why) = &r.failed {
@@ -176,7 +269,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             "interrupted: {} of {} instances done, summary in {}; run the same command again to solve the rest (finished instances are kept)",
             rows.len(),
             instances.len(),
-            args.out.join("summary.csv").display()
+            out.join("summary.csv").display()
         );
         return Ok(ExitCode::from(interrupt::EXIT_CODE));
     }

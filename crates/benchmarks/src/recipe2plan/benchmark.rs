@@ -77,6 +77,10 @@ impl crate::Lookup for Recipe2Plan {
         "recipe2plan/cooking.json"
     }
 
+    fn checkout_files(&self) -> &'static [&'static str] {
+        &["data/cooking.json"]
+    }
+
     /// The instance named `name` or `<benchmark>-<name>`, or the one variant of it the
     /// options leave.
     fn find(

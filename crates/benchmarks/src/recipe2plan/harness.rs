@@ -8,17 +8,19 @@
 //! the instance from `data/cooking.json` of the checkout, the heuristic reference plans from
 //! `data/plan.json` beside it. The answer is the text after the last `</think>`; for a ReAct
 //! turn, up to its second `Action: `, and a turn whose feedback is not a success is dropped
-//! (the environment rejected its actions). The original's verdict and scores are the log's own
-//! (ReAct logs carry none); the corrected ones come from the strict check.
+//! (the environment rejected its actions). The original's verdict and scores are what
+//! `result_summarizer.py` computes, replayed from the log's text ([`super::original`]): the
+//! metrics a log stores are the agent's own until the summarizer rewrites them, so they are
+//! never read. The corrected ones come from the strict check.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::benchmark::heuristic_plan;
+use super::original::{self, Log, RawRecipe, Summary};
 use super::steps::{final_answer, parse_steps, verify_steps, StepPlan, ORIGINAL_LETS_THROUGH};
-use super::{key_and_level, Level};
+use super::{key_and_level, read_baseline, BaselinePlans, Level, PlanAction};
 use crate::harness::{
     find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
 };
@@ -92,6 +94,22 @@ impl Harness for Recipe2PlanHarness {
             .into_iter()
             .filter_map(|i| Some((key_and_level(&i)?.0, i)))
             .collect();
+        let recipes: HashMap<String, Vec<RawRecipe>> = {
+            let text = makespan_model::input::read_text(&cooking)?;
+            let pairs: Vec<Vec<RawRecipe>> =
+                serde_json::from_str(&text).map_err(|e| LoadError::json(&cooking, &e))?;
+            pairs
+                .into_iter()
+                .map(|pair| (original::pair_key(&pair), pair))
+                .collect()
+        };
+        // The summarizer reads `plan.json` beside `cooking.json`; without it, it stops.
+        let plan_file = cooking.with_file_name("plan.json");
+        let plans: Option<BaselinePlans> = if plan_file.exists() {
+            Some(read_baseline(&plan_file)?)
+        } else {
+            None
+        };
         let mut entries = Vec::new();
         for path in json_files(run) {
             let file = path
@@ -104,7 +122,7 @@ impl Harness for Recipe2PlanHarness {
                 ));
                 continue;
             };
-            let Some(instance) = instances.get(&key) else {
+            let (Some(instance), Some(pair)) = (instances.get(&key), recipes.get(&key)) else {
                 entries.push(Entry::error(
                     key,
                     format!("{} has no recipe pair of this name", cooking.display()),
@@ -128,8 +146,12 @@ impl Harness for Recipe2PlanHarness {
                     continue;
                 }
             };
+            let reference = plans
+                .as_ref()
+                .and_then(|p| p.get(&(key.clone(), level)))
+                .map(|plan| plan.as_deref());
             entries.push(Entry {
-                scored: Ok(score(instance, &key, level, &value)),
+                scored: Ok(score(instance, pair, reference, level, &value)),
                 key,
             });
         }
@@ -152,6 +174,13 @@ impl Harness for Recipe2PlanHarness {
         let progress = |s: &Scored, k: &str| s.extra[k].as_f64();
         let valid = |r: &Row| r.valid == Some(true);
         let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        // The summarizer stops at a recipe pair plan.json lacks: it prints nothing then.
+        let no_plan = scored
+            .iter()
+            .find(|(r, s)| r.original_score.is_none() && s.original_valid.is_some())
+            .map(|(r, _)| {
+                format!("result_summarizer.py stops with a KeyError: data/plan.json (beside cooking.json) has no plan for {}, so it prints nothing for this run (pass and progress shown as it computes them)", r.key)
+            });
         Headline {
             metrics: vec![
                 Metric {
@@ -159,12 +188,16 @@ impl Harness for Recipe2PlanHarness {
                     about: "pass rate, % of recipe pairs with every step done".into(),
                     original: original(&|r, _| r.original_valid.map(flag)),
                     corrected: corrected(&|r, _| flag(valid(r))),
+                    fair: None,
+                    note: no_plan.clone(),
                 },
                 Metric {
                     name: "progress".into(),
                     about: "mean progress, %".into(),
                     original: original(&|_, s| progress(s, "original_progress")),
                     corrected: corrected(&|_, s| progress(s, "progress").unwrap_or(0.0)),
+                    fair: None,
+                    note: no_plan.clone(),
                 },
                 Metric {
                     name: "speed".into(),
@@ -172,6 +205,8 @@ impl Harness for Recipe2PlanHarness {
                         .into(),
                     original: original(&|r, _| r.original_score),
                     corrected: corrected(&|r, _| r.corrected_score.unwrap_or(0.0)),
+                    fair: None,
+                    note: no_plan.clone(),
                 },
                 Metric {
                     name: "score".into(),
@@ -191,6 +226,8 @@ impl Harness for Recipe2PlanHarness {
                             0.0
                         }
                     }),
+                    fair: None,
+                    note: no_plan.clone(),
                 },
             ],
         }
@@ -230,27 +267,48 @@ fn answer(value: &Value) -> (StepPlan, Vec<String>) {
     }
 }
 
-fn score(instance: &Instance, key: &str, level: Level, value: &Value) -> Scored {
+fn score(
+    instance: &Instance,
+    recipes: &[RawRecipe],
+    reference: Option<Option<&[PlanAction]>>,
+    level: Level,
+    value: &Value,
+) -> Scored {
     let (plan, mut notes) = answer(value);
-    let heuristic = heuristic_plan(instance, key, level);
-    let checked = verify_steps(instance, &plan, heuristic.as_deref(), None);
+    let checked = verify_steps(instance, &plan, reference.flatten(), None);
     notes.extend(checked.notes.iter().cloned());
-    let number = |k: &str| {
-        value.get(k).and_then(|v| {
-            v.as_f64()
-                .or_else(|| v.as_bool().map(|b| if b { 1.0 } else { 0.0 }))
-        })
+    let text = |v: &Value| v["response"].as_str().unwrap_or_default().to_string();
+    let log_texts: Vec<String> = match value {
+        Value::Array(turns) => turns.iter().map(text).collect(),
+        _ => vec![text(value)],
     };
-    let original_valid = number("complete").map(|c| c >= 1.0);
+    let log = match value {
+        Value::Array(_) => Log::React(log_texts.iter().map(String::as_str).collect()),
+        _ => Log::PlanSolve(&log_texts[0]),
+    };
+    let summary = original::summarize(recipes, reference, level, &log);
+    if let Err(why) = &summary {
+        notes.push(format!(
+            "result_summarizer.py cannot replay this log: {why}"
+        ));
+    }
+    let summary = summary.ok();
     let report = checked.report;
-    let difference = match original_valid {
-        Some(o) if o != report.valid => Some(reason(o, &report)),
+    let original_valid = summary.as_ref().map(Summary::pass);
+    let difference = match (original_valid, &summary) {
+        (Some(o), Some(s)) if o != report.valid => Some(reason(
+            o,
+            s,
+            matches!(value, Value::Array(_)) && thinks_in_steps(&log_texts),
+            &report,
+        )),
         _ => None,
     };
+    let original_progress = summary.as_ref().map(|s| s.progress);
     Scored {
         instance: instance.clone(),
         original_valid,
-        original_score: number("complete_speed"),
+        original_score: summary.as_ref().and_then(|s| s.complete_speed),
         corrected_score: Some(if report.valid {
             checked.metrics.relative_efficiency_heuristic.unwrap_or(0.0)
         } else {
@@ -258,17 +316,55 @@ fn score(instance: &Instance, key: &str, level: Level, value: &Value) -> Scored 
         }),
         difference,
         notes,
-        extra: json!({ "original_progress": number("progress_rate"), "progress": checked.metrics.progress }),
+        unfinishable: None,
+        extra: json!({
+            "original_progress": original_progress,
+            "progress": corrected_progress(report.valid, checked.metrics.progress, original_progress),
+        }),
         report,
         schedule: checked.schedule,
     }
 }
 
-/// Why the log's `complete` differs from the strict verdict: the faults the original lets
-/// through, by the keys the violations end with ([`ORIGINAL_LETS_THROUGH`]), else the rules.
-fn reason(original: bool, report: &makespan_verify::Report) -> String {
+/// Corrected progress: a valid plan's strict progress (every step done); an invalid plan keeps
+/// no more than the original gave it, and no more than the steps the strict check counts done,
+/// so a stricter check never raises it.
+fn corrected_progress(valid: bool, strict: f64, original: Option<f64>) -> f64 {
+    match original {
+        Some(o) if !valid => strict.min(o),
+        _ => strict,
+    }
+}
+
+/// Whether a ReAct turn has a `Step(` inside its `<think>` block: the summarizer runs each
+/// turn's whole text, so it executes those as well.
+fn thinks_in_steps(turns: &[String]) -> bool {
+    turns.iter().any(|t| {
+        t.rsplit_once("</think>")
+            .is_some_and(|(thoughts, _)| thoughts.contains("Step("))
+    })
+}
+
+/// Why the summarizer's pass differs from the strict verdict: where it stopped a valid plan,
+/// or the faults it lets through, by the keys the violations end with
+/// ([`ORIGINAL_LETS_THROUGH`]), else the rules.
+fn reason(
+    original: bool,
+    summary: &Summary,
+    thinks: bool,
+    report: &makespan_verify::Report,
+) -> String {
     if !original {
-        return "the log says not complete, yet the plan is valid (the original stops at the first error, or reads the line order differently)".into();
+        let stop = summary
+            .stopped
+            .as_deref()
+            .unwrap_or("it runs every action, yet some recipe is left incomplete");
+        let think = if thinks {
+            " (result_summarizer.py runs each ReAct turn's whole text, so it also executes the Step(...) actions written inside the <think> block)"
+        } else {
+            ""
+        };
+        return format!("the plan is valid, but result_summarizer.py does not count it as passed: {stop}{think}");
     }
     let mut faults: Vec<&str> = ORIGINAL_LETS_THROUGH
         .into_iter()

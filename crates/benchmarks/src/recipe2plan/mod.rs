@@ -22,6 +22,7 @@
 
 mod benchmark;
 mod harness;
+pub mod original;
 pub mod steps;
 
 pub use benchmark::Recipe2Plan;

@@ -108,8 +108,17 @@ impl Lookup for TimeArena {
         "timearena/tasks.json"
     }
 
-    /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`).
+    /// A checkout's task modules, read as the checkout import reads them.
+    fn checkout_files(&self) -> &'static [&'static str] {
+        &["TimeArena/specificTasks"]
+    }
+
+    /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`), from
+    /// `tasks.json` or a checkout's task modules.
     fn find(&self, path: &Path, name: &str, _: &ImportOptions) -> Result<Instance, LoadError> {
+        if path.is_dir() {
+            return super::checkout_named(path, name);
+        }
         let text = makespan_model::input::read_text(path)?;
         super::import_named(path, &text, name)
     }

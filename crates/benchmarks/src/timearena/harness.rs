@@ -176,46 +176,99 @@ impl Harness for TimeArenaHarness {
             .zip(entries)
             .filter_map(|(_, e)| e.scored.as_ref().ok())
             .collect();
-        let strict: Vec<RunMetrics> = scored
-            .iter()
-            .filter_map(|s| serde_json::from_value(s.extra["metrics"].clone()).ok())
-            .collect();
+        let metrics_of = |s: &Scored| -> Option<RunMetrics> {
+            serde_json::from_value(s.extra["metrics"].clone()).ok()
+        };
+        let strict: Vec<RunMetrics> = scored.iter().filter_map(|s| metrics_of(s)).collect();
         let corrected = aggregate(&strict);
+        // The fair figures: the runs the original environment can complete at all.
+        let finishable: Vec<RunMetrics> = scored
+            .iter()
+            .filter(|s| s.unfinishable.is_none())
+            .filter_map(|s| metrics_of(s))
+            .collect();
+        let fair = (finishable.len() < strict.len()).then(|| aggregate(&finishable));
         // cal_metric.py: per trajectory the minute-keyed progress scores; None if it crashes.
         let series: Option<Vec<Vec<f64>>> = scored
             .iter()
             .map(|s| serde_json::from_value(s.extra["cal_metric"].clone()).ok())
             .collect();
+        let crashed = series.is_none() && !scored.is_empty();
         let original = series.filter(|s| !s.is_empty()).map(|s| cal_metric(&s));
         let pick = |k: usize| original.as_ref().map(|o: &[f64; 4]| o[k]);
-        let n = scored.len().max(1) as f64;
+        let rate = |runs: &[RunMetrics]| {
+            (!runs.is_empty()).then(|| {
+                100.0 * runs.iter().filter(|m| m.completed).count() as f64 / runs.len() as f64
+            })
+        };
         let any = !scored.is_empty();
+        let crash_note = crashed.then(|| {
+            "cal_metric.py stops with a KeyError on these trajectories (a record with a time but no progress score, as ReAct, Reflexion and SelfPlan runs write them): it prints nothing".to_string()
+        });
+        // cal_metric.py reads T as the index of the first record holding the final score and
+        // counts a run complete only if a logged record reaches 100: the final record, where the
+        // environment reports completion, is not among them.
+        // cal_metric.py reads only the records that carry a time: the environment's final
+        // record, with the final score and the completion, is not among them.
+        let completed = scored
+            .iter()
+            .filter(|s| s.original_valid == Some(true))
+            .count();
+        let finals: Option<Vec<f64>> = scored.iter().map(|s| s.original_score).collect();
+        let meant = [
+            finals.and_then(mean),
+            None,
+            (!scored.is_empty()).then(|| 100.0 * completed as f64 / scored.len() as f64),
+            None,
+        ];
+        let off_by_one = |k: usize| {
+            const WHY: &str = "cal_metric.py reads only the records that carry a time, and the environment's final record (the final score, and whether the run is complete) has none";
+            match (pick(k), meant[k]) {
+                (Some(printed), Some(value)) if (printed - value).abs() > 1e-9 => {
+                    Some(format!("{WHY}; counting it, it would print {value:.2}"))
+                }
+                (Some(0.0), None) if completed > 0 => {
+                    Some(format!("{WHY}, so no run counts as complete"))
+                }
+                _ => None,
+            }
+        };
+        let metric =
+            |name: &str, about: &str, k: usize, corrected: Option<f64>, fair: Option<f64>| Metric {
+                fair,
+                note: crash_note.clone().or_else(|| off_by_one(k)),
+                ..Metric::new(name, about, pick(k), corrected)
+            };
         Headline {
             metrics: vec![
-                Metric {
-                    name: "AS".into(),
-                    about: "average progress score".into(),
-                    original: pick(0),
-                    corrected: any.then_some(corrected.average_progress_score),
-                },
-                Metric {
-                    name: "CS".into(),
-                    about: "completion speed, score per minute (original: per logged record)".into(),
-                    original: pick(1),
-                    corrected: any.then_some(corrected.completion_speed),
-                },
-                Metric {
-                    name: "CR".into(),
-                    about: "completion rate, %".into(),
-                    original: pick(2),
-                    corrected: any.then(|| 100.0 * strict.iter().filter(|m| m.completed).count() as f64 / n),
-                },
-                Metric {
-                    name: "CT".into(),
-                    about: "average completion time of completed runs, minutes (original: record index)".into(),
-                    original: pick(3),
-                    corrected: corrected.average_completion_time,
-                },
+                metric(
+                    "AS",
+                    "average progress score",
+                    0,
+                    any.then_some(corrected.average_progress_score),
+                    fair.as_ref().map(|f| f.average_progress_score),
+                ),
+                metric(
+                    "CS",
+                    "completion speed, score per minute (original: per logged record)",
+                    1,
+                    any.then_some(corrected.completion_speed),
+                    fair.as_ref().map(|f| f.completion_speed),
+                ),
+                metric(
+                    "CR",
+                    "completion rate, %",
+                    2,
+                    rate(&strict),
+                    fair.as_ref().and(rate(&finishable)),
+                ),
+                metric(
+                    "CT",
+                    "average completion time of completed runs, minutes (original: record index)",
+                    3,
+                    corrected.average_completion_time,
+                    fair.as_ref().and_then(|f| f.average_completion_time),
+                ),
             ],
         }
     }
@@ -262,26 +315,65 @@ fn score(instance: &Instance, path: &Path, text: &str, value: &Value) -> Result<
     let verdict = verify_decisions(instance, &log);
     let report = verdict.report;
     let original_valid = log.final_record.map(|(_, _, done)| done);
+    let unfinishable = unfinishable(instance);
     let difference = match original_valid {
-        Some(o) if o != report.valid => Some(reason(o, &report)),
+        Some(o) if o != report.valid => Some(reason(o, &report, unfinishable.as_deref())),
         _ => None,
     };
     let records = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    // A stricter check takes progress away, never adds it: an invalid run keeps at most the
+    // environment's own final score.
+    let mut metrics = verdict.metrics;
+    if let (false, Some((_, original, _))) = (report.valid, log.final_record) {
+        let capped = metrics.progress_score.min(original);
+        if capped < metrics.progress_score {
+            metrics.progress_score = capped;
+            metrics.completion_speed = if metrics.completion_time > 0 {
+                capped as f64 / metrics.completion_time as f64
+            } else {
+                0.0
+            };
+        }
+    }
     Ok(Scored {
         instance: instance.clone(),
         original_valid,
         original_score: log.final_record.map(|(_, score, _)| score as f64),
-        corrected_score: Some(verdict.metrics.progress_score as f64),
+        corrected_score: Some(metrics.progress_score as f64),
         difference,
         notes: verdict.warnings,
-        extra: json!({ "metrics": verdict.metrics, "cal_metric": cal_metric_series(records) }),
+        unfinishable,
+        extra: json!({ "metrics": metrics, "cal_metric": cal_metric_series(records) }),
         report,
         schedule: verdict.schedule,
     })
 }
 
+/// Why the original environment cannot complete this run whatever the answer: its container
+/// restriction rejects some action with every container (the instance's note).
+fn unfinishable(instance: &Instance) -> Option<String> {
+    let actions: Vec<String> = instance
+        .source
+        .as_ref()?
+        .notes
+        .get("environment_unfinishable")?
+        .as_array()?
+        .iter()
+        .filter_map(|a| Some(format!("`{}`", a.as_str()?)))
+        .collect();
+    (!actions.is_empty()).then(|| {
+        format!(
+            "the original environment cannot complete this run whatever the answer: its container restriction (built only from the objects renamed in the run) rejects {} with every container",
+            actions.join(", ")
+        )
+    })
+}
+
 /// Why the environment's `isCompleted` differs from the strict verdict.
-fn reason(original: bool, report: &Report) -> String {
+fn reason(original: bool, report: &Report, unfinishable: Option<&str>) -> String {
+    if let (false, Some(why)) = (original, unfinishable) {
+        return format!("every action is done by the intended rules, but {why}");
+    }
     if !original {
         return "the environment did not complete the run (time or invalid-action limit, or its container restriction), yet every action is done by the intended rules".into();
     }
@@ -305,6 +397,89 @@ fn reason(original: bool, report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use makespan_model::instance::Source;
+
+    /// A scored run: one task of `minutes`, the environment's final score and completion, the
+    /// strict progress, and the actions the environment rejects with every container.
+    fn run(minutes: i64, original: (i64, bool), strict: i64, rejected: &[&str]) -> (Row, Entry) {
+        let mut instance = makespan_model::instance::Instance::new("run", Some(1));
+        instance.activities = vec![makespan_model::instance::Activity::new("a", minutes)];
+        let mut notes = std::collections::BTreeMap::new();
+        if !rejected.is_empty() {
+            notes.insert("environment_unfinishable".into(), json!(rejected));
+        }
+        instance.source = Some(Source {
+            benchmark: "timearena".into(),
+            file: None,
+            notes,
+        });
+        let report = makespan_verify::verify(&instance, &[]);
+        let metrics = RunMetrics {
+            progress_score: strict,
+            completion_time: minutes,
+            completion_speed: strict as f64 / minutes as f64,
+            completed: strict == 100,
+        };
+        let scored = Scored {
+            unfinishable: unfinishable(&instance),
+            instance,
+            report,
+            schedule: Vec::new(),
+            original_valid: Some(original.1),
+            original_score: Some(original.0 as f64),
+            corrected_score: Some(strict as f64),
+            difference: None,
+            notes: Vec::new(),
+            // The last logged record is below the final score, as when the last action completes.
+            extra: json!({"metrics": metrics, "cal_metric": [0.0, (original.0 as f64).min(61.0)]}),
+        };
+        let row = Row {
+            unfinishable: scored.unfinishable.clone(),
+            original_valid: scored.original_valid,
+            ..Row::default()
+        };
+        (
+            row,
+            Entry {
+                key: "run".into(),
+                scored: Ok(scored),
+            },
+        )
+    }
+
+    #[test]
+    fn the_fair_column_leaves_out_runs_the_environment_cannot_complete() {
+        let (rows, entries): (Vec<Row>, Vec<Entry>) = [
+            run(10, (100, true), 100, &[]),
+            run(10, (40, false), 40, &["cook rice in pot"]),
+        ]
+        .into_iter()
+        .unzip();
+        let unfinishable = entries[1].scored.as_ref().unwrap().unfinishable.as_deref();
+        assert!(unfinishable.unwrap().contains("`cook rice in pot`"));
+        let headline = TimeArenaHarness.headline(&rows, &entries);
+        let cr = headline.metrics.iter().find(|m| m.name == "CR").unwrap();
+        assert_eq!((cr.corrected, cr.fair), (Some(50.0), Some(100.0)));
+        // Without such a run there is no fair figure.
+        let headline = TimeArenaHarness.headline(&rows[..1], &entries[..1]);
+        assert!(headline.metrics.iter().all(|m| m.fair.is_none()));
+    }
+
+    #[test]
+    fn cal_metric_misses_the_final_record_and_the_note_gives_the_meant_value() {
+        let (rows, entries): (Vec<Row>, Vec<Entry>) =
+            [run(10, (100, true), 100, &[])].into_iter().unzip();
+        let headline = TimeArenaHarness.headline(&rows, &entries);
+        let cr = headline.metrics.iter().find(|m| m.name == "CR").unwrap();
+        assert_eq!(cr.original, Some(0.0));
+        assert!(
+            cr.note
+                .as_deref()
+                .unwrap()
+                .contains("it would print 100.00"),
+            "{cr:?}"
+        );
+    }
 
     #[test]
     fn cal_metric_reports_cr_and_ct_zero_on_a_complete_trajectory() {

@@ -62,7 +62,7 @@ pub struct RunMetrics {
     pub completed: bool,
 }
 
-/// The benchmark's metrics over several runs (paper §4.2), with `P_i` the progress
+/// The benchmark's metrics over several runs (as the paper defines them), with `P_i` the progress
 /// score, `T_i` the completion time of run `i`, and `S` the completed runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Aggregate {

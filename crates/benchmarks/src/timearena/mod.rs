@@ -202,13 +202,33 @@ fn binomial(n: usize, k: usize) -> usize {
 /// order the name gives: the way to reach orders and variants `import` does not build.
 pub fn import_named(path: &Path, text: &str, name: &str) -> Result<Instance, LoadError> {
     let file = tasks::read(path, text)?;
+    named_run(path, &file.tasks, read_graph(path)?.as_ref(), name)
+}
+
+/// One run named like an instance, from a checkout as cloned (its root or its task modules).
+pub(crate) fn checkout_named(dir: &Path, name: &str) -> Result<Instance, LoadError> {
+    let checkout = Checkout::open(dir)?;
+    named_run(
+        &checkout.source,
+        &checkout.tasks,
+        checkout.graph.as_ref(),
+        name,
+    )
+}
+
+fn named_run(
+    path: &Path,
+    tasks: &[tasks::Task],
+    graph: Option<&BTreeMap<String, graph::GraphTask>>,
+    name: &str,
+) -> Result<Instance, LoadError> {
     let (list, constraint) = match name.strip_suffix("-constraint") {
         Some(list) => (list, true),
         None => (name, false),
     };
     let mut run = Vec::new();
     for task_name in list.split('+') {
-        let task = file.tasks.iter().find(|t| t.name == task_name).ok_or_else(|| {
+        let task = tasks.iter().find(|t| t.name == task_name).ok_or_else(|| {
             LoadError::format(
                 path,
                 format!("instance \"{name}\""),
@@ -233,12 +253,11 @@ pub fn import_named(path: &Path, text: &str, name: &str) -> Result<Instance, Loa
             "the benchmark combines tasks of one scenario only",
         ));
     }
-    let graph = read_graph(path)?;
     Ok(combine::build(
         Some(path.display().to_string()),
         &run,
         constraint,
-        graph.as_ref(),
+        graph,
     ))
 }
 

@@ -247,12 +247,13 @@ fn row(entry: &Entry, optima: &Optima) -> Row {
         corrected_score: s.corrected_score,
         notes,
         error: None,
+        unfinishable: s.unfinishable.clone(),
     }
 }
 
 /// The report as CSV, one line per row: `key, instance, valid, makespan, optimum, proven,
 /// ratio, original_valid, original_score, corrected_score, violations` (`rule:n;…`), `notes`,
-/// `error`.
+/// `error`, `unfinishable` (why the benchmark's own environment cannot complete the entry).
 pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record([
@@ -269,6 +270,7 @@ pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
         "violations",
         "notes",
         "error",
+        "unfinishable",
     ])?;
     fn cell<T: ToString>(value: Option<T>) -> String {
         value.map_or(String::new(), |v| v.to_string())
@@ -294,6 +296,7 @@ pub fn csv(report: &RunReport) -> Result<Vec<u8>, csv::Error> {
             text(violations.join(";")),
             text(r.notes.join(" | ")),
             text(cell(r.error.as_ref())),
+            text(cell(r.unfinishable.as_ref())),
         ])?;
     }
     out.into_inner().map_err(|e| e.into_error().into())
@@ -322,6 +325,11 @@ pub fn render_text(report: &RunReport) -> String {
             (None, _) => "error",
             (Some(true), _) => "valid",
             (Some(false), _) => "INVALID",
+        };
+        let valid = if r.unfinishable.is_some() {
+            format!("{valid}*")
+        } else {
+            valid.to_string()
         };
         let optimum = r.optimum.map(|o| {
             if r.proven == Some(true) {
@@ -369,19 +377,51 @@ pub fn render_text(report: &RunReport) -> String {
         report.unscored(),
         report.score_name
     );
+    let fair = report.headline.metrics.iter().any(|m| m.fair.is_some());
+    let unfinishable = report
+        .rows
+        .iter()
+        .filter(|r| r.unfinishable.is_some())
+        .count();
+    if fair {
+        let _ = writeln!(
+            out,
+            "{unfinishable} of them (marked *) cannot be completed in the benchmark's own environment whatever the answer; the fair column leaves them out"
+        );
+    }
     let _ = writeln!(
         out,
-        "{:6}  {:>10}  {:>10}  about",
-        "metric", "original", "corrected"
+        "{:6}  {:>10}  {:>10}{}  about",
+        "metric",
+        "original",
+        "corrected",
+        if fair {
+            format!("  {:>10}", "fair")
+        } else {
+            String::new()
+        }
     );
     for m in &report.headline.metrics {
         let _ = writeln!(
             out,
-            "{:8}  {:>10}  {:>10}  {}",
+            "{:8}  {:>10}  {:>10}{}  {}",
             m.name,
             opt(m.original.map(|x| format!("{x:.4}"))),
             opt(m.corrected.map(|x| format!("{x:.4}"))),
+            if fair {
+                format!("  {:>10}", opt(m.fair.map(|x| format!("{x:.4}"))))
+            } else {
+                String::new()
+            },
             m.about
+        );
+    }
+    for m in report.headline.metrics.iter().filter(|m| m.note.is_some()) {
+        let _ = writeln!(
+            out,
+            "original {}: {}",
+            m.name,
+            m.note.as_deref().unwrap_or_default()
         );
     }
     if !report.differences.is_empty() {

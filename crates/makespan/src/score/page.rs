@@ -77,6 +77,8 @@ struct MetricRow {
     about: String,
     original: String,
     corrected: String,
+    fair: String,
+    note: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -192,6 +194,8 @@ pub fn html(report: &RunReport, answers: &[RunAnswer<'_>]) -> String {
             about: m.about.clone(),
             original: number(m.original),
             corrected: number(m.corrected),
+            fair: number(m.fair),
+            note: m.note.clone(),
         })
         .collect();
     let mut env = Environment::new();
@@ -206,6 +210,7 @@ pub fn html(report: &RunReport, answers: &[RunAnswer<'_>]) -> String {
                 invalid => report.invalid(),
                 unscored => report.unscored(),
                 score_name => report.score_name.clone(),
+                fair => report.headline.metrics.iter().any(|m| m.fair.is_some()),
                 metrics => minijinja::value::Serde(metrics),
                 ratio_chart => ratio_chart(report),
                 differences => minijinja::value::Serde(&report.differences),

@@ -255,3 +255,17 @@ fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
         }
     }
 }
+
+#[test]
+fn the_checkouts_domain_is_the_release_domain_the_rules_reproduce() {
+    let Some(root) = upstream() else { return };
+    let text = std::fs::read_to_string(root.join("domain/robotouille.json")).unwrap();
+    let domain: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        makespan_benchmarks::robotouille::world::release_domain(&domain),
+        Ok(())
+    );
+    let mut changed = domain.clone();
+    changed["action_defs"][0]["name"] = json!("teleport");
+    assert!(makespan_benchmarks::robotouille::world::release_domain(&changed).is_err());
+}

@@ -20,12 +20,18 @@ pub mod kitchen;
 pub mod replay;
 pub mod rules;
 pub mod search;
+pub mod verify;
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use makespan_model::instance::{Activity, Instance, Source, TimeUnit};
+use std::path::Path;
+
+use makespan_model::instance::{Activity, Instance, LoadError, Source, TimeUnit};
+use makespan_model::schedule::ScheduledActivity;
+use makespan_model::solution::Status;
+use makespan_verify::Report;
 
 pub use kitchen::Kitchen;
 pub use replay::{replay_texts, StepOutcome, WorldReplay};
@@ -33,7 +39,85 @@ pub use rules::{Act, State};
 pub use search::{solve_kitchen, KitchenWorld};
 
 use super::BENCHMARK;
-use crate::WORLD_NOTE;
+use crate::{Limits, Simulated, WorldSolution, WORLD_NOTE};
+
+/// Robotouille's simulator, as the facade solves and replays world instances with it.
+pub struct RobotouilleWorld;
+
+impl Simulated for RobotouilleWorld {
+    /// A* over the kitchen's states; the plan is the simulator's action strings, one step
+    /// each (`[t, t + 1)`, the robot as the agent), replayed before it is returned.
+    fn solve(&self, instance: &Instance, limits: &Limits) -> Result<WorldSolution, LoadError> {
+        let here = Path::new(&instance.name);
+        let kitchen = kitchen_of(instance)
+            .unwrap_or_else(|| Err("not a world instance (no source.notes.world)".into()))
+            .map_err(|e| LoadError::usage(here, e))?;
+        let found = solve_kitchen(&kitchen, limits).map_err(|e| LoadError::usage(here, e))?;
+        let plan: Vec<ScheduledActivity> = found
+            .plan
+            .iter()
+            .enumerate()
+            .map(|(t, act)| {
+                ScheduledActivity::at(act.text(&kitchen), act.robot().map(u32::from), t as i64, 1)
+            })
+            .collect();
+        let report = self.replay(instance, &plan);
+        if found.status != Status::Infeasible && found.status != Status::Error && !report.valid {
+            return Err(LoadError::usage(
+                here,
+                format!(
+                    "the search's plan does not replay: {}",
+                    report.render_text()
+                ),
+            ));
+        }
+        let reason = match found.status {
+            Status::Optimal => None,
+            Status::Feasible => Some(format!(
+                "the search stopped at a limit ({} states expanded) with a plan of {} step(s) and a bound of {}",
+                found.states,
+                plan.len(),
+                found.bound
+            )),
+            Status::Infeasible => Some("no sequence of actions reaches the goal".into()),
+            _ => Some(format!(
+                "the search stopped at a limit ({} states expanded) before reaching the goal; the optimum is at least {}",
+                found.states, found.bound
+            )),
+        };
+        Ok(WorldSolution {
+            status: found.status,
+            plan,
+            lower_bound: Some(found.bound),
+            method: "world:astar".into(),
+            reason,
+            states: found.states,
+        })
+    }
+
+    fn replay(&self, instance: &Instance, plan: &[ScheduledActivity]) -> Report {
+        let kitchen = match kitchen_of(instance) {
+            Some(Ok(k)) => k,
+            Some(Err(e)) => {
+                return Report::malformed_answer(
+                    &instance.name,
+                    e,
+                    "import the kitchen again".into(),
+                )
+            }
+            None => {
+                return Report::malformed_answer(
+                    &instance.name,
+                    "not a world instance (no source.notes.world)".into(),
+                    "verify the plan against the world instance it was made for".into(),
+                )
+            }
+        };
+        let (texts, starts) = verify::plan_texts(plan);
+        let replay = replay_texts(&kitchen, &texts);
+        verify::report_of(&instance.name, &replay, &starts)
+    }
+}
 
 /// The three sets of Robotouille's environments.
 pub const SETS: [&str; 3] = ["synchronous", "asynchronous", "multi_agent"];
@@ -137,10 +221,10 @@ pub fn upstream_budget(optimal_steps: i64) -> i64 {
     (3 * optimal_steps + 1) / 2
 }
 
-/// The release domain's action names, in the file's order: a checkout whose
-/// `domain/robotouille.json` differs in its actions, predicates or effects is not the one
-/// these rules were written from.
-const RELEASE_DOMAIN_FINGERPRINT: u64 = 0;
+/// The fingerprint of `domain/robotouille.json` at upstream's `release` commit c8236a2e (its
+/// JSON as parsed, in the file's key order): a checkout whose domain differs in any action,
+/// predicate or effect is not the one these rules were written from.
+const RELEASE_DOMAIN_FINGERPRINT: u64 = 0x0c32_0530_f5ca_2d6d;
 
 /// Checks that `domain` (the JSON of a checkout's `domain/robotouille.json`) is the release
 /// domain these rules reproduce.

@@ -599,12 +599,13 @@ pub fn solve_kitchen(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, St
     let mut real = k.initial.clone();
     let mut plan = Vec::new();
     for step in steps {
+        // Both actions of a step are in the labels of the state the step starts from.
+        let (_, perm) = world.canonical(&real);
+        let mut inverse = vec![0u8; perm.len()];
+        for (old, &new) in perm.iter().enumerate() {
+            inverse[new as usize] = old as u8;
+        }
         for act in std::iter::once(step.action.first).chain(step.action.then) {
-            let (_, perm) = world.canonical(&real);
-            let mut inverse = vec![0u8; perm.len()];
-            for (old, &new) in perm.iter().enumerate() {
-                inverse[new as usize] = old as u8;
-            }
             let act = relabel_act(act, &inverse);
             real.check(k, act)
                 .map_err(|e| format!("the search's plan does not replay: {} ({e})", act.text(k)))?;

@@ -50,6 +50,10 @@ impl Benchmark for Robotouille {
     fn lookup(&self) -> Option<&dyn crate::Lookup> {
         Some(self)
     }
+
+    fn simulated(&self) -> Option<&'static dyn crate::Simulated> {
+        Some(&super::world::RobotouilleWorld)
+    }
 }
 
 impl crate::Lookup for Robotouille {
@@ -88,6 +92,9 @@ impl crate::Answers for Robotouille {
         let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
         if benchmark != Some(super::BENCHMARK) || answer.text.trim_start().starts_with('{') {
             return None;
+        }
+        if super::world::kitchen_of(instance).is_some() {
+            return Some(super::world::verify::verify_answer(answer, instance));
         }
         Some(check_actions(answer, instance))
     }

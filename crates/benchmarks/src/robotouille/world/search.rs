@@ -1,0 +1,626 @@
+//! The search for shortest plans: the kitchen as a [`World`] for `makespan_world::search`
+//! (A*), with an admissible lower bound and symmetry reduction over stations.
+//!
+//! - **Steps.** With one robot a search step is a local action, `Do nothing`, or a move
+//!   followed at once by a local action at the new station (2 steps). No plan is lost: a move
+//!   followed by a move or by `Do nothing` leaves the same state as `Do nothing` and then
+//!   the second move, and the goal never names where the robot is. With several robots
+//!   every valid action is a step (one action per global step, any robot, as the release
+//!   backend runs them).
+//! - **Symmetry.** Stations of one kind are interchangeable (every move costs one step and
+//!   the goal takes any station of a kind), so each state is stored with the stations of
+//!   every kind in a canonical order: sorted by what is on and at them and which effects
+//!   name them. Stations that tie are blank and identical, so the order is canonical. The
+//!   plan is mapped back to the kitchen's names by replaying it.
+//! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
+//!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
+//!   pick and put of every station the item must still go to, the move each such carry
+//!   needs between stations of different kinds, the fill, boil and pour of each soup and
+//!   the carries of its pot and bowl), summed because each action acts on one object and
+//!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
+//!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
+//!   carried there first and away after).
+//! - **Caps.** `Limits::max_states` caps memory (about 300 bytes per state kept; the
+//!   default of 5 million stays under 2 GB), and a capped search ends in `Feasible` or
+//!   `Unknown` with the bound it proved.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use makespan_model::solution::Status;
+use makespan_world::{search, Limits, Outcome, World};
+
+use super::goal::{Literal, Obj};
+use super::kitchen::{Kitchen, StationKind};
+use super::rules::{
+    Act, EffectKind, Hand, ItemPlace, State, DELAY, F_COOKED, F_CUT, F_FRIED, F_FRYABLE,
+    F_FRYABLE_IF_CUT, NONE,
+};
+
+/// A search step: one action, or a move and the action after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move2 {
+    /// The first action.
+    pub first: Act,
+    /// The action right after it, for a move.
+    pub then: Option<Act>,
+}
+
+/// What the bound needs of each goal variable: the predicates named of it.
+#[derive(Debug, Clone, Default)]
+struct Needs {
+    cut: bool,
+    cook: bool,
+    fry: bool,
+    /// Literals that place it (`item_on`, `item_at`, `atop` as the upper item).
+    place: Vec<usize>,
+    /// `addedto(it, water)`.
+    add: bool,
+    /// `container_at(it, table)`.
+    container_at: Vec<usize>,
+    /// `in(it, bowl)`.
+    poured: bool,
+    /// `isboiling(it)`.
+    boil: bool,
+}
+
+/// A kitchen to search.
+pub struct KitchenWorld<'a> {
+    k: &'a Kitchen,
+    needs: Vec<Needs>,
+    single: bool,
+    /// Stations grouped by kind, for canonical orders.
+    by_kind: Vec<Vec<u8>>,
+    /// States generated so far (for speed reports).
+    generated: AtomicU64,
+}
+
+impl<'a> KitchenWorld<'a> {
+    /// The world of a kitchen.
+    pub fn new(k: &'a Kitchen) -> KitchenWorld<'a> {
+        let mut needs = vec![Needs::default(); k.goal.vars.len()];
+        for (l, lit) in k.goal.literals.iter().enumerate() {
+            let Some(&v) = lit.args.first() else { continue };
+            let n = &mut needs[v];
+            match lit.pred.as_str() {
+                "iscut" => n.cut = true,
+                "iscooked" => n.cook = true,
+                "isfried" => n.fry = true,
+                "item_on" | "item_at" | "atop" => n.place.push(l),
+                "addedto" => n.add = true,
+                "container_at" => n.container_at.push(l),
+                "in" => n.poured = true,
+                "isboiling" => n.boil = true,
+                _ => {}
+            }
+        }
+        let mut by_kind: Vec<Vec<u8>> = Vec::new();
+        let mut kinds: Vec<StationKind> = Vec::new();
+        for (s, (_, kind)) in k.stations.iter().enumerate() {
+            match kinds.iter().position(|x| x == kind) {
+                Some(p) => by_kind[p].push(s as u8),
+                None => {
+                    kinds.push(*kind);
+                    by_kind.push(vec![s as u8]);
+                }
+            }
+        }
+        KitchenWorld {
+            k,
+            needs,
+            single: k.robots.len() == 1,
+            by_kind,
+            generated: AtomicU64::new(0),
+        }
+    }
+
+    /// The bound at the start.
+    pub fn initial_bound(&self) -> i64 {
+        self.lower_bound(&self.k.initial)
+    }
+
+    /// The state with its stations in canonical order, and the permutation used
+    /// (`perm[old] = new`).
+    fn canonical(&self, state: &State) -> (State, Vec<u8>) {
+        let n = self.k.stations.len();
+        let mut perm: Vec<u8> = (0..n as u8).collect();
+        let signature = |s: u8| {
+            let mut sig: Vec<u32> = Vec::new();
+            sig.push(u32::from(state.station_empty & (1 << s) != 0));
+            for (p, r) in state.robots.iter().enumerate() {
+                if r.at == s {
+                    sig.push(1000 + p as u32);
+                }
+            }
+            for (i, it) in state.items.iter().enumerate() {
+                match it.place {
+                    ItemPlace::On(x) if x == s => sig.push(2000 + i as u32),
+                    ItemPlace::Atop(_, x) if x == s => sig.push(3000 + i as u32),
+                    _ => {}
+                }
+            }
+            for (c, cs) in state.containers.iter().enumerate() {
+                if cs.at == s {
+                    sig.push(4000 + c as u32);
+                }
+            }
+            for (e, eff) in state.effects.iter().enumerate() {
+                if eff.b == s
+                    && matches!(
+                        eff.kind,
+                        EffectKind::Cook | EffectKind::Fry | EffectKind::Fill
+                    )
+                {
+                    sig.push(5000 + e as u32);
+                }
+                if eff.c == s && eff.kind == EffectKind::Boil {
+                    sig.push(5000 + e as u32);
+                }
+            }
+            sig
+        };
+        let mut changed = false;
+        for group in &self.by_kind {
+            if group.len() < 2 {
+                continue;
+            }
+            let mut order: Vec<(Vec<u32>, u8)> = group.iter().map(|&s| (signature(s), s)).collect();
+            // Blank stations (signature [1]: empty, nothing names them) tie; sort them last.
+            order.sort_by(|a, b| {
+                let blank = |x: &Vec<u32>| x.as_slice() == [1];
+                (blank(&a.0), &a.0).cmp(&(blank(&b.0), &b.0))
+            });
+            for (slot, (_, s)) in group.iter().zip(&order) {
+                perm[*s as usize] = *slot;
+                changed |= slot != s;
+            }
+        }
+        if !changed {
+            return (state.clone(), perm);
+        }
+        (relabel(state, &perm), perm)
+    }
+
+    /// The cheapest remaining work of variable `v` over its candidates: (actions, chain).
+    fn var_cost(&self, state: &State, v: usize) -> (i64, i64) {
+        let var = &self.k.goal.vars[v];
+        let need = &self.needs[v];
+        let mut best: Option<(i64, i64)> = None;
+        for &obj in &var.domain {
+            let cost = match obj {
+                Obj::Item(i) => self.item_cost(state, i, need),
+                Obj::Container(c) => self.container_cost(state, c, need),
+                Obj::Meal(m) => self.meal_cost(state, m, need),
+                _ => (0, 0),
+            };
+            best = Some(match best {
+                None => cost,
+                Some(b) => (b.0.min(cost.0), b.1.min(cost.1)),
+            });
+        }
+        best.unwrap_or((0, 0))
+    }
+
+    /// Whether a placing literal could hold now for item `i` with some candidates.
+    fn place_now(&self, state: &State, i: u8, lit: &Literal) -> bool {
+        let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
+        let place = state.items[i as usize].place;
+        match lit.pred.as_str() {
+            "item_on" => {
+                matches!(place, ItemPlace::On(s) if other.domain.contains(&Obj::Station(s)))
+            }
+            "item_at" => place
+                .station()
+                .is_some_and(|s| other.domain.contains(&Obj::Station(s))),
+            "atop" => {
+                matches!(place, ItemPlace::Atop(b, _) if other.domain.contains(&Obj::Item(b)))
+            }
+            _ => true,
+        }
+    }
+
+    fn item_cost(&self, state: &State, i: u8, need: &Needs) -> (i64, i64) {
+        let it = state.items[i as usize];
+        let held = it.place == ItemPlace::Held;
+        if it.place == ItemPlace::Nowhere && !held {
+            // Added to a soup (or never placed): nothing more can be done with it.
+            let placed = need.place.is_empty() && !need.cut && !need.cook && !need.fry;
+            return if placed || need.add {
+                (0, 0)
+            } else {
+                (INFEASIBLE, INFEASIBLE)
+            };
+        }
+        let flags = it.flags;
+        let station_kind = |s: u8| self.k.stations[s as usize].1;
+        let on_kind = match it.place {
+            ItemPlace::On(s) => Some(station_kind(s)),
+            _ => None,
+        };
+        let cut_left = if (need.cut && flags & F_CUT == 0)
+            || (need.fry
+                && flags & F_FRYABLE == 0
+                && flags & F_FRYABLE_IF_CUT != 0
+                && flags & F_CUT == 0)
+        {
+            i64::from(state.cuts_left(i))
+        } else {
+            0
+        };
+        let active = |kind: EffectKind| {
+            state
+                .effects
+                .iter()
+                .find(|e| {
+                    e.kind == kind && e.a == i && !e.completed && it.place == ItemPlace::On(e.b)
+                })
+                .map(|e| i64::from(DELAY - e.count))
+        };
+        // Stages: the kinds of station the item must still lie on, in order.
+        let mut actions = cut_left;
+        let mut stages: Vec<StationKind> = Vec::new();
+        if cut_left > 0 {
+            stages.push(StationKind::Board);
+        }
+        let mut timer = 0;
+        let mut timer_active = false;
+        if need.cook && flags & F_COOKED == 0 {
+            match active(EffectKind::Cook) {
+                Some(t) => {
+                    timer = t;
+                    timer_active = true;
+                }
+                None => {
+                    actions += 1;
+                    timer = i64::from(DELAY);
+                    stages.push(StationKind::Stove);
+                }
+            }
+        }
+        if need.fry && flags & F_FRIED == 0 {
+            match active(EffectKind::Fry) {
+                Some(t) => {
+                    timer = timer.max(t);
+                    timer_active = true;
+                }
+                None => {
+                    actions += 1;
+                    timer = i64::from(DELAY);
+                    stages.push(StationKind::Fryer);
+                }
+            }
+        }
+        let processing = !stages.is_empty() || timer_active;
+        let final_place = !need.place.is_empty()
+            && (processing
+                || !need
+                    .place
+                    .iter()
+                    .all(|&l| self.place_now(state, i, &self.k.goal.literals[l])));
+        // Carries: to each stage not already under it, then to the dish.
+        let mut carries = 0;
+        let mut moves = 0;
+        let mut current = on_kind;
+        let mut first_from_hand = held;
+        let mut pre = 0; // steps before the timer's action
+        for &stage in &stages {
+            if current == Some(stage) && carries == 0 && it.place.station().is_some() {
+                continue;
+            }
+            carries += 1;
+            let step = if first_from_hand { 1 } else { 2 };
+            let mv = i64::from(!first_from_hand && current != Some(stage));
+            actions += step;
+            moves += mv;
+            if stage != StationKind::Board {
+                pre += step + mv;
+            }
+            first_from_hand = false;
+            current = Some(stage);
+        }
+        let mut post = 0;
+        if final_place {
+            let step = if first_from_hand { 1 } else { 2 };
+            let mv = i64::from(
+                !first_from_hand
+                    && (processing || current.is_some_and(|k| k != StationKind::Table)),
+            );
+            actions += step;
+            moves += mv;
+            post = step + mv;
+        } else if need.add {
+            let step = if first_from_hand { 1 } else { 2 };
+            actions += step;
+            post = step;
+        }
+        let chain = if timer > 0 { pre + timer + post } else { 0 };
+        let _ = carries;
+        (actions + moves, chain)
+    }
+
+    fn container_cost(&self, state: &State, c: u8, need: &Needs) -> (i64, i64) {
+        if need.container_at.is_empty() {
+            return (0, 0);
+        }
+        let cs = state.containers[c as usize];
+        let ok = need.container_at.iter().all(|&l| {
+            let lit = &self.k.goal.literals[l];
+            let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
+            cs.at != NONE && other.domain.contains(&Obj::Station(cs.at))
+        });
+        if ok {
+            return (0, 0);
+        }
+        let held = state.robots.iter().any(|r| r.hand == Hand::Container(c));
+        let n = if held { 1 } else { 3 };
+        (n, n)
+    }
+
+    fn meal_cost(&self, state: &State, m: u8, need: &Needs) -> (i64, i64) {
+        let meal = state.meals.get(m as usize).copied();
+        let pour = need.poured
+            && meal
+                .is_none_or(|x| x.container == NONE || self.k.containers[x.container as usize].1);
+        let boil = need.boil && meal.is_none_or(|x| !x.boiling);
+        if !pour && !boil {
+            return (0, 0);
+        }
+        let pot_of = meal.map(|x| x.container);
+        let pot_held = |c: u8| state.robots.iter().any(|r| r.hand == Hand::Container(c));
+        let mut actions = 0;
+        let mut chain = 0;
+        let mut pot_on_stove = false;
+        let mut pot_in_hand = pot_of.is_some_and(|c| c != NONE && pot_held(c));
+        if meal.is_none() {
+            // Fill (unless a fill runs), which ends with the pot at a sink.
+            let running = state.effects.iter().find(|e| {
+                e.kind == EffectKind::Fill
+                    && !e.completed
+                    && state.containers[e.a as usize].at == e.b
+            });
+            let paused = state
+                .effects
+                .iter()
+                .any(|e| e.kind == EffectKind::Fill && !e.completed);
+            match running {
+                Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
+                _ if paused => chain += 2,
+                _ => {
+                    actions += 1;
+                    let pot_at_sink = (0..self.k.containers.len()).any(|c| {
+                        let at = state.containers[c].at;
+                        self.k.containers[c].1
+                            && at != NONE
+                            && self.k.stations[at as usize].1 == StationKind::Sink
+                    });
+                    chain += i64::from(DELAY) + if pot_at_sink { 0 } else { 1 };
+                }
+            }
+            pot_in_hand = false;
+        } else if let Some(c) = pot_of.filter(|&c| c != NONE) {
+            let at = state.containers[c as usize].at;
+            pot_on_stove = at != NONE && self.k.stations[at as usize].1 == StationKind::Stove;
+        }
+        if boil {
+            let running = state.effects.iter().find(|e| {
+                e.kind == EffectKind::Boil
+                    && e.a == m
+                    && !e.completed
+                    && state.containers[e.b as usize].at == e.c
+            });
+            match running {
+                Some(e) => chain += i64::from(DELAY - e.count),
+                None => {
+                    actions += 1;
+                    if !pot_on_stove {
+                        // Carry the pot to a stove: place, and pick and move unless held.
+                        let n = if pot_in_hand { 1 } else { 3 };
+                        actions += n;
+                        chain += n;
+                    }
+                    chain += i64::from(DELAY);
+                }
+            }
+            pot_in_hand = false;
+        }
+        if pour {
+            let n = if pot_in_hand { 1 } else { 3 };
+            actions += n;
+            chain += n;
+        }
+        (actions, chain)
+    }
+}
+
+/// A cost no plan pays: the state cannot reach the goal (an item the goal needs was
+/// added to a soup).
+const INFEASIBLE: i64 = 1 << 40;
+
+/// `state` with station `s` renamed `perm[s]`.
+fn relabel(state: &State, perm: &[u8]) -> State {
+    let map = |s: u8| if s == NONE { NONE } else { perm[s as usize] };
+    let mut out = state.clone();
+    for r in &mut out.robots {
+        r.at = map(r.at);
+    }
+    for it in &mut out.items {
+        it.place = match it.place {
+            ItemPlace::On(s) => ItemPlace::On(map(s)),
+            ItemPlace::Atop(b, s) => ItemPlace::Atop(b, map(s)),
+            other => other,
+        };
+    }
+    for c in &mut out.containers {
+        c.at = map(c.at);
+    }
+    let mut empty = 0u64;
+    for s in 0..perm.len() {
+        if state.station_empty & (1 << s) != 0 {
+            empty |= 1 << perm[s];
+        }
+    }
+    out.station_empty = empty;
+    for e in &mut out.effects {
+        match e.kind {
+            EffectKind::Cook | EffectKind::Fry | EffectKind::Fill => e.b = map(e.b),
+            EffectKind::Boil => e.c = map(e.c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `act` with station `s` renamed `perm[s]`.
+fn relabel_act(act: Act, perm: &[u8]) -> Act {
+    let m = |s: u8| if s == NONE { NONE } else { perm[s as usize] };
+    match act {
+        Act::Move(p, a, b) => Act::Move(p, m(a), m(b)),
+        Act::Pick(p, i, s) => Act::Pick(p, i, m(s)),
+        Act::Place(p, i, s) => Act::Place(p, i, m(s)),
+        Act::PickContainer(p, c, s) => Act::PickContainer(p, c, m(s)),
+        Act::PlaceContainer(p, c, s) => Act::PlaceContainer(p, c, m(s)),
+        Act::Cook(p, i, s) => Act::Cook(p, i, m(s)),
+        Act::Cut(p, i, s) => Act::Cut(p, i, m(s)),
+        Act::Fry(p, i, s) => Act::Fry(p, i, m(s)),
+        Act::FillPot(p, c, s) => Act::FillPot(p, c, m(s)),
+        Act::Boil(p, c, s, x) => Act::Boil(p, c, m(s), x),
+        Act::Add(p, i, c, s, x) => Act::Add(p, i, c, m(s), x),
+        Act::FillBowl(p, b, c, s, x) => Act::FillBowl(p, b, c, m(s), x),
+        Act::Stack(p, i, j, s) => Act::Stack(p, i, j, m(s)),
+        Act::Unstack(p, i, j, s) => Act::Unstack(p, i, j, m(s)),
+        Act::Wait => Act::Wait,
+    }
+}
+
+impl World for KitchenWorld<'_> {
+    type State = State;
+    type Action = Move2;
+
+    fn initial(&self) -> State {
+        self.canonical(&self.k.initial).0
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        self.k.goal.reached(self.k, state)
+    }
+
+    fn successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>) {
+        self.generated.fetch_add(1, Ordering::Relaxed);
+        let mut acts = Vec::new();
+        let mut push = |first: Act, then: Option<Act>, next: State, cost: i64| {
+            out.push((Move2 { first, then }, cost, self.canonical(&next).0));
+        };
+        if !self.single {
+            state.valid_actions(self.k, &mut acts);
+            for act in acts {
+                let mut next = state.clone();
+                next.step(act);
+                push(act, None, next, 1);
+            }
+            return;
+        }
+        state.local_actions(self.k, 0, &mut acts);
+        acts.push(Act::Wait);
+        for act in acts.drain(..) {
+            let mut next = state.clone();
+            next.step(act);
+            push(act, None, next, 1);
+        }
+        let at = state.robots[0].at;
+        if at == NONE {
+            return;
+        }
+        for s in 0..self.k.stations.len() as u8 {
+            if s == at || !state.vacant(s) {
+                continue;
+            }
+            let mv = Act::Move(0, at, s);
+            let mut moved = state.clone();
+            moved.step(mv);
+            if self.k.goal.reached(self.k, &moved) {
+                // The goal holds after the move alone: a wait does the same.
+                continue;
+            }
+            moved.local_actions(self.k, 0, &mut acts);
+            for act in acts.drain(..) {
+                let mut next = moved.clone();
+                next.step(act);
+                push(mv, Some(act), next, 2);
+            }
+        }
+    }
+
+    fn lower_bound(&self, state: &State) -> i64 {
+        let mut total = 0;
+        let mut chain = 0;
+        for v in 0..self.k.goal.vars.len() {
+            if !self.k.goal.vars[v].used {
+                continue;
+            }
+            let (a, c) = self.var_cost(state, v);
+            total += a;
+            chain = chain.max(c);
+        }
+        total.max(chain).min(INFEASIBLE)
+    }
+}
+
+/// What a search of a kitchen established.
+#[derive(Debug, Clone)]
+pub struct KitchenSolution {
+    /// `Optimal`, `Feasible`, `Infeasible` or `Error` (no plan within the limits).
+    pub status: Status,
+    /// The plan, as the kitchen's actions in order.
+    pub plan: Vec<Act>,
+    /// The proven lower bound.
+    pub bound: i64,
+    /// States expanded by the search.
+    pub states: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Searches a kitchen for a shortest plan within `limits`; the plan is in the kitchen's
+/// own station names and has been replayed to the goal.
+pub fn solve_kitchen(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, String> {
+    let started = Instant::now();
+    let world = KitchenWorld::new(k);
+    let outcome = search(&world, limits);
+    let (status, steps, bound) = match outcome {
+        Outcome::Optimal(plan) => {
+            let cost = plan.cost;
+            (Status::Optimal, plan.steps, cost)
+        }
+        Outcome::Feasible { plan, bound } => (Status::Feasible, plan.steps, bound),
+        Outcome::Infeasible => (Status::Infeasible, Vec::new(), 0),
+        Outcome::Unknown { bound } => (Status::Error, Vec::new(), bound),
+    };
+    // Map the canonical labels back by replaying from the real start.
+    let mut real = k.initial.clone();
+    let mut plan = Vec::new();
+    for step in steps {
+        // Both actions of a step are in the labels of the state the step starts from.
+        let (_, perm) = world.canonical(&real);
+        let mut inverse = vec![0u8; perm.len()];
+        for (old, &new) in perm.iter().enumerate() {
+            inverse[new as usize] = old as u8;
+        }
+        for act in std::iter::once(step.action.first).chain(step.action.then) {
+            let act = relabel_act(act, &inverse);
+            real.check(k, act)
+                .map_err(|e| format!("the search's plan does not replay: {} ({e})", act.text(k)))?;
+            real.step(act);
+            plan.push(act);
+        }
+    }
+    if status != Status::Infeasible && status != Status::Error && !k.goal.reached(k, &real) {
+        return Err("the search's plan does not reach the goal when replayed".into());
+    }
+    Ok(KitchenSolution {
+        status,
+        plan,
+        bound,
+        states: world.generated.load(Ordering::Relaxed),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,271 @@
+//! Robotouille's simulated kitchens: the simulator against upstream's release backend
+//! (run with `python3` from the checkout in `../shared`), the search's plans replayed there,
+//! and the search's optima.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use makespan_benchmarks::robotouille::world::{replay_texts, solve_kitchen, Act, Kitchen};
+use makespan_benchmarks::Limits;
+use makespan_model::solution::Status;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+fn upstream() -> Option<PathBuf> {
+    makespan_testkit::data("robotouille/upstream")
+}
+
+/// Every environment file of the three sets: (set, file name, JSON).
+fn environments(root: &Path) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    for set in ["synchronous", "asynchronous", "multi_agent"] {
+        let dir = root.join("environments/env_generator/examples").join(set);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.sort();
+        for f in files
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let name = f.file_stem().unwrap().to_string_lossy().to_string();
+            out.push((set.to_string(), name, serde_json::from_str(&text).unwrap()));
+        }
+    }
+    out
+}
+
+/// Runs the upstream driver on `jobs`, or `None` (with a skip note) where python3 or the
+/// backend's imports are missing.
+fn run_upstream(root: &Path, jobs: &Value) -> Option<Vec<Value>> {
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/robotouille_upstream.py");
+    let child = Command::new("python3")
+        .arg(&driver)
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        makespan_testkit::skip("python3 is not there");
+        return None;
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(jobs.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    if !out.status.success() {
+        makespan_testkit::skip(&format!(
+            "the upstream backend does not run with this python3: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+        return None;
+    }
+    Some(serde_json::from_slice(&out.stdout).unwrap())
+}
+
+fn texts(k: &Kitchen, acts: &[Act]) -> Vec<String> {
+    acts.iter().map(|a| a.text(k)).collect()
+}
+
+/// A guided random walk: mostly actions other than moves and waits, so that items get
+/// cut, cooked, stacked and souped.
+fn walk(k: &Kitchen, seed: u64, len: usize) -> Vec<Act> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut state = k.initial.clone();
+    let mut out = Vec::new();
+    let mut acts = Vec::new();
+    for _ in 0..len {
+        acts.clear();
+        state.valid_actions(k, &mut acts);
+        let busy: Vec<Act> = acts
+            .iter()
+            .copied()
+            .filter(|a| !matches!(a, Act::Move(..) | Act::Wait))
+            .collect();
+        let act = if !busy.is_empty() && rng.random_bool(0.6) {
+            busy[rng.random_range(0..busy.len())]
+        } else {
+            acts[rng.random_range(0..acts.len())]
+        };
+        state.step(act);
+        out.push(act);
+    }
+    out
+}
+
+#[test]
+fn random_walks_see_the_same_actions_and_predicates_as_upstream_at_every_step() {
+    let Some(root) = upstream() else { return };
+    let envs = environments(&root);
+    let mut jobs = Vec::new();
+    let mut walks = Vec::new();
+    for (n, (_, _, env)) in envs.iter().enumerate() {
+        let k = Kitchen::from_environment(env).unwrap();
+        for w in 0..3 {
+            let acts = walk(&k, (n * 10 + w) as u64, 60);
+            let mut t = texts(&k, &acts);
+            // An invalid string in the middle: neither side executes it.
+            t.insert(7, "Pick up bread9 from table1 using robot1".into());
+            jobs.push(json!({"environment": env, "actions": t}));
+            walks.push((n, t));
+        }
+    }
+    let Some(results) = run_upstream(&root, &Value::Array(jobs)) else {
+        return;
+    };
+    let mut compared = 0;
+    for ((n, t), result) in walks.iter().zip(&results) {
+        let (set, name, env) = &envs[*n];
+        let k = Kitchen::from_environment(env).unwrap();
+        let mut state = k.initial.clone();
+        let steps = result["steps"].as_array().unwrap();
+        for (step, theirs) in steps.iter().enumerate() {
+            if step > 0 {
+                let text = &t[step - 1];
+                match makespan_benchmarks::robotouille::world::replay::resolve(&k, &state, text) {
+                    Ok(act) => {
+                        assert!(
+                            theirs.get("invalid").is_none(),
+                            "{set}/{name} step {step}: upstream refuses {text}"
+                        );
+                        state.step(act);
+                    }
+                    Err(_) => {
+                        assert!(
+                            theirs.get("invalid").is_some(),
+                            "{set}/{name} step {step}: makespan refuses {text}"
+                        );
+                        continue;
+                    }
+                }
+            }
+            let mut acts = Vec::new();
+            state.valid_actions(&k, &mut acts);
+            let mut mine = texts(&k, &acts);
+            mine.sort();
+            let want: Vec<String> = serde_json::from_value(theirs["valid"].clone()).unwrap();
+            assert_eq!(
+                mine,
+                want,
+                "{set}/{name} step {step}: valid actions after {:?}",
+                &t[..step]
+            );
+            let want: Vec<String> = serde_json::from_value(theirs["predicates"].clone()).unwrap();
+            assert_eq!(
+                state.predicates(&k),
+                want,
+                "{set}/{name} step {step}: predicates after {:?}",
+                &t[..step]
+            );
+            assert_eq!(
+                k.goal.reached(&k, &state),
+                theirs["goal"].as_bool().unwrap(),
+                "{set}/{name} step {step}: goal"
+            );
+            compared += 1;
+        }
+    }
+    eprintln!("compared {compared} steps over {} walks", walks.len());
+    assert!(compared > 1000);
+}
+
+/// The default layouts the search closes quickly, with their limits.
+fn quick_limits() -> Limits {
+    Limits {
+        max_states: 3_000_000,
+        time: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    }
+}
+
+#[test]
+#[ignore = "a measurement: cargo test --release --test robotouille_world measure -- --ignored --nocapture"]
+fn measure_default_layouts() {
+    let Some(root) = upstream() else { return };
+    for (set, name, env) in environments(&root) {
+        let k = Kitchen::from_environment(&env).unwrap();
+        let s = solve_kitchen(&k, &quick_limits()).unwrap();
+        let replay = replay_texts(&k, &texts(&k, &s.plan));
+        println!(
+            "{set:13} {name:60} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
+            s.status,
+            s.plan.len(),
+            s.bound,
+            s.states,
+            s.seconds,
+            replay.goal_step
+        );
+    }
+}
+
+#[test]
+fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
+    let Some(root) = upstream() else { return };
+    let small = |set: &str, name: &str| {
+        let task: u32 = name
+            .split('_')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(99);
+        (set == "synchronous" && task <= 6) || (set == "asynchronous" && (task <= 3 || task == 5))
+    };
+    let mut jobs = Vec::new();
+    let mut plans = Vec::new();
+    for (set, name, env) in environments(&root) {
+        if !small(&set, &name) || name.contains('.') {
+            continue;
+        }
+        let k = Kitchen::from_environment(&env).unwrap();
+        let s = solve_kitchen(&k, &quick_limits()).unwrap();
+        assert_eq!(s.status, Status::Optimal, "{set}/{name}");
+        assert_eq!(s.plan.len() as i64, s.bound, "{set}/{name}");
+        let t = texts(&k, &s.plan);
+        assert_eq!(
+            replay_texts(&k, &t).goal_step,
+            Some(t.len()),
+            "{set}/{name}"
+        );
+        jobs.push(json!({"environment": env, "actions": t}));
+        plans.push(format!("{set}/{name}"));
+    }
+    let Some(results) = run_upstream(&root, &Value::Array(jobs)) else {
+        return;
+    };
+    for (name, result) in plans.iter().zip(&results) {
+        let steps = result["steps"].as_array().unwrap();
+        let last = steps.len() - 1;
+        for (n, s) in steps.iter().enumerate() {
+            assert!(
+                s.get("invalid").is_none(),
+                "{name}: upstream refuses step {n}"
+            );
+            assert_eq!(
+                s["goal"].as_bool(),
+                Some(n == last),
+                "{name}: goal at step {n} of {last}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_checkouts_domain_is_the_release_domain_the_rules_reproduce() {
+    let Some(root) = upstream() else { return };
+    let text = std::fs::read_to_string(root.join("domain/robotouille.json")).unwrap();
+    let domain: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        makespan_benchmarks::robotouille::world::release_domain(&domain),
+        Ok(())
+    );
+    let mut changed = domain.clone();
+    changed["action_defs"][0]["name"] = json!("teleport");
+    assert!(makespan_benchmarks::robotouille::world::release_domain(&changed).is_err());
+}

@@ -39,6 +39,7 @@ mod answer;
 mod benchmark;
 mod compare;
 mod native;
+pub mod pyrandom;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;

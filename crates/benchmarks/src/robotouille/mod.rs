@@ -38,7 +38,10 @@ pub mod actions;
 mod answer;
 mod benchmark;
 mod compare;
+pub mod generator;
 mod native;
+pub mod pyrandom;
+pub mod seeds;
 pub mod world;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

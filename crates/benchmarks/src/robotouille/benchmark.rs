@@ -54,6 +54,10 @@ impl Benchmark for Robotouille {
     fn simulated(&self) -> Option<&'static dyn crate::Simulated> {
         Some(&super::world::RobotouilleWorld)
     }
+
+    fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
+        Some(&super::harness::RobotouilleHarness)
+    }
 }
 
 impl crate::Lookup for Robotouille {

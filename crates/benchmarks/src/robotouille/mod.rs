@@ -39,6 +39,7 @@ mod answer;
 mod benchmark;
 mod compare;
 pub mod generator;
+mod harness;
 mod native;
 pub mod pyrandom;
 pub mod seeds;

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use makespan_benchmarks::robotouille::world::{replay_texts, solve_kitchen, Act, Kitchen};
+use makespan_benchmarks::robotouille::world::{
+    replay_texts, solve_kitchen, solve_kitchen_blind, Act, Kitchen,
+};
 use makespan_benchmarks::Limits;
 use makespan_model::solution::Status;
 use rand::rngs::SmallRng;
@@ -109,8 +111,8 @@ fn random_walks_see_the_same_actions_and_predicates_as_upstream_at_every_step() 
     let mut walks = Vec::new();
     for (n, (_, _, env)) in envs.iter().enumerate() {
         let k = Kitchen::from_environment(env).unwrap();
-        for w in 0..3 {
-            let acts = walk(&k, (n * 10 + w) as u64, 60);
+        for w in 0..walks_per_file() {
+            let acts = walk(&k, (n * 10 + w) as u64, 50);
             let mut t = texts(&k, &acts);
             // An invalid string in the middle: neither side executes it.
             t.insert(7, "Pick up bread9 from table1 using robot1".into());
@@ -177,6 +179,15 @@ fn random_walks_see_the_same_actions_and_predicates_as_upstream_at_every_step() 
     assert!(compared > 1000);
 }
 
+/// Walks per environment file: 1 (upstream's backend takes about 3 s per walk), more
+/// with `ROBOTOUILLE_WALKS`.
+fn walks_per_file() -> usize {
+    std::env::var("ROBOTOUILLE_WALKS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(1)
+}
+
 /// The default layouts the search closes quickly, with their limits.
 fn quick_limits() -> Limits {
     Limits {
@@ -190,7 +201,11 @@ fn quick_limits() -> Limits {
 #[ignore = "a measurement: cargo test --release --test robotouille_world measure -- --ignored --nocapture"]
 fn measure_default_layouts() {
     let Some(root) = upstream() else { return };
+    let only = std::env::var("ROBOTOUILLE_ONLY").unwrap_or_default();
     for (set, name, env) in environments(&root) {
+        if !format!("{set}/{name}").contains(&only) {
+            continue;
+        }
         let k = Kitchen::from_environment(&env).unwrap();
         let s = solve_kitchen(&k, &quick_limits()).unwrap();
         let replay = replay_texts(&k, &texts(&k, &s.plan));
@@ -268,4 +283,105 @@ fn the_checkouts_domain_is_the_release_domain_the_rules_reproduce() {
     let mut changed = domain.clone();
     changed["action_defs"][0]["name"] = json!("teleport");
     assert!(makespan_benchmarks::robotouille::world::release_domain(&changed).is_err());
+}
+
+/// The small default layouts, each from its start and from a few states a random walk
+/// reaches: the search's optimum equals a uniform-cost search's (so its bound never
+/// overestimates there), and every plan replays to the goal exactly at its last step.
+#[test]
+fn the_bound_agrees_with_uniform_cost_search_and_every_plan_replays() {
+    let Some(root) = upstream() else { return };
+    let limits = Limits {
+        max_states: 400_000,
+        ..Limits::default()
+    };
+    let mut checked = 0;
+    for (set, name, env) in environments(&root) {
+        let task: u32 = name
+            .split('_')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(99);
+        let small = (set == "synchronous" && task <= 5)
+            || (set == "asynchronous" && matches!(task, 0 | 1 | 5));
+        if !small || name.contains('.') {
+            continue;
+        }
+        let base = Kitchen::from_environment(&env).unwrap();
+        for seed in 0..4u64 {
+            let mut k = base.clone();
+            if seed > 0 {
+                // Start from a state a short random walk reaches (half-cut, cooking, held).
+                let acts = walk(&k, seed, 3 + seed as usize * 2);
+                for a in acts {
+                    k.initial.step(a);
+                }
+                if k.goal.reached(&k, &k.initial) {
+                    continue;
+                }
+            }
+            let informed = solve_kitchen(&k, &limits).unwrap();
+            let blind = solve_kitchen_blind(&k, &limits).unwrap();
+            let t = texts(&k, &informed.plan);
+            assert_eq!(
+                replay_texts(&k, &t).goal_step,
+                Some(t.len()),
+                "{set}/{name} walk {seed}"
+            );
+            if blind.status == Status::Optimal {
+                assert_eq!(informed.status, Status::Optimal, "{set}/{name} walk {seed}");
+                assert_eq!(
+                    informed.plan.len(),
+                    blind.plan.len(),
+                    "{set}/{name} walk {seed}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{checked} optima checked against uniform-cost search");
+    assert!(checked >= 10);
+}
+
+/// Dropping any step of an optimal plan, or swapping two neighbouring steps that differ,
+/// is flagged by the replay (a refused step, or the goal not reached).
+#[test]
+fn dropping_or_swapping_steps_of_a_plan_is_flagged() {
+    let Some(root) = upstream() else { return };
+    let (mut swaps, mut flagged) = (0, 0);
+    for (set, name, env) in environments(&root) {
+        if !(name.starts_with("1_") || name.starts_with("5_")) || set == "multi_agent" {
+            continue;
+        }
+        let k = Kitchen::from_environment(&env).unwrap();
+        let plan = texts(&k, &solve_kitchen(&k, &quick_limits()).unwrap().plan);
+        for n in 0..plan.len() {
+            let mut dropped = plan.clone();
+            dropped.remove(n);
+            let r = replay_texts(&k, &dropped);
+            assert!(
+                r.goal_step.is_none(),
+                "{set}/{name}: dropping step {n} still reaches the goal"
+            );
+            if n + 1 < plan.len() && plan[n] != plan[n + 1] {
+                let mut swapped = plan.clone();
+                swapped.swap(n, n + 1);
+                let r = replay_texts(&k, &swapped);
+                let refused = r.lines.iter().any(|(_, o)| {
+                    matches!(
+                        o,
+                        makespan_benchmarks::robotouille::world::StepOutcome::Invalid { .. }
+                    )
+                });
+                swaps += 1;
+                if refused || r.goal_step.is_none() {
+                    flagged += 1;
+                } else {
+                    // A swap the rules allow is another plan of the same length, never shorter.
+                    assert_eq!(r.goal_step, Some(plan.len()), "{set}/{name}: swap {n}");
+                }
+            }
+        }
+    }
+    assert!(flagged * 2 > swaps, "{flagged} of {swaps} swaps flagged");
 }

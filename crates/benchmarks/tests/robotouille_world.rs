@@ -209,8 +209,9 @@ fn measure_default_layouts() {
         let k = Kitchen::from_environment(&env).unwrap();
         let s = solve_kitchen(&k, &quick_limits()).unwrap();
         let replay = replay_texts(&k, &texts(&k, &s.plan));
+        let h0 = makespan_benchmarks::robotouille::world::KitchenWorld::new(&k).initial_bound();
         println!(
-            "{set:13} {name:60} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
+            "{set:13} {name:60} h0 {h0:3} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
             s.status,
             s.plan.len(),
             s.bound,

@@ -202,6 +202,11 @@ impl<'a> KitchenWorld<'a> {
         } else {
             0
         };
+        // Frying an item that is fryable only once cut waits for its cuts.
+        let cut_before_fry = need.fry
+            && flags & F_FRYABLE == 0
+            && flags & F_FRYABLE_IF_CUT != 0
+            && flags & F_CUT == 0;
         let active = |kind: EffectKind| {
             state
                 .effects
@@ -267,7 +272,7 @@ impl<'a> KitchenWorld<'a> {
             let mv = i64::from(!first_from_hand && current != Some(stage));
             actions += step;
             moves += mv;
-            if stage != StationKind::Board {
+            if stage != StationKind::Board || cut_before_fry {
                 pre += step + mv;
             }
             first_from_hand = false;
@@ -294,9 +299,14 @@ impl<'a> KitchenWorld<'a> {
             actions += step;
             post = step;
         }
+        if cut_before_fry {
+            pre += cut_left;
+        }
         let chain = if timer > 0 { pre + timer + post } else { 0 };
-        let _ = carries;
-        (actions + moves, chain)
+        // The robot must come to the item's station with an empty hand to pick it up the
+        // first time (see `lower_bound` for the one pick per robot that may need no move).
+        let picked = (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
+        (actions + moves + i64::from(picked), chain)
     }
 
     fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
@@ -499,7 +509,9 @@ impl World for KitchenWorld<'_> {
             work.push(per);
         }
         total += self.cheapest_assignment(&work, 0, &mut Vec::new());
-        total.max(chain).min(INFEASIBLE)
+        // Each robot may make its first pick where it stands, without a move.
+        total -= state.robots.len() as i64;
+        total.max(chain).max(0).min(INFEASIBLE)
     }
 }
 

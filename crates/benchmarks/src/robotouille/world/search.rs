@@ -305,7 +305,8 @@ impl<'a> KitchenWorld<'a> {
         let chain = if timer > 0 { pre + timer + post } else { 0 };
         // The robot must come to the item's station with an empty hand to pick it up the
         // first time (see `lower_bound` for the one pick per robot that may need no move).
-        let picked = (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
+        let picked =
+            (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
         (actions + moves + i64::from(picked), chain)
     }
 

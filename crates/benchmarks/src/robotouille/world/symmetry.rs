@@ -9,9 +9,10 @@
 //! labels), the effect positions that name it and, for each item on it, the descriptions
 //! from the bottom of its stack up to that item. Stations are ordered by description
 //! within their kind, then items by where they are under that order. Two objects that tie
-//! have equal descriptions everywhere, so swapping them maps the state to itself: the
-//! labelling is canonical, and two states get the same one exactly when a relabelling maps
-//! one onto the other.
+//! have equal descriptions everywhere, so swapping them maps the state to itself: two
+//! states that a relabelling maps onto each other get the same labelling (up to a digest
+//! collision, which only costs reduction), and a labelled state is always equivalent to
+//! the original, so merging never joins two different situations.
 
 use super::kitchen::Kitchen;
 use super::rules::{Act, EffectKind, Hand, ItemPlace, State, NONE};
@@ -182,21 +183,28 @@ impl Symmetry {
     }
 
     /// The canonical labelling of `state`.
+    ///
+    /// Descriptions are compared by 64-bit digests. Any relabelling maps a state to an
+    /// equivalent one, so a digest collision can only make two equivalent states look
+    /// different (less reduction), never merge two that differ.
     pub fn canonical(&self, state: &State) -> (State, Relabelling) {
         let n_items = state.items.len();
-        // Label-free descriptions of the items.
-        let mut desc: Vec<Vec<u32>> = Vec::with_capacity(n_items);
+        let mut desc = [0u64; 64];
         for (i, it) in state.items.iter().enumerate() {
-            let mut d = vec![self.item_kind[i], u32::from(it.flags)];
-            d.push(match it.place {
-                ItemPlace::On(_) => 0,
-                ItemPlace::Atop(..) => 1,
-                ItemPlace::Held => 2,
-                ItemPlace::Nowhere => 3,
-            });
+            let mut h = mix(0x9e37, u64::from(self.item_kind[i]));
+            h = mix(h, u64::from(it.flags));
+            h = mix(
+                h,
+                match it.place {
+                    ItemPlace::On(_) => 1,
+                    ItemPlace::Atop(..) => 2,
+                    ItemPlace::Held => 3,
+                    ItemPlace::Nowhere => 4,
+                },
+            );
             for (p, r) in state.robots.iter().enumerate() {
                 if r.hand == Hand::Item(i as u8) {
-                    d.push(TAG_ROBOT | p as u32);
+                    h = mix(h, u64::from(TAG_ROBOT) | p as u64);
                 }
             }
             for (e, eff) in state.effects.iter().enumerate() {
@@ -205,50 +213,51 @@ impl Symmetry {
                     EffectKind::Cook | EffectKind::Fry | EffectKind::CutCount | EffectKind::CutFry
                 );
                 if names_item && eff.a == i as u8 {
-                    d.push(TAG_EFFECT | e as u32);
+                    h = mix(h, u64::from(TAG_EFFECT) | e as u64);
                 }
             }
             for (m, meal) in state.meals.iter().enumerate() {
                 if meal.added & (1 << i) != 0 {
-                    d.push(TAG_MEAL | m as u32);
+                    h = mix(h, u64::from(TAG_MEAL) | m as u64);
                 }
             }
-            desc.push(d);
+            desc[i] = h;
         }
-        // Each placed item's path: the descriptions from the bottom of its stack up to it.
-        let path = |i: usize| {
-            let mut chain = vec![i];
+        // Each placed item's path: its stack from the bottom up to it.
+        let mut path = [0u64; 64];
+        for i in 0..n_items {
+            if state.items[i].place.station().is_none() {
+                continue;
+            }
+            let mut chain = [0u8; 64];
+            let mut len = 0;
             let mut at = i;
-            while let ItemPlace::Atop(b, _) = state.items[at].place {
-                if chain.len() > n_items {
-                    break;
+            loop {
+                chain[len] = at as u8;
+                len += 1;
+                match state.items[at].place {
+                    ItemPlace::Atop(b, _) if len < n_items => at = b as usize,
+                    _ => break,
                 }
-                at = b as usize;
-                chain.push(at);
             }
-            let mut out = Vec::new();
-            for &x in chain.iter().rev() {
-                out.push(TAG_PATH | desc[x].len() as u32);
-                out.extend_from_slice(&desc[x]);
+            let mut h = u64::from(TAG_PATH);
+            for &x in chain[..len].iter().rev() {
+                h = mix(h, desc[x as usize]);
             }
-            out
-        };
-        let paths: Vec<Option<Vec<u32>>> = (0..n_items)
-            .map(|i| state.items[i].place.station().map(|_| path(i)))
-            .collect();
-        let n_stations = state.station_empty.count_ones() as usize; // only a capacity hint
-        let mut station_desc: Vec<Vec<u32>> = Vec::with_capacity(n_stations);
+            path[i] = h;
+        }
         let total_stations = self.stations.iter().map(Vec::len).sum::<usize>();
+        let mut station_desc = [0u64; 64];
         for s in 0..total_stations as u8 {
-            let mut d = vec![u32::from(state.station_empty & (1 << s) != 0)];
+            let mut h = mix(0x51, u64::from(state.station_empty & (1 << s) != 0));
             for (p, r) in state.robots.iter().enumerate() {
                 if r.at == s {
-                    d.push(TAG_ROBOT | p as u32);
+                    h = mix(h, u64::from(TAG_ROBOT) | p as u64);
                 }
             }
             for (c, cs) in state.containers.iter().enumerate() {
                 if cs.at == s {
-                    d.push(TAG_CONTAINER | c as u32);
+                    h = mix(h, u64::from(TAG_CONTAINER) | c as u64);
                 }
             }
             for (e, eff) in state.effects.iter().enumerate() {
@@ -258,44 +267,32 @@ impl Symmetry {
                     _ => false,
                 };
                 if names {
-                    d.push(TAG_EFFECT | e as u32);
+                    h = mix(h, u64::from(TAG_EFFECT) | e as u64);
                 }
             }
-            let mut here: Vec<&Vec<u32>> = (0..n_items)
-                .filter(|&i| state.items[i].place.station() == Some(s))
-                .filter_map(|i| paths[i].as_ref())
-                .collect();
-            here.sort();
-            for p in here {
-                d.push(TAG_ITEM | p.len() as u32);
-                d.extend_from_slice(p);
+            // The items there, in any order.
+            let mut items_here = 0u64;
+            for i in 0..n_items {
+                if state.items[i].place.station() == Some(s) {
+                    items_here = items_here.wrapping_add(mix(u64::from(TAG_ITEM), path[i]));
+                }
             }
-            station_desc.push(d);
+            station_desc[s as usize] = mix(h, items_here);
         }
         let mut stations = vec![0u8; total_stations];
         for group in &self.stations {
             let mut order: Vec<u8> = group.clone();
-            order.sort_by(|&a, &b| station_desc[a as usize].cmp(&station_desc[b as usize]));
+            order.sort_by_key(|&s| station_desc[s as usize]);
             for (slot, s) in group.iter().zip(order) {
                 stations[s as usize] = *slot;
             }
         }
         // Items ordered by where they are under the new station labels.
-        let key = |i: usize| -> Vec<u32> {
-            let it = state.items[i];
-            let mut k = Vec::new();
-            match it.place.station() {
-                Some(s) => {
-                    k.push(0);
-                    k.push(u32::from(stations[s as usize]));
-                    k.extend_from_slice(paths[i].as_deref().unwrap_or(&[]));
-                }
-                None => {
-                    k.push(1);
-                    k.extend_from_slice(&desc[i]);
-                }
+        let key = |i: usize| -> (u64, u64) {
+            match state.items[i].place.station() {
+                Some(s) => (u64::from(stations[s as usize]), path[i]),
+                None => (u64::MAX, desc[i]),
             }
-            k
         };
         let mut items = vec![0u8; n_items];
         for group in &self.items {
@@ -303,14 +300,21 @@ impl Symmetry {
                 items[group[0] as usize] = group[0];
                 continue;
             }
-            let mut order: Vec<(Vec<u32>, u8)> =
-                group.iter().map(|&i| (key(i as usize), i)).collect();
-            order.sort();
-            for (slot, (_, i)) in group.iter().zip(order) {
+            let mut order: Vec<u8> = group.clone();
+            order.sort_by_key(|&i| key(i as usize));
+            for (slot, i) in group.iter().zip(order) {
                 items[i as usize] = *slot;
             }
         }
         let relabel = Relabelling { stations, items };
         (relabel.state(state), relabel)
     }
+}
+
+/// One step of a 64-bit digest (the multiply-xorshift of SplitMix64).
+fn mix(h: u64, x: u64) -> u64 {
+    let mut z = h.rotate_left(5) ^ x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }

@@ -386,3 +386,54 @@ fn dropping_or_swapping_steps_of_a_plan_is_flagged() {
     }
     assert!(flagged * 2 > swaps, "{flagged} of {swaps} swaps flagged");
 }
+
+/// The replay of a 100-step log: read, resolved and replayed (the kitchen built once), and
+/// the whole check of an answer against a world instance (the kitchen built from the
+/// instance's note each time).
+#[test]
+#[ignore = "a measurement: cargo test --test robotouille_world replay_speed -- --ignored --nocapture"]
+fn replay_speed() {
+    let Some(root) = upstream() else { return };
+    let file = "asynchronous/8_onion_tomato_soup_and_two_chicken_sandwich";
+    let (_, _, env) = environments(&root)
+        .into_iter()
+        .find(|(set, name, _)| format!("{set}/{name}") == file)
+        .unwrap();
+    let k = Kitchen::from_environment(&env).unwrap();
+    let log = texts(&k, &walk(&k, 7, 100)).join("\n");
+    let instance = makespan_benchmarks::robotouille::world::world_instance(
+        &env,
+        "asynchronous",
+        8,
+        None,
+        None,
+        false,
+        "environments/env_generator/examples/asynchronous/8_onion_tomato_soup_and_two_chicken_sandwich.json",
+    )
+    .unwrap();
+    let path = Path::new("run.log");
+    let rounds = 2000;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        let lines =
+            makespan_benchmarks::robotouille::world::verify::read_texts(path, &log).unwrap();
+        let r = replay_texts(&k, &lines);
+        assert_eq!(r.executed, 100);
+    }
+    let replay = started.elapsed().as_secs_f64() / f64::from(rounds) * 1e3;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds / 10 {
+        let answer = makespan_benchmarks::Answer {
+            path,
+            text: &log,
+            instance: Some(&instance),
+            reference: None,
+        };
+        let checked =
+            makespan_benchmarks::robotouille::world::verify::verify_answer(&answer, &instance)
+                .unwrap();
+        assert_eq!(checked.schedule.len(), 100);
+    }
+    let whole = started.elapsed().as_secs_f64() / f64::from(rounds / 10) * 1e3;
+    println!("100-step log: replay {replay:.3} ms, whole check with the kitchen built from the instance {whole:.3} ms");
+}

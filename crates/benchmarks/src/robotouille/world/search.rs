@@ -480,8 +480,8 @@ impl World for KitchenWorld<'_> {
         let mut total = 0;
         let mut chain = 0;
         // Variables whose place does not depend on a station of the goal.
-        for v in 0..vars.len() {
-            if vars[v].used && self.dish[v].is_none() {
+        for (v, var) in vars.iter().enumerate() {
+            if var.used && self.dish[v].is_none() {
                 let (a, c) = self.var_cost(state, v, None);
                 total += a;
                 chain = chain.max(c);
@@ -512,7 +512,7 @@ impl World for KitchenWorld<'_> {
         total += self.cheapest_assignment(&work, 0, &mut Vec::new());
         // Each robot may make its first pick where it stands, without a move.
         total -= state.robots.len() as i64;
-        total.max(chain).max(0).min(INFEASIBLE)
+        total.max(chain).clamp(0, INFEASIBLE)
     }
 }
 

@@ -225,7 +225,7 @@ impl Symmetry {
         }
         // Each placed item's path: its stack from the bottom up to it.
         let mut path = [0u64; 64];
-        for i in 0..n_items {
+        for (i, slot) in path.iter_mut().enumerate().take(n_items) {
             if state.items[i].place.station().is_none() {
                 continue;
             }
@@ -244,7 +244,7 @@ impl Symmetry {
             for &x in chain[..len].iter().rev() {
                 h = mix(h, desc[x as usize]);
             }
-            path[i] = h;
+            *slot = h;
         }
         let total_stations = self.stations.iter().map(Vec::len).sum::<usize>();
         let mut station_desc = [0u64; 64];
@@ -272,9 +272,9 @@ impl Symmetry {
             }
             // The items there, in any order.
             let mut items_here = 0u64;
-            for i in 0..n_items {
-                if state.items[i].place.station() == Some(s) {
-                    items_here = items_here.wrapping_add(mix(u64::from(TAG_ITEM), path[i]));
+            for (it, p) in state.items.iter().zip(&path) {
+                if it.place.station() == Some(s) {
+                    items_here = items_here.wrapping_add(mix(u64::from(TAG_ITEM), *p));
                 }
             }
             station_desc[s as usize] = mix(h, items_here);

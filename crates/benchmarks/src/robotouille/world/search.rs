@@ -7,11 +7,9 @@
 //!   the second move, and the goal never names where the robot is. With several robots
 //!   every valid action is a step (one action per global step, any robot, as the release
 //!   backend runs them).
-//! - **Symmetry.** Stations of one kind are interchangeable (every move costs one step and
-//!   the goal takes any station of a kind), so each state is stored with the stations of
-//!   every kind in a canonical order: sorted by what is on and at them and which effects
-//!   name them. Stations that tie are blank and identical, so the order is canonical. The
-//!   plan is mapped back to the kitchen's names by replaying it.
+//! - **Symmetry.** Stations of one kind and items of one kind are interchangeable, so each
+//!   state is stored under a canonical labelling ([`super::symmetry`]). The plan is mapped
+//!   back to the kitchen's names by replaying it.
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
@@ -20,9 +18,10 @@
 //!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
 //!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
 //!   carried there first and away after).
-//! - **Caps.** `Limits::max_states` caps memory (about 300 bytes per state kept; the
-//!   default of 5 million stays under 2 GB), and a capped search ends in `Feasible` or
-//!   `Unknown` with the bound it proved.
+//! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
+//!   of a state's size (fewer if `Limits::max_states` says so; measured: 1.2 million states
+//!   expanded in 1.1 GB), and a capped search ends in `Feasible` or `Unknown` with the bound
+//!   it proved, never in an abort.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -543,6 +542,25 @@ impl KitchenWorld<'_> {
     }
 }
 
+/// Memory one search may use: the search keeps every distinct state twice (its node and
+/// its index key) plus a queue entry.
+const MEMORY: usize = 3_500_000_000;
+
+/// The most states a search of `k` keeps within [`MEMORY`], from a generous estimate of a
+/// state's size (its lists on the heap, sixteen effects, four waters, allocator overhead).
+fn max_states(k: &Kitchen) -> usize {
+    use std::mem::size_of;
+    let s = &k.initial;
+    let heap = s.robots.len() * size_of::<super::rules::Robot>()
+        + s.items.len() * size_of::<super::rules::ItemState>()
+        + s.containers.len() * size_of::<super::rules::ContainerState>()
+        + 4 * size_of::<super::rules::Meal>()
+        + 16 * size_of::<super::rules::Effect>()
+        + 5 * 32;
+    let per_state = 2 * (size_of::<State>() + heap) + 64;
+    MEMORY / per_state
+}
+
 /// What a search of a kitchen established.
 #[derive(Debug, Clone)]
 pub struct KitchenSolution {
@@ -574,7 +592,11 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
     let started = Instant::now();
     let mut world = KitchenWorld::new(k);
     world.blind = blind;
-    let outcome = search(&world, limits);
+    let limits = Limits {
+        max_states: limits.max_states.min(max_states(k)),
+        ..limits.clone()
+    };
+    let outcome = search(&world, &limits);
     let (status, steps, bound) = match outcome {
         Outcome::Optimal(plan) => {
             let cost = plan.cost;

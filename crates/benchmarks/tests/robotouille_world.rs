@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use makespan_benchmarks::robotouille::world::{replay_texts, solve_kitchen, Act, Kitchen};
+use makespan_benchmarks::robotouille::world::{
+    replay_texts, solve_kitchen, solve_kitchen_blind, Act, Kitchen,
+};
 use makespan_benchmarks::Limits;
 use makespan_model::solution::Status;
 use rand::rngs::SmallRng;
@@ -109,8 +111,8 @@ fn random_walks_see_the_same_actions_and_predicates_as_upstream_at_every_step() 
     let mut walks = Vec::new();
     for (n, (_, _, env)) in envs.iter().enumerate() {
         let k = Kitchen::from_environment(env).unwrap();
-        for w in 0..3 {
-            let acts = walk(&k, (n * 10 + w) as u64, 60);
+        for w in 0..walks_per_file() {
+            let acts = walk(&k, (n * 10 + w) as u64, 50);
             let mut t = texts(&k, &acts);
             // An invalid string in the middle: neither side executes it.
             t.insert(7, "Pick up bread9 from table1 using robot1".into());
@@ -177,6 +179,15 @@ fn random_walks_see_the_same_actions_and_predicates_as_upstream_at_every_step() 
     assert!(compared > 1000);
 }
 
+/// Walks per environment file: 1 (upstream's backend takes about 3 s per walk), more
+/// with `ROBOTOUILLE_WALKS`.
+fn walks_per_file() -> usize {
+    std::env::var("ROBOTOUILLE_WALKS")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(1)
+}
+
 /// The default layouts the search closes quickly, with their limits.
 fn quick_limits() -> Limits {
     Limits {
@@ -190,12 +201,17 @@ fn quick_limits() -> Limits {
 #[ignore = "a measurement: cargo test --release --test robotouille_world measure -- --ignored --nocapture"]
 fn measure_default_layouts() {
     let Some(root) = upstream() else { return };
+    let only = std::env::var("ROBOTOUILLE_ONLY").unwrap_or_default();
     for (set, name, env) in environments(&root) {
+        if !format!("{set}/{name}").contains(&only) {
+            continue;
+        }
         let k = Kitchen::from_environment(&env).unwrap();
         let s = solve_kitchen(&k, &quick_limits()).unwrap();
         let replay = replay_texts(&k, &texts(&k, &s.plan));
+        let h0 = makespan_benchmarks::robotouille::world::KitchenWorld::new(&k).initial_bound();
         println!(
-            "{set:13} {name:60} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
+            "{set:13} {name:60} h0 {h0:3} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
             s.status,
             s.plan.len(),
             s.bound,
@@ -268,4 +284,221 @@ fn the_checkouts_domain_is_the_release_domain_the_rules_reproduce() {
     let mut changed = domain.clone();
     changed["action_defs"][0]["name"] = json!("teleport");
     assert!(makespan_benchmarks::robotouille::world::release_domain(&changed).is_err());
+}
+
+/// The small default layouts, each from its start and from a few states a random walk
+/// reaches: the search's optimum equals a uniform-cost search's (so its bound never
+/// overestimates there), and every plan replays to the goal exactly at its last step.
+#[test]
+fn the_bound_agrees_with_uniform_cost_search_and_every_plan_replays() {
+    let Some(root) = upstream() else { return };
+    let limits = Limits {
+        max_states: 400_000,
+        ..Limits::default()
+    };
+    let mut checked = 0;
+    for (set, name, env) in environments(&root) {
+        let task: u32 = name
+            .split('_')
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(99);
+        let small = (set == "synchronous" && task <= 5)
+            || (set == "asynchronous" && matches!(task, 0 | 1 | 5));
+        if !small || name.contains('.') {
+            continue;
+        }
+        let base = Kitchen::from_environment(&env).unwrap();
+        for seed in 0..4u64 {
+            let mut k = base.clone();
+            if seed > 0 {
+                // Start from a state a short random walk reaches (half-cut, cooking, held).
+                let acts = walk(&k, seed, 3 + seed as usize * 2);
+                for a in acts {
+                    k.initial.step(a);
+                }
+                if k.goal.reached(&k, &k.initial) {
+                    continue;
+                }
+            }
+            let informed = solve_kitchen(&k, &limits).unwrap();
+            let blind = solve_kitchen_blind(&k, &limits).unwrap();
+            let t = texts(&k, &informed.plan);
+            assert_eq!(
+                replay_texts(&k, &t).goal_step,
+                Some(t.len()),
+                "{set}/{name} walk {seed}"
+            );
+            if blind.status == Status::Optimal {
+                assert_eq!(informed.status, Status::Optimal, "{set}/{name} walk {seed}");
+                assert_eq!(
+                    informed.plan.len(),
+                    blind.plan.len(),
+                    "{set}/{name} walk {seed}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{checked} optima checked against uniform-cost search");
+    assert!(checked >= 10);
+}
+
+/// Dropping any step of an optimal plan, or swapping two neighbouring steps that differ,
+/// is flagged by the replay (a refused step, or the goal not reached).
+#[test]
+fn dropping_or_swapping_steps_of_a_plan_is_flagged() {
+    let Some(root) = upstream() else { return };
+    let (mut swaps, mut flagged) = (0, 0);
+    for (set, name, env) in environments(&root) {
+        if !(name.starts_with("1_") || name.starts_with("5_")) || set == "multi_agent" {
+            continue;
+        }
+        let k = Kitchen::from_environment(&env).unwrap();
+        let plan = texts(&k, &solve_kitchen(&k, &quick_limits()).unwrap().plan);
+        for n in 0..plan.len() {
+            let mut dropped = plan.clone();
+            dropped.remove(n);
+            let r = replay_texts(&k, &dropped);
+            assert!(
+                r.goal_step.is_none(),
+                "{set}/{name}: dropping step {n} still reaches the goal"
+            );
+            if n + 1 < plan.len() && plan[n] != plan[n + 1] {
+                let mut swapped = plan.clone();
+                swapped.swap(n, n + 1);
+                let r = replay_texts(&k, &swapped);
+                let refused = r.lines.iter().any(|(_, o)| {
+                    matches!(
+                        o,
+                        makespan_benchmarks::robotouille::world::StepOutcome::Invalid { .. }
+                    )
+                });
+                swaps += 1;
+                if refused || r.goal_step.is_none() {
+                    flagged += 1;
+                } else {
+                    // A swap the rules allow is another plan of the same length, never shorter.
+                    assert_eq!(r.goal_step, Some(plan.len()), "{set}/{name}: swap {n}");
+                }
+            }
+        }
+    }
+    assert!(flagged * 2 > swaps, "{flagged} of {swaps} swaps flagged");
+}
+
+/// The replay of a 100-step log: read, resolved and replayed (the kitchen built once), and
+/// the whole check of an answer against a world instance (the kitchen built from the
+/// instance's note each time).
+#[test]
+#[ignore = "a measurement: cargo test --test robotouille_world replay_speed -- --ignored --nocapture"]
+fn replay_speed() {
+    let Some(root) = upstream() else { return };
+    let file = "asynchronous/8_onion_tomato_soup_and_two_chicken_sandwich";
+    let (_, _, env) = environments(&root)
+        .into_iter()
+        .find(|(set, name, _)| format!("{set}/{name}") == file)
+        .unwrap();
+    let k = Kitchen::from_environment(&env).unwrap();
+    let log = texts(&k, &walk(&k, 7, 100)).join("\n");
+    let instance = makespan_benchmarks::robotouille::world::world_instance(
+        &env,
+        "asynchronous",
+        8,
+        None,
+        None,
+        false,
+        "environments/env_generator/examples/asynchronous/8_onion_tomato_soup_and_two_chicken_sandwich.json",
+    )
+    .unwrap();
+    let path = Path::new("run.log");
+    let rounds = 2000;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        let lines =
+            makespan_benchmarks::robotouille::world::verify::read_texts(path, &log).unwrap();
+        let r = replay_texts(&k, &lines);
+        assert_eq!(r.executed, 100);
+    }
+    let replay = started.elapsed().as_secs_f64() / f64::from(rounds) * 1e3;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds / 10 {
+        let answer = makespan_benchmarks::Answer {
+            path,
+            text: &log,
+            instance: Some(&instance),
+            reference: None,
+        };
+        let checked =
+            makespan_benchmarks::robotouille::world::verify::verify_answer(&answer, &instance)
+                .unwrap();
+        assert_eq!(checked.schedule.len(), 100);
+    }
+    let whole = started.elapsed().as_secs_f64() / f64::from(rounds / 10) * 1e3;
+    println!("100-step log: replay {replay:.3} ms, whole check with the kitchen built from the instance {whole:.3} ms");
+}
+
+/// A small kitchen of each kind of object, for the readers' fuzz cases.
+fn small_environment() -> Value {
+    json!({
+        "width": 4, "height": 4,
+        "stations": [
+            {"name": "table", "x": 0, "y": 1}, {"name": "board", "x": 1, "y": 1},
+            {"name": "stove", "x": 2, "y": 1}, {"name": "sink", "x": 3, "y": 1},
+            {"name": "table", "x": 0, "y": 3}
+        ],
+        "items": [
+            {"name": "bread", "x": 0, "y": 1, "stack-level": 0},
+            {"name": "lettuce", "x": 1, "y": 1, "stack-level": 0, "predicates": ["iscuttable"]},
+            {"name": "onion", "x": 0, "y": 0, "stack-level": 0, "predicates": ["iscuttable"]}
+        ],
+        "containers": [{"name": "pot", "x": 3, "y": 1}, {"name": "bowl", "x": 0, "y": 3}],
+        "meals": [],
+        "players": [{"name": "robot", "x": 0, "y": 0, "direction": [0, 1]}],
+        "goal_description": "soup",
+        "goal": [
+            {"predicate": "in", "args": ["water", "bowl"], "ids": [1, 2]},
+            {"predicate": "addedto", "args": ["onion", "water"], "ids": [3, 1]},
+            {"predicate": "item_on", "args": ["bread", "table"], "ids": [4, 5]}
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// Any change to an environment (a key removed, a value replaced by one of the wrong
+    /// type or size) is a clear error or a kitchen, never a panic; and any text replayed
+    /// on a kitchen is steps executed or refused, never a panic.
+    #[test]
+    fn bad_environments_and_bad_action_strings_never_panic(
+        field in proptest::sample::select(vec!["stations", "items", "containers", "players", "goal", "meals"]),
+        entry in 0usize..5,
+        key in proptest::sample::select(vec!["name", "x", "y", "stack-level", "predicates", "direction", "args", "ids", "predicate"]),
+        value in proptest::sample::select(vec![json!(null), json!(-1), json!("pot"), json!([]), json!({}), json!(300), json!("iscut"), json!(["water", "x"]), json!([1])]),
+        words in proptest::collection::vec(proptest::sample::select(vec![
+            "Move", "robot1", "from", "to", "table1", "table2", "board1", "stove1", "sink1", "Pick", "up",
+            "Place", "on", "using", "bread1", "lettuce1", "onion1", "pot1", "bowl1", "Cut", "Cook",
+            "Fill", "with", "water", "Boil", "pot1's", "contents", "Add", "into", "Stack", "top",
+            "of", "Unstack", "Do", "nothing", "robot7", "table9",
+        ]), 0..9),
+    ) {
+        let mut env = small_environment();
+        if let Some(list) = env[field].as_array_mut() {
+            if let Some(e) = list.get_mut(entry) {
+                e[key] = value.clone();
+            }
+        } else {
+            env[field] = value.clone();
+        }
+        let _ = Kitchen::from_environment(&env);
+        let mut removed = small_environment();
+        if let Some(e) = removed[field].get_mut(entry).and_then(Value::as_object_mut) {
+            e.remove(key);
+        }
+        let _ = Kitchen::from_environment(&removed);
+        let k = Kitchen::from_environment(&small_environment()).unwrap();
+        let line = words.join(" ");
+        let lines = [line.as_str(), "Move robot1 from table1 to sink1", "Pick up pot1 from sink1 using robot1", line.as_str()];
+        let r = replay_texts(&k, &lines);
+        proptest::prop_assert_eq!(r.lines.len(), 4);
+    }
 }

@@ -240,8 +240,11 @@ impl Goal {
             chosen[v] = obj;
             for &l in &self.checks[depth] {
                 let lit = &self.literals[l];
-                let args: Vec<Obj> = lit.args.iter().map(|&a| chosen[a]).collect();
-                if !holds(k, state, &lit.pred, &args) {
+                let mut args = [Obj::Missing; 2];
+                for (slot, &a) in args.iter_mut().zip(&lit.args) {
+                    *slot = chosen[a];
+                }
+                if !holds(k, state, &lit.pred, &args[..lit.args.len().min(2)]) {
                     continue 'candidates;
                 }
             }

@@ -20,7 +20,11 @@ pub mod kitchen;
 pub mod replay;
 pub mod rules;
 pub mod search;
+pub mod symmetry;
 pub mod verify;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
@@ -36,7 +40,7 @@ use makespan_verify::Report;
 pub use kitchen::Kitchen;
 pub use replay::{replay_texts, StepOutcome, WorldReplay};
 pub use rules::{Act, State};
-pub use search::{solve_kitchen, KitchenWorld};
+pub use search::{solve_kitchen, solve_kitchen_blind, KitchenWorld};
 
 use super::BENCHMARK;
 use crate::{Limits, Simulated, WorldSolution, WORLD_NOTE};

@@ -890,10 +890,12 @@ impl State {
                                 _ => {}
                             }
                         }
-                        ItemPlace::Atop(b, x) if x == s && self.clear(i) => {
-                            if self.items[b as usize].place.station() == Some(s) {
-                                out.push(Act::Unstack(p, i, b, s));
-                            }
+                        ItemPlace::Atop(b, x)
+                            if x == s
+                                && self.clear(i)
+                                && self.items[b as usize].place.station() == Some(s) =>
+                        {
+                            out.push(Act::Unstack(p, i, b, s));
                         }
                         _ => {}
                     }

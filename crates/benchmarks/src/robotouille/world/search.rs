@@ -7,11 +7,9 @@
 //!   the second move, and the goal never names where the robot is. With several robots
 //!   every valid action is a step (one action per global step, any robot, as the release
 //!   backend runs them).
-//! - **Symmetry.** Stations of one kind are interchangeable (every move costs one step and
-//!   the goal takes any station of a kind), so each state is stored with the stations of
-//!   every kind in a canonical order: sorted by what is on and at them and which effects
-//!   name them. Stations that tie are blank and identical, so the order is canonical. The
-//!   plan is mapped back to the kitchen's names by replaying it.
+//! - **Symmetry.** Stations of one kind and items of one kind are interchangeable, so each
+//!   state is stored under a canonical labelling ([`super::symmetry`]). The plan is mapped
+//!   back to the kitchen's names by replaying it.
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
@@ -20,9 +18,10 @@
 //!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
 //!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
 //!   carried there first and away after).
-//! - **Caps.** `Limits::max_states` caps memory (about 300 bytes per state kept; the
-//!   default of 5 million stays under 2 GB), and a capped search ends in `Feasible` or
-//!   `Unknown` with the bound it proved.
+//! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
+//!   of a state's size (fewer if `Limits::max_states` says so; measured: 1.2 million states
+//!   expanded in 1.1 GB), and a capped search ends in `Feasible` or `Unknown` with the bound
+//!   it proved, never in an abort.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -36,6 +35,7 @@ use super::rules::{
     Act, EffectKind, Hand, ItemPlace, State, DELAY, F_COOKED, F_CUT, F_FRIED, F_FRYABLE,
     F_FRYABLE_IF_CUT, NONE,
 };
+use super::symmetry::Symmetry;
 
 /// A search step: one action, or a move and the action after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +69,14 @@ pub struct KitchenWorld<'a> {
     k: &'a Kitchen,
     needs: Vec<Needs>,
     single: bool,
-    /// Stations grouped by kind, for canonical orders.
-    by_kind: Vec<Vec<u8>>,
+    /// Interchangeable stations and items.
+    symmetry: Symmetry,
+    /// Per goal variable: the station variable of the dish it is placed in, if any.
+    dish: Vec<Option<usize>>,
+    /// The station variables that dishes are placed in.
+    dish_vars: Vec<usize>,
+    /// Search without the bound (uniform cost), to check the bound against.
+    blind: bool,
     /// States generated so far (for speed reports).
     generated: AtomicU64,
 }
@@ -94,22 +100,30 @@ impl<'a> KitchenWorld<'a> {
                 _ => {}
             }
         }
-        let mut by_kind: Vec<Vec<u8>> = Vec::new();
-        let mut kinds: Vec<StationKind> = Vec::new();
-        for (s, (_, kind)) in k.stations.iter().enumerate() {
-            match kinds.iter().position(|x| x == kind) {
-                Some(p) => by_kind[p].push(s as u8),
-                None => {
-                    kinds.push(*kind);
-                    by_kind.push(vec![s as u8]);
+        // The dish of each variable: the station its placing literals lead to.
+        let mut dish: Vec<Option<usize>> = vec![None; k.goal.vars.len()];
+        for _ in 0..=k.goal.vars.len() {
+            for lit in &k.goal.literals {
+                if let [v, w] = lit.args[..] {
+                    match lit.pred.as_str() {
+                        "item_on" | "item_at" | "container_at" => dish[v] = Some(w),
+                        "atop" if dish[v].is_none() => dish[v] = dish[w],
+                        _ => {}
+                    }
                 }
             }
         }
+        let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
+        dish_vars.sort_unstable();
+        dish_vars.dedup();
         KitchenWorld {
+            blind: false,
+            dish,
+            dish_vars,
             k,
             needs,
             single: k.robots.len() == 1,
-            by_kind,
+            symmetry: Symmetry::new(k),
             generated: AtomicU64::new(0),
         }
     }
@@ -119,77 +133,15 @@ impl<'a> KitchenWorld<'a> {
         self.lower_bound(&self.k.initial)
     }
 
-    /// The state with its stations in canonical order, and the permutation used
-    /// (`perm[old] = new`).
-    fn canonical(&self, state: &State) -> (State, Vec<u8>) {
-        let n = self.k.stations.len();
-        let mut perm: Vec<u8> = (0..n as u8).collect();
-        let signature = |s: u8| {
-            let mut sig: Vec<u32> = Vec::new();
-            sig.push(u32::from(state.station_empty & (1 << s) != 0));
-            for (p, r) in state.robots.iter().enumerate() {
-                if r.at == s {
-                    sig.push(1000 + p as u32);
-                }
-            }
-            for (i, it) in state.items.iter().enumerate() {
-                match it.place {
-                    ItemPlace::On(x) if x == s => sig.push(2000 + i as u32),
-                    ItemPlace::Atop(_, x) if x == s => sig.push(3000 + i as u32),
-                    _ => {}
-                }
-            }
-            for (c, cs) in state.containers.iter().enumerate() {
-                if cs.at == s {
-                    sig.push(4000 + c as u32);
-                }
-            }
-            for (e, eff) in state.effects.iter().enumerate() {
-                if eff.b == s
-                    && matches!(
-                        eff.kind,
-                        EffectKind::Cook | EffectKind::Fry | EffectKind::Fill
-                    )
-                {
-                    sig.push(5000 + e as u32);
-                }
-                if eff.c == s && eff.kind == EffectKind::Boil {
-                    sig.push(5000 + e as u32);
-                }
-            }
-            sig
-        };
-        let mut changed = false;
-        for group in &self.by_kind {
-            if group.len() < 2 {
-                continue;
-            }
-            let mut order: Vec<(Vec<u32>, u8)> = group.iter().map(|&s| (signature(s), s)).collect();
-            // Blank stations (signature [1]: empty, nothing names them) tie; sort them last.
-            order.sort_by(|a, b| {
-                let blank = |x: &Vec<u32>| x.as_slice() == [1];
-                (blank(&a.0), &a.0).cmp(&(blank(&b.0), &b.0))
-            });
-            for (slot, (_, s)) in group.iter().zip(&order) {
-                perm[*s as usize] = *slot;
-                changed |= slot != s;
-            }
-        }
-        if !changed {
-            return (state.clone(), perm);
-        }
-        (relabel(state, &perm), perm)
-    }
-
     /// The cheapest remaining work of variable `v` over its candidates: (actions, chain).
-    fn var_cost(&self, state: &State, v: usize) -> (i64, i64) {
+    fn var_cost(&self, state: &State, v: usize, target: Option<u8>) -> (i64, i64) {
         let var = &self.k.goal.vars[v];
         let need = &self.needs[v];
         let mut best: Option<(i64, i64)> = None;
         for &obj in &var.domain {
             let cost = match obj {
-                Obj::Item(i) => self.item_cost(state, i, need),
-                Obj::Container(c) => self.container_cost(state, c, need),
+                Obj::Item(i) => self.item_cost(state, i, need, target),
+                Obj::Container(c) => self.container_cost(state, c, need, target),
                 Obj::Meal(m) => self.meal_cost(state, m, need),
                 _ => (0, 0),
             };
@@ -201,25 +153,27 @@ impl<'a> KitchenWorld<'a> {
         best.unwrap_or((0, 0))
     }
 
-    /// Whether a placing literal could hold now for item `i` with some candidates.
-    fn place_now(&self, state: &State, i: u8, lit: &Literal) -> bool {
+    /// Whether a placing literal could hold now for item `i` with some candidates, its dish
+    /// being at `target` when that is known.
+    fn place_now(&self, state: &State, i: u8, lit: &Literal, target: Option<u8>) -> bool {
         let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
         let place = state.items[i as usize].place;
+        let there = |s: u8| target.is_none_or(|t| t == s);
         match lit.pred.as_str() {
             "item_on" => {
-                matches!(place, ItemPlace::On(s) if other.domain.contains(&Obj::Station(s)))
+                matches!(place, ItemPlace::On(s) if there(s) && other.domain.contains(&Obj::Station(s)))
             }
             "item_at" => place
                 .station()
-                .is_some_and(|s| other.domain.contains(&Obj::Station(s))),
+                .is_some_and(|s| there(s) && other.domain.contains(&Obj::Station(s))),
             "atop" => {
-                matches!(place, ItemPlace::Atop(b, _) if other.domain.contains(&Obj::Item(b)))
+                matches!(place, ItemPlace::Atop(b, s) if there(s) && other.domain.contains(&Obj::Item(b)))
             }
             _ => true,
         }
     }
 
-    fn item_cost(&self, state: &State, i: u8, need: &Needs) -> (i64, i64) {
+    fn item_cost(&self, state: &State, i: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
         let it = state.items[i as usize];
         let held = it.place == ItemPlace::Held;
         if it.place == ItemPlace::Nowhere && !held {
@@ -247,6 +201,11 @@ impl<'a> KitchenWorld<'a> {
         } else {
             0
         };
+        // Frying an item that is fryable only once cut waits for its cuts.
+        let cut_before_fry = need.fry
+            && flags & F_FRYABLE == 0
+            && flags & F_FRYABLE_IF_CUT != 0
+            && flags & F_CUT == 0;
         let active = |kind: EffectKind| {
             state
                 .effects
@@ -296,7 +255,7 @@ impl<'a> KitchenWorld<'a> {
                 || !need
                     .place
                     .iter()
-                    .all(|&l| self.place_now(state, i, &self.k.goal.literals[l])));
+                    .all(|&l| self.place_now(state, i, &self.k.goal.literals[l], target)));
         // Carries: to each stage not already under it, then to the dish.
         let mut carries = 0;
         let mut moves = 0;
@@ -312,7 +271,7 @@ impl<'a> KitchenWorld<'a> {
             let mv = i64::from(!first_from_hand && current != Some(stage));
             actions += step;
             moves += mv;
-            if stage != StationKind::Board {
+            if stage != StationKind::Board || cut_before_fry {
                 pre += step + mv;
             }
             first_from_hand = false;
@@ -321,9 +280,15 @@ impl<'a> KitchenWorld<'a> {
         let mut post = 0;
         if final_place {
             let step = if first_from_hand { 1 } else { 2 };
+            let elsewhere = match (target, it.place.station()) {
+                (Some(t), Some(s)) => s != t,
+                _ => false,
+            };
             let mv = i64::from(
                 !first_from_hand
-                    && (processing || current.is_some_and(|k| k != StationKind::Table)),
+                    && (processing
+                        || elsewhere
+                        || current.is_some_and(|k| k != StationKind::Table)),
             );
             actions += step;
             moves += mv;
@@ -333,12 +298,18 @@ impl<'a> KitchenWorld<'a> {
             actions += step;
             post = step;
         }
+        if cut_before_fry {
+            pre += cut_left;
+        }
         let chain = if timer > 0 { pre + timer + post } else { 0 };
-        let _ = carries;
-        (actions + moves, chain)
+        // The robot must come to the item's station with an empty hand to pick it up the
+        // first time (see `lower_bound` for the one pick per robot that may need no move).
+        let picked =
+            (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
+        (actions + moves + i64::from(picked), chain)
     }
 
-    fn container_cost(&self, state: &State, c: u8, need: &Needs) -> (i64, i64) {
+    fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
         if need.container_at.is_empty() {
             return (0, 0);
         }
@@ -346,7 +317,9 @@ impl<'a> KitchenWorld<'a> {
         let ok = need.container_at.iter().all(|&l| {
             let lit = &self.k.goal.literals[l];
             let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
-            cs.at != NONE && other.domain.contains(&Obj::Station(cs.at))
+            cs.at != NONE
+                && target.is_none_or(|t| t == cs.at)
+                && other.domain.contains(&Obj::Station(cs.at))
         });
         if ok {
             return (0, 0);
@@ -436,68 +409,12 @@ impl<'a> KitchenWorld<'a> {
 /// added to a soup).
 const INFEASIBLE: i64 = 1 << 40;
 
-/// `state` with station `s` renamed `perm[s]`.
-fn relabel(state: &State, perm: &[u8]) -> State {
-    let map = |s: u8| if s == NONE { NONE } else { perm[s as usize] };
-    let mut out = state.clone();
-    for r in &mut out.robots {
-        r.at = map(r.at);
-    }
-    for it in &mut out.items {
-        it.place = match it.place {
-            ItemPlace::On(s) => ItemPlace::On(map(s)),
-            ItemPlace::Atop(b, s) => ItemPlace::Atop(b, map(s)),
-            other => other,
-        };
-    }
-    for c in &mut out.containers {
-        c.at = map(c.at);
-    }
-    let mut empty = 0u64;
-    for s in 0..perm.len() {
-        if state.station_empty & (1 << s) != 0 {
-            empty |= 1 << perm[s];
-        }
-    }
-    out.station_empty = empty;
-    for e in &mut out.effects {
-        match e.kind {
-            EffectKind::Cook | EffectKind::Fry | EffectKind::Fill => e.b = map(e.b),
-            EffectKind::Boil => e.c = map(e.c),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// `act` with station `s` renamed `perm[s]`.
-fn relabel_act(act: Act, perm: &[u8]) -> Act {
-    let m = |s: u8| if s == NONE { NONE } else { perm[s as usize] };
-    match act {
-        Act::Move(p, a, b) => Act::Move(p, m(a), m(b)),
-        Act::Pick(p, i, s) => Act::Pick(p, i, m(s)),
-        Act::Place(p, i, s) => Act::Place(p, i, m(s)),
-        Act::PickContainer(p, c, s) => Act::PickContainer(p, c, m(s)),
-        Act::PlaceContainer(p, c, s) => Act::PlaceContainer(p, c, m(s)),
-        Act::Cook(p, i, s) => Act::Cook(p, i, m(s)),
-        Act::Cut(p, i, s) => Act::Cut(p, i, m(s)),
-        Act::Fry(p, i, s) => Act::Fry(p, i, m(s)),
-        Act::FillPot(p, c, s) => Act::FillPot(p, c, m(s)),
-        Act::Boil(p, c, s, x) => Act::Boil(p, c, m(s), x),
-        Act::Add(p, i, c, s, x) => Act::Add(p, i, c, m(s), x),
-        Act::FillBowl(p, b, c, s, x) => Act::FillBowl(p, b, c, m(s), x),
-        Act::Stack(p, i, j, s) => Act::Stack(p, i, j, m(s)),
-        Act::Unstack(p, i, j, s) => Act::Unstack(p, i, j, m(s)),
-        Act::Wait => Act::Wait,
-    }
-}
-
 impl World for KitchenWorld<'_> {
     type State = State;
     type Action = Move2;
 
     fn initial(&self) -> State {
-        self.canonical(&self.k.initial).0
+        self.symmetry.canonical(&self.k.initial).0
     }
 
     fn is_goal(&self, state: &State) -> bool {
@@ -508,7 +425,11 @@ impl World for KitchenWorld<'_> {
         self.generated.fetch_add(1, Ordering::Relaxed);
         let mut acts = Vec::new();
         let mut push = |first: Act, then: Option<Act>, next: State, cost: i64| {
-            out.push((Move2 { first, then }, cost, self.canonical(&next).0));
+            out.push((
+                Move2 { first, then },
+                cost,
+                self.symmetry.canonical(&next).0,
+            ));
         };
         if !self.single {
             state.valid_actions(self.k, &mut acts);
@@ -551,18 +472,93 @@ impl World for KitchenWorld<'_> {
     }
 
     fn lower_bound(&self, state: &State) -> i64 {
+        if self.blind {
+            return 0;
+        }
+        let vars = &self.k.goal.vars;
         let mut total = 0;
         let mut chain = 0;
-        for v in 0..self.k.goal.vars.len() {
-            if !self.k.goal.vars[v].used {
+        // Variables whose place does not depend on a station of the goal.
+        for (v, var) in vars.iter().enumerate() {
+            if var.used && self.dish[v].is_none() {
+                let (a, c) = self.var_cost(state, v, None);
+                total += a;
+                chain = chain.max(c);
+            }
+        }
+        // Per station variable and candidate station: the work of the dishes placed there.
+        let mut work: Vec<Vec<i64>> = Vec::with_capacity(self.dish_vars.len());
+        for &t in &self.dish_vars {
+            let candidates = &vars[t].domain;
+            let mut per = vec![0i64; candidates.len()];
+            let mut chains = vec![i64::MAX; 0];
+            for v in (0..vars.len()).filter(|&v| vars[v].used && self.dish[v] == Some(t)) {
+                let mut best_chain = i64::MAX;
+                for (n, obj) in candidates.iter().enumerate() {
+                    let target = match obj {
+                        Obj::Station(s) => Some(*s),
+                        _ => None,
+                    };
+                    let (a, c) = self.var_cost(state, v, target);
+                    per[n] += a;
+                    best_chain = best_chain.min(c);
+                }
+                chains.push(best_chain);
+            }
+            chain = chain.max(chains.into_iter().max().unwrap_or(0));
+            work.push(per);
+        }
+        total += self.cheapest_assignment(&work, 0, &mut Vec::new());
+        // Each robot may make its first pick where it stands, without a move.
+        total -= state.robots.len() as i64;
+        total.max(chain).clamp(0, INFEASIBLE)
+    }
+}
+
+impl KitchenWorld<'_> {
+    /// The least total work over assignments of distinct stations (within a kind) to the
+    /// station variables from `depth` on.
+    fn cheapest_assignment(
+        &self,
+        work: &[Vec<i64>],
+        depth: usize,
+        taken: &mut Vec<(usize, Obj)>,
+    ) -> i64 {
+        if depth == self.dish_vars.len() {
+            return 0;
+        }
+        let var = &self.k.goal.vars[self.dish_vars[depth]];
+        let mut best = INFEASIBLE;
+        for (n, obj) in var.domain.iter().enumerate() {
+            if taken.iter().any(|(g, o)| *g == var.group && o == obj) {
                 continue;
             }
-            let (a, c) = self.var_cost(state, v);
-            total += a;
-            chain = chain.max(c);
+            taken.push((var.group, *obj));
+            let rest = self.cheapest_assignment(work, depth + 1, taken);
+            taken.pop();
+            best = best.min(work[depth][n] + rest);
         }
-        total.max(chain).min(INFEASIBLE)
+        best
     }
+}
+
+/// Memory one search may use: the search keeps every distinct state twice (its node and
+/// its index key) plus a queue entry.
+const MEMORY: usize = 3_500_000_000;
+
+/// The most states a search of `k` keeps within [`MEMORY`], from a generous estimate of a
+/// state's size (its lists on the heap, sixteen effects, four waters, allocator overhead).
+fn max_states(k: &Kitchen) -> usize {
+    use std::mem::size_of;
+    let s = &k.initial;
+    let heap = s.robots.len() * size_of::<super::rules::Robot>()
+        + s.items.len() * size_of::<super::rules::ItemState>()
+        + s.containers.len() * size_of::<super::rules::ContainerState>()
+        + 4 * size_of::<super::rules::Meal>()
+        + 16 * size_of::<super::rules::Effect>()
+        + 5 * 32;
+    let per_state = 2 * (size_of::<State>() + heap) + 64;
+    MEMORY / per_state
 }
 
 /// What a search of a kitchen established.
@@ -583,9 +579,24 @@ pub struct KitchenSolution {
 /// Searches a kitchen for a shortest plan within `limits`; the plan is in the kitchen's
 /// own station names and has been replayed to the goal.
 pub fn solve_kitchen(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, String> {
+    solve_with(k, limits, false)
+}
+
+/// [`solve_kitchen`] without the lower bound: a uniform-cost search, slower, whose optimum
+/// checks the bound's (a bound that overestimates would make the two differ).
+pub fn solve_kitchen_blind(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, String> {
+    solve_with(k, limits, true)
+}
+
+fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSolution, String> {
     let started = Instant::now();
-    let world = KitchenWorld::new(k);
-    let outcome = search(&world, limits);
+    let mut world = KitchenWorld::new(k);
+    world.blind = blind;
+    let limits = Limits {
+        max_states: limits.max_states.min(max_states(k)),
+        ..limits.clone()
+    };
+    let outcome = search(&world, &limits);
     let (status, steps, bound) = match outcome {
         Outcome::Optimal(plan) => {
             let cost = plan.cost;
@@ -600,13 +611,9 @@ pub fn solve_kitchen(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, St
     let mut plan = Vec::new();
     for step in steps {
         // Both actions of a step are in the labels of the state the step starts from.
-        let (_, perm) = world.canonical(&real);
-        let mut inverse = vec![0u8; perm.len()];
-        for (old, &new) in perm.iter().enumerate() {
-            inverse[new as usize] = old as u8;
-        }
+        let back = world.symmetry.canonical(&real).1.inverse();
         for act in std::iter::once(step.action.first).chain(step.action.then) {
-            let act = relabel_act(act, &inverse);
+            let act = back.act(act);
             real.check(k, act)
                 .map_err(|e| format!("the search's plan does not replay: {} ({e})", act.text(k)))?;
             real.step(act);

@@ -37,10 +37,12 @@
 pub mod actions;
 mod answer;
 mod benchmark;
+pub mod checkout;
 mod compare;
 pub mod generator;
 mod native;
 pub mod pyrandom;
+pub mod relaxation;
 pub mod seeds;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

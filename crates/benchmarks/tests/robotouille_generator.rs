@@ -9,9 +9,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Map, Value};
 
+use makespan_benchmarks::robotouille::checkout::{Checkout, SETS};
 use makespan_benchmarks::robotouille::seeds::{load_environment, seeded};
-
-const SETS: [&str; 3] = ["synchronous", "asynchronous", "multi_agent"];
 
 /// Keys sorted at every level, compact: the bytes the Python driver prints.
 fn canonical(value: &Value) -> String {
@@ -31,19 +30,6 @@ fn canonical(value: &Value) -> String {
         }
     }
     serde_json::to_string(&sorted(value)).unwrap()
-}
-
-/// The evaluation seeds of the checkout's configuration.
-fn evaluation_seeds(root: &Path) -> Vec<i64> {
-    let path = root.join("conf/evaluation/base_evaluation.yaml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let config: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
-    config["testing_seeds"]
-        .as_sequence()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_i64().unwrap())
-        .collect()
 }
 
 /// Every environment file of the three sets, relative to the examples folder.
@@ -67,7 +53,7 @@ fn every_file_seed_and_mode_gives_upstreams_kitchen_and_effective_seed() {
         return;
     };
     let examples = root.join("environments/env_generator/examples");
-    let seeds = evaluation_seeds(&root);
+    let seeds = Checkout::open(&root).unwrap().seeds;
     let files = environment_files(&examples);
     let mut jobs: Vec<(String, i64, bool)> = Vec::new();
     for file in &files {

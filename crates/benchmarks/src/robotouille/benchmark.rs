@@ -1,5 +1,6 @@
 //! Robotouille behind the [`Benchmark`] trait: `task_graphs.json`, action strings replayed on
-//! the task graph, native action plans written from schedules.
+//! the task graph, native action plans written from schedules, and a user's checkout read
+//! whole (every set, task and seed as a world instance).
 
 use std::path::Path;
 
@@ -57,6 +58,26 @@ impl Benchmark for Robotouille {
 
     fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
         Some(&super::harness::RobotouilleHarness)
+    }
+
+    fn knobs(&self) -> &'static [crate::Knob] {
+        super::checkout::KNOBS
+    }
+
+    fn checkout(&self) -> Option<&dyn crate::Checkout> {
+        Some(self)
+    }
+}
+
+impl crate::Checkout for Robotouille {
+    /// A checkout's root, its `environments` folder or its examples folder: the three sets'
+    /// environment folders.
+    fn recognises(&self, dir: &Path) -> bool {
+        super::checkout::examples_folder(dir).is_some()
+    }
+
+    fn import(&self, dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+        super::checkout::Checkout::open(dir)?.instances(opts)
     }
 }
 

@@ -27,7 +27,8 @@ use serde_json::{json, Map, Value};
 use super::world::verify::{read_texts, report_of};
 use super::world::{kitchen_of, replay_texts};
 use crate::harness::{mean, Entry, Harness, Headline, Metric, Row, Scored};
-use crate::{ImportOptions, WORLD_NOTE};
+use super::checkout::WorldNote;
+use crate::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
 use makespan_verify::{Report, Rule};
 
@@ -41,23 +42,28 @@ const TOTALS: [&str; 2] = ["accuracy", "average_steps"];
 const RESULTS: &str = "results.json";
 
 /// A key split into its parts: `asynchronous/0_cheese_chicken_sandwich_42` → set
-/// `asynchronous`, task 0, environment `asynchronous/0_cheese_chicken_sandwich`, seed 42.
+/// `asynchronous`, task (the environment file's name) `0_cheese_chicken_sandwich`, seed 42.
 #[derive(Debug, PartialEq, Eq)]
 struct Key {
-    environment: String,
     set: String,
-    task: u64,
+    task: String,
     seed: i64,
+}
+
+impl Key {
+    /// The environment's name as `main.py` names it (and its log folder, with the seed).
+    fn environment(&self) -> String {
+        format!("{}/{}", self.set, self.task)
+    }
 }
 
 fn parse_key(key: &str) -> Option<Key> {
     let (environment, seed) = key.rsplit_once('_')?;
-    let (set, file) = environment.split_once('/')?;
-    let task = file.split('_').next()?.parse().ok()?;
+    let (set, task) = environment.split_once('/')?;
+    task.split('_').next()?.parse::<f64>().ok()?;
     Some(Key {
-        environment: environment.to_string(),
         set: set.to_string(),
-        task,
+        task: task.to_string(),
         seed: seed.parse().ok()?,
     })
 }
@@ -189,7 +195,7 @@ impl Harness for RobotouilleHarness {
 
 /// The checkout's world instances by (set, task, seed), read once per run.
 struct Kitchens {
-    by_key: Result<HashMap<(String, u64, i64), Instance>, String>,
+    by_key: Result<HashMap<(String, String, i64), Instance>, String>,
 }
 
 impl Kitchens {
@@ -200,13 +206,8 @@ impl Kitchens {
                 instances
                     .into_iter()
                     .filter_map(|i| {
-                        let world = i.source.as_ref()?.notes.get(WORLD_NOTE)?;
-                        let key = (
-                            world.get("set")?.as_str()?.to_string(),
-                            world.get("task")?.as_u64()?,
-                            world.get("seed")?.as_i64()?,
-                        );
-                        Some((key, i))
+                        let note = WorldNote::of(&i)?.ok()?;
+                        Some(((note.set, note.task, note.seed?), i))
                     })
                     .collect()
             });
@@ -216,11 +217,12 @@ impl Kitchens {
     fn find(&self, key: &Key) -> Result<&Instance, String> {
         let by_key = self.by_key.as_ref().map_err(Clone::clone)?;
         by_key
-            .get(&(key.set.clone(), key.task, key.seed))
+            .get(&(key.set.clone(), key.task.clone(), key.seed))
             .ok_or_else(|| {
                 format!(
-                    "the checkout has no {} kitchen for task {} and seed {}",
-                    key.set, key.task, key.seed
+                    "the checkout has no kitchen {} for seed {}",
+                    key.environment(),
+                    key.seed
                 )
             })
     }
@@ -247,7 +249,7 @@ fn score(key: &str, value: &Value, folder: &Path, kitchens: &Kitchens) -> Result
         .as_f64()
         .ok_or("\"max_steps\" is not a number")?;
     let mut notes = Vec::new();
-    let log = agent_log(&folder.join(format!("{}_{}", parts.environment, parts.seed)));
+    let log = agent_log(&folder.join(format!("{}_{}", parts.environment(), parts.seed)));
     let report = match &log {
         Some(log) => replayed(instance, log, &mut notes)?,
         None => {
@@ -355,9 +357,8 @@ mod tests {
         assert_eq!(
             parse_key("asynchronous/0_cheese_chicken_sandwich_42"),
             Some(Key {
-                environment: "asynchronous/0_cheese_chicken_sandwich".into(),
                 set: "asynchronous".into(),
-                task: 0,
+                task: "0_cheese_chicken_sandwich".into(),
                 seed: 42,
             })
         );

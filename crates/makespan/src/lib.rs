@@ -290,7 +290,7 @@ pub fn verify_plan(
 /// violations on the timeline, the critical chain, unforced waits and agents' time, and the
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
 /// is) when given. See [`mod@explain`] for the definitions. A simulated world's plan is
-/// explained as its [`Drawing`] (its steps as activities); its lost time against a reference
+/// explained as its [`Drawing`] (its numbered steps as activities); its lost time against a reference
 /// is not split by activity, since two plans of a world share no activities.
 pub fn explain_plan(
     checked: &VerifiedPlan,

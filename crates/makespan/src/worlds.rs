@@ -120,8 +120,9 @@ fn checked(
 /// A plan and its reference as explanations and pictures read them: activity graphs.
 ///
 /// A simulated world's plan names actions, not the activities of its instance (those are a
-/// relaxation), so its steps become activities of their own (`step 1`, `step 2`, … labelled
-/// with the action; the reference's `reference step 1`, …), on the agents that took them.
+/// relaxation), so its steps become activities of their own, named by their number and
+/// action (`3: Move robot1 from table1 to stove1`; the reference's `reference 3: …`), on
+/// the agents that took them.
 /// Any other plan is drawn as it is.
 #[derive(Debug, Clone)]
 pub struct Drawing {
@@ -155,8 +156,8 @@ impl Drawing {
             time_unit: instance.time_unit,
             ..Instance::new(&instance.name, instance.agents)
         };
-        let schedule = steps_as_activities(&mut graph, schedule, "step");
-        let reference = reference.map(|r| steps_as_activities(&mut graph, r, "reference step"));
+        let schedule = steps_as_activities(&mut graph, schedule, "");
+        let reference = reference.map(|r| steps_as_activities(&mut graph, r, "reference "));
         Drawing {
             instance: graph,
             schedule,
@@ -166,8 +167,8 @@ impl Drawing {
     }
 }
 
-/// Each step of a world's plan as an activity of `graph` named `{prefix} {n}`, labelled with
-/// the action, and the plan as a schedule of those activities.
+/// Each step of a world's plan as an activity of `graph` named `{prefix}{n}: {action}`, and
+/// the plan as a schedule of those activities.
 fn steps_as_activities(
     graph: &mut Instance,
     plan: &[ScheduledActivity],
@@ -176,12 +177,9 @@ fn steps_as_activities(
     plan.iter()
         .enumerate()
         .map(|(n, step)| {
-            let id = format!("{prefix} {}", n + 1);
+            let id = format!("{prefix}{}: {}", n + 1, step.activity);
             let (start, end) = (step.start().unwrap_or(0), step.end().unwrap_or(0));
-            graph.activities.push(Activity {
-                label: Some(step.activity.clone()),
-                ..Activity::new(&id, end - start)
-            });
+            graph.activities.push(Activity::new(&id, end - start));
             ScheduledActivity::at(id, step.agent, start, end - start)
         })
         .collect()

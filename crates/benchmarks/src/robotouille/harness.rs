@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
+use super::checkout::WorldNote;
 use super::world::verify::{read_texts, report_of};
 use super::world::{kitchen_of, replay_texts};
 use crate::harness::{mean, Entry, Harness, Headline, Metric, Row, Scored};
-use super::checkout::WorldNote;
 use crate::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
 use makespan_verify::{Report, Rule};

@@ -192,7 +192,7 @@ fn walks_per_file() -> usize {
 fn quick_limits() -> Limits {
     Limits {
         max_states: 3_000_000,
-        time: Some(Duration::from_secs(60)),
+        time: Some(Duration::from_secs(30)),
         ..Limits::default()
     }
 }

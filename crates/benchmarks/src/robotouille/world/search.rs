@@ -62,6 +62,8 @@ struct Needs {
     poured: bool,
     /// `isboiling(it)`.
     boil: bool,
+    /// `clear(it)`: the top of its dish.
+    clear: bool,
 }
 
 /// A kitchen to search.
@@ -97,6 +99,7 @@ impl<'a> KitchenWorld<'a> {
                 "container_at" => n.container_at.push(l),
                 "in" => n.poured = true,
                 "isboiling" => n.boil = true,
+                "clear" => n.clear = true,
                 _ => {}
             }
         }
@@ -151,6 +154,16 @@ impl<'a> KitchenWorld<'a> {
             });
         }
         best.unwrap_or((0, 0))
+    }
+
+    /// Whether item `i` is at station `s` now with every placing literal of variable `v`
+    /// holding there.
+    fn placed_at(&self, state: &State, i: u8, v: usize, s: u8) -> bool {
+        state.items[i as usize].place.station() == Some(s)
+            && self.needs[v]
+                .place
+                .iter()
+                .all(|&l| self.place_now(state, i, &self.k.goal.literals[l], Some(s)))
     }
 
     /// Whether a placing literal could hold now for item `i` with some candidates, its dish
@@ -492,7 +505,45 @@ impl World for KitchenWorld<'_> {
             let candidates = &vars[t].domain;
             let mut per = vec![0i64; candidates.len()];
             let mut chains = vec![i64::MAX; 0];
-            for v in (0..vars.len()).filter(|&v| vars[v].used && self.dish[v] == Some(t)) {
+            let members: Vec<usize> = (0..vars.len())
+                .filter(|&v| vars[v].used && self.dish[v] == Some(t))
+                .collect();
+            for (n, obj) in candidates.iter().enumerate() {
+                let Obj::Station(s) = *obj else { continue };
+                // Variables that must still be brought to `s`: no candidate is there now.
+                let arrives: Vec<bool> = members
+                    .iter()
+                    .map(|&v| {
+                        vars[v].domain.iter().all(|c| match c {
+                            Obj::Item(i) => !self.placed_at(state, *i, v, s),
+                            _ => false,
+                        })
+                    })
+                    .collect();
+                for (m, &v) in members.iter().enumerate() {
+                    let top_must_leave = self.needs[v].clear
+                        && arrives.iter().enumerate().any(|(o, &a)| a && o != m);
+                    if !top_must_leave {
+                        continue;
+                    }
+                    // The top of the dish lies there now, and another part must go under
+                    // it: it leaves and comes back (two carries, a move with it each way,
+                    // a move to it before each pick).
+                    let plain = self.var_cost(state, v, Some(s)).0;
+                    let mut best = i64::MAX;
+                    for c in &vars[v].domain {
+                        if let Obj::Item(i) = c {
+                            let own = self.item_cost(state, *i, &self.needs[v], Some(s)).0;
+                            let here = state.items[*i as usize].place.station() == Some(s);
+                            best = best.min(if here { own.max(8) } else { own });
+                        }
+                    }
+                    if best != i64::MAX && best > plain {
+                        per[n] += best - plain;
+                    }
+                }
+            }
+            for &v in &members {
                 let mut best_chain = i64::MAX;
                 for (n, obj) in candidates.iter().enumerate() {
                     let target = match obj {

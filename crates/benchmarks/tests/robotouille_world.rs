@@ -223,7 +223,7 @@ fn measure_default_layouts() {
 }
 
 #[test]
-fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
+fn the_search_closes_the_small_default_layouts_and_every_plan_it_finds_replays_upstream() {
     let Some(root) = upstream() else { return };
     let small = |set: &str, name: &str| {
         let task: u32 = name
@@ -250,6 +250,24 @@ fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
             "{set}/{name}"
         );
         jobs.push(json!({"environment": env, "actions": t}));
+        plans.push(format!("{set}/{name}"));
+    }
+    // The larger layouts: whatever plan a short search finds is replayed upstream too.
+    let short = Limits {
+        max_states: 200_000,
+        time: Some(Duration::from_secs(3)),
+        ..Limits::default()
+    };
+    for (set, name, env) in environments(&root) {
+        if small(&set, &name) && !name.contains('.') {
+            continue;
+        }
+        let k = Kitchen::from_environment(&env).unwrap();
+        let s = solve_kitchen(&k, &short).unwrap();
+        if s.plan.is_empty() {
+            continue;
+        }
+        jobs.push(json!({"environment": env, "actions": texts(&k, &s.plan)}));
         plans.push(format!("{set}/{name}"));
     }
     let Some(results) = run_upstream(&root, &Value::Array(jobs)) else {

@@ -520,3 +520,41 @@ proptest::proptest! {
         proptest::prop_assert_eq!(r.lines.len(), 4);
     }
 }
+
+/// A world instance built from a default layout is solved through the registry's
+/// `Simulated` power; its plan replays valid, and a broken plan is reported.
+#[test]
+fn a_world_instance_is_solved_and_replayed_through_the_simulated_power() {
+    let Some(root) = upstream() else { return };
+    let (_, _, env) = environments(&root)
+        .into_iter()
+        .find(|(set, name, _)| set == "asynchronous" && name.starts_with("1_"))
+        .unwrap();
+    let instance = makespan_benchmarks::robotouille::world::world_instance(
+        &env,
+        "asynchronous",
+        1,
+        None,
+        None,
+        false,
+        "environments/env_generator/examples/asynchronous/1_lettuce_chicken_sandwich.json",
+    )
+    .unwrap();
+    assert_eq!(instance.name, "robotouille-asynchronous-1-default");
+    let simulated = makespan_benchmarks::simulated_of(&instance).expect("a world instance");
+    let solved = simulated.solve(&instance, &quick_limits()).unwrap();
+    assert_eq!(solved.status, Status::Optimal);
+    assert_eq!(solved.plan.len(), 27);
+    assert_eq!(solved.lower_bound, Some(27));
+    let report = simulated.replay(&instance, &solved.plan);
+    assert!(report.valid, "{}", report.render_text());
+    assert_eq!(report.makespan, Some(27));
+    let mut broken = solved.plan.clone();
+    broken.remove(3);
+    let report = simulated.replay(&instance, &broken);
+    assert!(!report.valid);
+    assert!(report.violations.iter().any(|v| matches!(
+        v.rule,
+        makespan_verify::Rule::PreconditionFailed | makespan_verify::Rule::GoalNotReached
+    )));
+}

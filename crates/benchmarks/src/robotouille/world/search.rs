@@ -308,8 +308,18 @@ impl<'a> KitchenWorld<'a> {
             post = step + mv;
         } else if need.add {
             let step = if first_from_hand { 1 } else { 2 };
+            // The pot stands on another station than the item, unless the two started on
+            // one station (a station that holds an item takes no container, and the
+            // reverse), and the item has not moved since.
+            let shared = carries == 0
+                && it
+                    .place
+                    .station()
+                    .is_some_and(|s| state.containers.iter().any(|c| c.at == s));
+            let mv = i64::from(!first_from_hand && !shared);
             actions += step;
-            post = step;
+            moves += mv;
+            post = step + mv;
         }
         if cut_before_fry {
             pre += cut_left;

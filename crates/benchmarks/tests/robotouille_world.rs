@@ -209,6 +209,12 @@ fn measure_default_layouts() {
         let k = Kitchen::from_environment(&env).unwrap();
         let s = solve_kitchen(&k, &quick_limits()).unwrap();
         let replay = replay_texts(&k, &texts(&k, &s.plan));
+        if let Some(dir) = std::env::var_os("ROBOTOUILLE_PLANS") {
+            // Jobs for the upstream driver, to replay the plans there by hand.
+            let job = json!([{"environment": env, "actions": texts(&k, &s.plan)}]);
+            let file = Path::new(&dir).join(format!("{set}-{name}.json"));
+            std::fs::write(file, job.to_string()).unwrap();
+        }
         let h0 = makespan_benchmarks::robotouille::world::KitchenWorld::new(&k).initial_bound();
         println!(
             "{set:13} {name:60} h0 {h0:3} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",

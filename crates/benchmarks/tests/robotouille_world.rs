@@ -192,7 +192,7 @@ fn walks_per_file() -> usize {
 fn quick_limits() -> Limits {
     Limits {
         max_states: 3_000_000,
-        time: Some(Duration::from_secs(60)),
+        time: Some(Duration::from_secs(30)),
         ..Limits::default()
     }
 }
@@ -209,6 +209,12 @@ fn measure_default_layouts() {
         let k = Kitchen::from_environment(&env).unwrap();
         let s = solve_kitchen(&k, &quick_limits()).unwrap();
         let replay = replay_texts(&k, &texts(&k, &s.plan));
+        if let Some(dir) = std::env::var_os("ROBOTOUILLE_PLANS") {
+            // Jobs for the upstream driver, to replay the plans there by hand.
+            let job = json!([{"environment": env, "actions": texts(&k, &s.plan)}]);
+            let file = Path::new(&dir).join(format!("{set}-{name}.json"));
+            std::fs::write(file, job.to_string()).unwrap();
+        }
         let h0 = makespan_benchmarks::robotouille::world::KitchenWorld::new(&k).initial_bound();
         println!(
             "{set:13} {name:60} h0 {h0:3} {:?} plan {:3} bound {:3} states {:9} {:8.3}s goal {:?}",
@@ -223,7 +229,7 @@ fn measure_default_layouts() {
 }
 
 #[test]
-fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
+fn the_search_closes_the_small_default_layouts_and_every_plan_it_finds_replays_upstream() {
     let Some(root) = upstream() else { return };
     let small = |set: &str, name: &str| {
         let task: u32 = name
@@ -250,6 +256,24 @@ fn the_search_closes_the_small_default_layouts_and_its_plans_replay_upstream() {
             "{set}/{name}"
         );
         jobs.push(json!({"environment": env, "actions": t}));
+        plans.push(format!("{set}/{name}"));
+    }
+    // The larger layouts: whatever plan a short search finds is replayed upstream too.
+    let short = Limits {
+        max_states: 200_000,
+        time: Some(Duration::from_secs(3)),
+        ..Limits::default()
+    };
+    for (set, name, env) in environments(&root) {
+        if small(&set, &name) && !name.contains('.') {
+            continue;
+        }
+        let k = Kitchen::from_environment(&env).unwrap();
+        let s = solve_kitchen(&k, &short).unwrap();
+        if s.plan.is_empty() {
+            continue;
+        }
+        jobs.push(json!({"environment": env, "actions": texts(&k, &s.plan)}));
         plans.push(format!("{set}/{name}"));
     }
     let Some(results) = run_upstream(&root, &Value::Array(jobs)) else {
@@ -501,4 +525,42 @@ proptest::proptest! {
         let r = replay_texts(&k, &lines);
         proptest::prop_assert_eq!(r.lines.len(), 4);
     }
+}
+
+/// A world instance built from a default layout is solved through the registry's
+/// `Simulated` power; its plan replays valid, and a broken plan is reported.
+#[test]
+fn a_world_instance_is_solved_and_replayed_through_the_simulated_power() {
+    let Some(root) = upstream() else { return };
+    let (_, _, env) = environments(&root)
+        .into_iter()
+        .find(|(set, name, _)| set == "asynchronous" && name.starts_with("1_"))
+        .unwrap();
+    let instance = makespan_benchmarks::robotouille::world::world_instance(
+        &env,
+        "asynchronous",
+        1,
+        None,
+        None,
+        false,
+        "environments/env_generator/examples/asynchronous/1_lettuce_chicken_sandwich.json",
+    )
+    .unwrap();
+    assert_eq!(instance.name, "robotouille-asynchronous-1-default");
+    let simulated = makespan_benchmarks::simulated_of(&instance).expect("a world instance");
+    let solved = simulated.solve(&instance, &quick_limits()).unwrap();
+    assert_eq!(solved.status, Status::Optimal);
+    assert_eq!(solved.plan.len(), 27);
+    assert_eq!(solved.lower_bound, Some(27));
+    let report = simulated.replay(&instance, &solved.plan);
+    assert!(report.valid, "{}", report.render_text());
+    assert_eq!(report.makespan, Some(27));
+    let mut broken = solved.plan.clone();
+    broken.remove(3);
+    let report = simulated.replay(&instance, &broken);
+    assert!(!report.valid);
+    assert!(report.violations.iter().any(|v| matches!(
+        v.rule,
+        makespan_verify::Rule::PreconditionFailed | makespan_verify::Rule::GoalNotReached
+    )));
 }

@@ -86,7 +86,7 @@ fn options_select_sets_tasks_and_seeds() {
         .unwrap()
         .with("tasks", &["3", "3.1"])
         .unwrap()
-        .with("seeds", &["default", "42"])
+        .with("seeds", &["default", "42", "42"])
         .unwrap();
     let names: Vec<String> = import(&root, &opts)
         .unwrap()

@@ -253,7 +253,15 @@ impl Checkout {
             [] => std::iter::once(None)
                 .chain(self.seeds.iter().copied().map(Some))
                 .collect(),
-            chosen => chosen.iter().filter_map(|c| seed_choice(c).ok()).collect(),
+            chosen => {
+                let mut seeds = Vec::new();
+                for seed in chosen.iter().filter_map(|c| seed_choice(c).ok()) {
+                    if !seeds.contains(&seed) {
+                        seeds.push(seed);
+                    }
+                }
+                seeds
+            }
         };
         let mut found = vec![false; wanted.len()];
         let mut out = Vec::new();

@@ -16,7 +16,8 @@
 //!   and `boiling` 4 and 8 steps later when it must boil, each `add` of an ingredient and
 //!   the `fill_bowl` at least 4 steps after the fill;
 //! - on a kitchen without stacks (every seeded one), a `stack` for each item the goal puts on
-//!   another, each after a `pick` of it, less one pick when the robot starts holding an item;
+//!   another (an `atop` top, or an item wanted at a station besides the one directly on it),
+//!   each after a `pick` of it, less one pick when the robot starts holding an item;
 //! - a milestone `goal` after everything.
 //!
 //! Goal objects are named by the goal's ids as upstream grounds them: an id belongs to the
@@ -196,7 +197,32 @@ pub fn relaxation(name: String, note: &WorldNote) -> Instance {
         }
     }
     if !stacked {
-        for (k, id) in wants("atop", 0).into_iter().enumerate() {
+        // Items the goal puts on another item: the tops of `atop`, and every item the goal
+        // wants at a station beside the one directly on it (`item_on`, else any one of them).
+        let mut tops = wants("atop", 0);
+        let mut at_station: Vec<(String, Vec<String>)> = Vec::new();
+        for l in literals.iter().filter(|l| l.predicate == "item_at") {
+            if let [(_, item), (_, station)] = l.args.as_slice() {
+                match at_station.iter_mut().find(|(s, _)| s == station) {
+                    Some((_, items)) if !items.contains(item) => items.push(item.clone()),
+                    Some(_) => {}
+                    None => at_station.push((station.clone(), vec![item.clone()])),
+                }
+            }
+        }
+        for (station, items) in &at_station {
+            let base = literals.iter().find_map(|l| match l.args.as_slice() {
+                [(_, item), (_, s)] if l.predicate == "item_on" && s == station => Some(item),
+                _ => None,
+            });
+            let base = base.unwrap_or(&items[0]);
+            for item in items.iter().filter(|i| *i != base) {
+                if !tops.contains(item) {
+                    tops.push(item.clone());
+                }
+            }
+        }
+        for (k, id) in tops.into_iter().enumerate() {
             let (_, obj) = object(&id);
             let stack = format!("stack:{obj}");
             b.step(stack.clone());

@@ -189,6 +189,18 @@ fn walks_per_file() -> usize {
 }
 
 /// The default layouts the search closes quickly, with their limits.
+/// The world instance of a task's default layout, as the checkout reader builds it.
+fn default_layout(root: &Path, set: &str, task: &str) -> makespan_model::instance::Instance {
+    let opts = makespan_benchmarks::ImportOptions::default()
+        .with("sets", &[set])
+        .and_then(|o| o.with("tasks", &[task]))
+        .and_then(|o| o.with("seeds", &["default"]))
+        .unwrap();
+    let mut instances = makespan_benchmarks::import(root, &opts).unwrap();
+    assert_eq!(instances.len(), 1);
+    instances.remove(0)
+}
+
 fn quick_limits() -> Limits {
     Limits {
         max_states: 3_000_000,
@@ -425,16 +437,7 @@ fn replay_speed() {
         .unwrap();
     let k = Kitchen::from_environment(&env).unwrap();
     let log = texts(&k, &walk(&k, 7, 100)).join("\n");
-    let instance = makespan_benchmarks::robotouille::world::world_instance(
-        &env,
-        "asynchronous",
-        8,
-        None,
-        None,
-        false,
-        "environments/env_generator/examples/asynchronous/8_onion_tomato_soup_and_two_chicken_sandwich.json",
-    )
-    .unwrap();
+    let instance = default_layout(&root, "asynchronous", "8");
     let path = Path::new("run.log");
     let rounds = 2000;
     let started = std::time::Instant::now();
@@ -532,20 +535,7 @@ proptest::proptest! {
 #[test]
 fn a_world_instance_is_solved_and_replayed_through_the_simulated_power() {
     let Some(root) = upstream() else { return };
-    let (_, _, env) = environments(&root)
-        .into_iter()
-        .find(|(set, name, _)| set == "asynchronous" && name.starts_with("1_"))
-        .unwrap();
-    let instance = makespan_benchmarks::robotouille::world::world_instance(
-        &env,
-        "asynchronous",
-        1,
-        None,
-        None,
-        false,
-        "environments/env_generator/examples/asynchronous/1_lettuce_chicken_sandwich.json",
-    )
-    .unwrap();
+    let instance = default_layout(&root, "asynchronous", "1");
     assert_eq!(instance.name, "robotouille-asynchronous-1-default");
     let simulated = makespan_benchmarks::simulated_of(&instance).expect("a world instance");
     let solved = simulated.solve(&instance, &quick_limits()).unwrap();

@@ -513,8 +513,8 @@ fn read_yaml(path: &Path) -> Result<serde_yaml_ng::Value, LoadError> {
     })
 }
 
-/// The domain must be upstream's JSON domain (its predicates and actions), since the
-/// simulator reads it.
+/// The domain must be upstream's JSON domain (its predicates and actions), and the release
+/// one: the simulator's rules are written from it ([`super::world::release_domain`]).
 fn check_domain(path: &Path) -> Result<(), LoadError> {
     let text = makespan_model::input::read_text(path)?;
     let domain: Value = serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
@@ -527,5 +527,5 @@ fn check_domain(path: &Path) -> Result<(), LoadError> {
             ));
         }
     }
-    Ok(())
+    super::world::release_domain(&domain).map_err(|why| LoadError::format(path, "top level", why))
 }

@@ -2,13 +2,13 @@
 //! or default kitchens, the verifier of action strings step by step, and the search for
 //! shortest plans.
 //!
-//! A world instance is an [`Instance`] whose note `world` ([`crate::WORLD_NOTE`]) holds
-//! `{"set", "task", "seed", "effective_seed", "noisy", "file", "environment"}`: the
+//! A world instance is an [`Instance`] whose note `world` ([`crate::WORLD_NOTE`]) is the
+//! checkout reader's [`super::checkout::WorldNote`]: the set, task and seed, and the
 //! environment JSON exactly as upstream's generator produces it for that seed (or the
-//! file's own layout when `seed` is null). Everything the simulator needs is there, so a
-//! solution that embeds its instance replays without the checkout. Its one activity is a
-//! relaxation (the admissible lower bound of the start state as a single step of work), so
-//! the scheduling engine's optimum on it is a bound, never the world's optimum.
+//! file's own layout for the default one). Everything the simulator needs is there, so a
+//! solution that embeds its instance replays without the checkout. Its activities are a
+//! relaxation ([`super::relaxation`]), so the scheduling engine's optimum on them is a
+//! bound, never the world's optimum.
 //!
 //! Where the rules come from: `domain/robotouille.json` of upstream's `release` branch as
 //! `backend/` applies it ([`rules`]), the builder's naming and start predicates
@@ -26,13 +26,11 @@ pub mod verify;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
-
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use std::path::Path;
 
-use makespan_model::instance::{Activity, Instance, LoadError, Source, TimeUnit};
+use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Status;
 use makespan_verify::Report;
@@ -42,7 +40,6 @@ pub use replay::{replay_texts, StepOutcome, WorldReplay};
 pub use rules::{Act, State};
 pub use search::{solve_kitchen, solve_kitchen_blind, KitchenWorld};
 
-use super::BENCHMARK;
 use crate::{Limits, Simulated, WorldSolution, WORLD_NOTE};
 
 /// Robotouille's simulator, as the facade solves and replays world instances with it.
@@ -123,66 +120,6 @@ impl Simulated for RobotouilleWorld {
     }
 }
 
-/// The three sets of Robotouille's environments.
-pub const SETS: [&str; 3] = ["synchronous", "asynchronous", "multi_agent"];
-
-/// The world instance of one environment (the seeds' checkout reader calls this for
-/// every (set, task, seed)). `environment` is the environment JSON as upstream's generator
-/// produces it for `seed` (`None`: the file's default layout); `effective_seed` is the seed
-/// the generator succeeded with (upstream retries seed+1 after an exception); `file` is the
-/// environment file's path relative to the checkout. Errors name the JSON path.
-pub fn world_instance(
-    environment: &Value,
-    set: &str,
-    task: u32,
-    seed: Option<u64>,
-    effective_seed: Option<u64>,
-    noisy: bool,
-    file: &str,
-) -> Result<Instance, String> {
-    if !SETS.contains(&set) {
-        return Err(format!(
-            "set \"{set}\": not a Robotouille set (synchronous, asynchronous, multi_agent)"
-        ));
-    }
-    let kitchen = Kitchen::from_environment(environment).map_err(|e| format!("environment.{e}"))?;
-    let name = match seed {
-        Some(s) => format!("{BENCHMARK}-{set}-{task}-s{s}"),
-        None => format!("{BENCHMARK}-{set}-{task}-default"),
-    };
-    let mut instance = Instance::new(name, Some(kitchen.robots.len() as u32));
-    instance.time_unit = TimeUnit::Step;
-    let bound = search::KitchenWorld::new(&kitchen).initial_bound().max(1);
-    let mut relaxation = Activity::new("kitchen", bound);
-    relaxation.label = Some(format!(
-        "a relaxation: at least {bound} step(s) of work (the search's lower bound at the start)"
-    ));
-    instance.activities.push(relaxation);
-    let mut notes = BTreeMap::new();
-    notes.insert(
-        WORLD_NOTE.to_string(),
-        json!({
-            "set": set,
-            "task": task,
-            "seed": seed,
-            "effective_seed": effective_seed,
-            "noisy": noisy,
-            "file": file,
-            "environment": environment,
-        }),
-    );
-    notes.insert("goal".into(), json!(kitchen.goal_description));
-    if let Some(steps) = upstream_optimal_steps(set, task) {
-        notes.insert("upstream_optimal_steps".into(), json!(steps));
-    }
-    instance.source = Some(Source {
-        benchmark: BENCHMARK.to_string(),
-        file: Some(file.to_string()),
-        notes,
-    });
-    Ok(instance)
-}
-
 /// The kitchen of a world instance (`None`: not a world instance).
 pub fn kitchen_of(instance: &Instance) -> Option<Result<Kitchen, String>> {
     let world = instance.source.as_ref()?.notes.get(WORLD_NOTE)?;
@@ -194,29 +131,6 @@ pub fn kitchen_of(instance: &Instance) -> Option<Result<Kitchen, String>> {
         Kitchen::from_environment(env)
             .map_err(|e| format!("source.notes.{WORLD_NOTE}.environment.{e}")),
     )
-}
-
-/// The set and task of a world instance.
-pub fn set_and_task(instance: &Instance) -> Option<(String, u32)> {
-    let world = instance.source.as_ref()?.notes.get(WORLD_NOTE)?;
-    Some((
-        world.get("set")?.as_str()?.to_string(),
-        u32::try_from(world.get("task")?.as_u64()?).ok()?,
-    ))
-}
-
-/// Upstream's hard-coded "optimal" step count of a task (`optimal_steps` in the experiment
-/// configs, for the default layout; the harness's budget is 1.5 times it, for every
-/// seed). The multi-agent set has no experiment config.
-pub fn upstream_optimal_steps(set: &str, task: u32) -> Option<i64> {
-    const SYNCHRONOUS: [i64; 10] = [10, 14, 24, 10, 15, 23, 36, 44, 63, 57];
-    const ASYNCHRONOUS: [i64; 10] = [21, 27, 37, 42, 46, 19, 42, 46, 68, 82];
-    let table = match set {
-        "synchronous" => &SYNCHRONOUS,
-        "asynchronous" => &ASYNCHRONOUS,
-        _ => return None,
-    };
-    table.get(task as usize).copied()
 }
 
 /// The most actions the harness executes: its loop runs while `steps < 1.5 × optimal_steps`,

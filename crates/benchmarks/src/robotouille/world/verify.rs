@@ -15,7 +15,8 @@ use makespan_verify::{Report, Rule, Violation};
 use serde_json::json;
 
 use super::replay::{replay_texts, StepOutcome, WorldReplay};
-use super::{kitchen_of, set_and_task, upstream_budget, upstream_optimal_steps, Kitchen};
+use super::{kitchen_of, upstream_budget, Kitchen};
+use crate::robotouille::checkout::WorldNote;
 use crate::{Answer, NativeJson, VerifiedAnswer};
 
 /// The action strings of an answer: a JSON list, an agent's log, or one per line.
@@ -172,8 +173,10 @@ pub fn verify_answer(
         Some(path) => Some(reference(path, instance)?),
         None => None,
     };
-    let upstream =
-        set_and_task(instance).and_then(|(set, task)| upstream_optimal_steps(&set, task));
+    // The task's hard-coded step count, as the checkout's experiment configs give it.
+    let upstream = WorldNote::of(instance)
+        .and_then(Result::ok)
+        .and_then(|note| note.reference_optimal_steps);
     let invalid = replay
         .lines
         .iter()

@@ -142,3 +142,32 @@ fn native_files_agree_with_the_task_graphs() {
         assert_eq!(native.operations, ops, "{name}");
     }
 }
+
+/// A checkout's instances are worlds whose activities are a relaxation: the scheduling
+/// engine's optimum on them is a lower bound, so on every default layout it stays at or
+/// below upstream's hard-coded step count (a count of a plan upstream's authors found), and
+/// every seeded kitchen's relaxation asks for at least one step.
+#[test]
+fn a_checkouts_relaxations_are_lower_bounds_below_upstreams_counts() {
+    let Some(root) = makespan_testkit::data("robotouille/upstream") else {
+        return;
+    };
+    let opts = ImportOptions::default()
+        .with("seeds", &["default", "42"])
+        .unwrap();
+    let instances = benchmarks::import(&root, &opts).unwrap();
+    assert_eq!(instances.len(), 60);
+    for i in &instances {
+        assert!(i.source.as_ref().unwrap().notes.contains_key("world"));
+        let s = solve(i, &SolveOptions::default());
+        assert_eq!(s.status, Status::Optimal, "{}", i.name);
+        let bound = s.makespan.unwrap();
+        if i.name.ends_with("-default") {
+            if let Some(theirs) = robotouille::reference_steps(i) {
+                assert!(bound <= theirs, "{}: {bound} > {theirs}", i.name);
+            }
+        } else {
+            assert!(bound > 0, "{}", i.name);
+        }
+    }
+}

@@ -29,6 +29,7 @@ mod references;
 mod resource_limits;
 mod robotouille;
 mod robotouille_actions;
+mod robotouille_worlds;
 mod robustness;
 mod score;
 mod timearena;

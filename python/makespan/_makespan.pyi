@@ -215,8 +215,10 @@ def load(
 ) -> List[Instance]:
     """Every instance a file describes (a unified instance or any benchmark's native file).
 
-    Each benchmark's own options are keywords (``combine``, ``level``, ``constraint`` today;
-    any other a benchmark declares is accepted the same way)."""
+    Each benchmark's own options are keywords (``combine``, ``level``, ``constraint``, and
+    Robotouille's ``sets``, ``tasks``, ``seeds`` for a checkout, e.g.
+    ``load(checkout, sets="asynchronous", tasks=[0, 3], seeds=["default", 42])``; any other a
+    benchmark declares is accepted the same way)."""
 
 def load_instance(
     spec: str,

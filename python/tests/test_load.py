@@ -32,6 +32,21 @@ def test_load_takes_the_clis_options(data):
     assert recipes and all(r.name.endswith("-easy") for r in recipes)
 
 
+def test_load_reads_a_robotouille_checkout_with_its_sets_tasks_and_seeds(data):
+    checkout = data / "robotouille" / "upstream"
+    if not checkout.is_dir():
+        pytest.skip(f"no Robotouille checkout at {checkout}")
+    insts = makespan.load(checkout, sets="asynchronous", tasks=[0, 3], seeds=["default", 42])
+    assert [i.name for i in insts] == [
+        "robotouille-asynchronous-0-default",
+        "robotouille-asynchronous-0-seed42",
+        "robotouille-asynchronous-3-default",
+        "robotouille-asynchronous-3-seed42",
+    ]
+    with pytest.raises(makespan.Error, match='sets: "kitchen" is not a Robotouille set'):
+        makespan.load(checkout, sets="kitchen")
+
+
 def test_a_benchmark_option_is_checked_by_the_library_and_an_unknown_one_is_named(breakfast):
     path = ROOT / "instances" / "two-cooks-breakfast.json"
     with pytest.raises(makespan.Error, match="combine: .*at least 1"):

@@ -1,5 +1,6 @@
 //! Robotouille behind the [`Benchmark`] trait: `task_graphs.json`, action strings replayed on
-//! the task graph, native action plans written from schedules.
+//! the task graph, native action plans written from schedules, and a user's checkout read
+//! whole (every set, task and seed as a world instance).
 
 use std::path::Path;
 
@@ -50,6 +51,34 @@ impl Benchmark for Robotouille {
     fn lookup(&self) -> Option<&dyn crate::Lookup> {
         Some(self)
     }
+
+    fn simulated(&self) -> Option<&'static dyn crate::Simulated> {
+        Some(&super::world::RobotouilleWorld)
+    }
+
+    fn harness(&self) -> Option<&'static dyn crate::harness::Harness> {
+        Some(&super::harness::RobotouilleHarness)
+    }
+
+    fn knobs(&self) -> &'static [crate::Knob] {
+        super::checkout::KNOBS
+    }
+
+    fn checkout(&self) -> Option<&dyn crate::Checkout> {
+        Some(self)
+    }
+}
+
+impl crate::Checkout for Robotouille {
+    /// A checkout's root, its `environments` folder or its examples folder: the three sets'
+    /// environment folders.
+    fn recognises(&self, dir: &Path) -> bool {
+        super::checkout::examples_folder(dir).is_some()
+    }
+
+    fn import(&self, dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+        super::checkout::Checkout::open(dir)?.instances(opts)
+    }
 }
 
 impl crate::Lookup for Robotouille {
@@ -74,6 +103,14 @@ impl crate::Lookup for Robotouille {
 
 impl crate::Answers for Robotouille {
     fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer> {
+        if super::world::kitchen_of(instance).is_some() {
+            // A world's plan is already the simulator's action strings, one per step.
+            let (texts, _) = super::world::verify::plan_texts(schedule);
+            return Some(NativeAnswer {
+                extension: "txt",
+                text: texts.join("\n") + "\n",
+            });
+        }
         Some(NativeAnswer {
             extension: "txt",
             text: super::answer_actions(instance, schedule)?,
@@ -88,6 +125,9 @@ impl crate::Answers for Robotouille {
         let benchmark = instance.source.as_ref().map(|s| s.benchmark.as_str());
         if benchmark != Some(super::BENCHMARK) || answer.text.trim_start().starts_with('{') {
             return None;
+        }
+        if super::world::kitchen_of(instance).is_some() {
+            return Some(super::world::verify::verify_answer(answer, instance));
         }
         Some(check_actions(answer, instance))
     }

@@ -37,8 +37,15 @@
 pub mod actions;
 mod answer;
 mod benchmark;
+pub mod checkout;
 mod compare;
+pub mod generator;
+mod harness;
 mod native;
+pub mod pyrandom;
+pub mod relaxation;
+pub mod seeds;
+pub mod world;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;

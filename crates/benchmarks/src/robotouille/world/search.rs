@@ -1,0 +1,767 @@
+//! The search for shortest plans: the kitchen as a [`World`] for `makespan_world::search`
+//! (A*), with an admissible lower bound and symmetry reduction over stations.
+//!
+//! - **Steps.** With one robot a search step is a local action, `Do nothing`, or a move
+//!   followed at once by a local action at the new station (2 steps). No plan is lost: a move
+//!   followed by a move or by `Do nothing` leaves the same state as `Do nothing` and then
+//!   the second move, and the goal never names where the robot is. With several robots
+//!   every valid action is a step (one action per global step, any robot, as the release
+//!   backend runs them).
+//! - **Symmetry.** Stations of one kind and items of one kind are interchangeable, so each
+//!   state is stored under a canonical labelling ([`super::symmetry`]). The plan is mapped
+//!   back to the kitchen's names by replaying it.
+//! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
+//!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
+//!   pick and put of every station the item must still go to, the move each such carry
+//!   needs between stations of different kinds, the fill, boil and pour of each soup and
+//!   the carries of its pot and bowl), summed because each action acts on one object and
+//!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
+//!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
+//!   carried there first and away after).
+//! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
+//!   of a state's size (fewer if `Limits::max_states` says so; measured: 1.2 million states
+//!   expanded in 1.1 GB), and a capped search ends in `Feasible` or `Unknown` with the bound
+//!   it proved, never in an abort.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use makespan_model::solution::Status;
+use makespan_world::{search, Limits, Outcome, World};
+
+use super::goal::{Literal, Obj};
+use super::kitchen::{Kitchen, StationKind};
+use super::rules::{
+    Act, EffectKind, Hand, ItemPlace, State, DELAY, F_COOKED, F_CUT, F_FRIED, F_FRYABLE,
+    F_FRYABLE_IF_CUT, NONE,
+};
+use super::symmetry::Symmetry;
+
+/// A search step: one action, or a move and the action after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move2 {
+    /// The first action.
+    pub first: Act,
+    /// The action right after it, for a move.
+    pub then: Option<Act>,
+}
+
+/// What the bound needs of each goal variable: the predicates named of it.
+#[derive(Debug, Clone, Default)]
+struct Needs {
+    cut: bool,
+    cook: bool,
+    fry: bool,
+    /// Literals that place it (`item_on`, `item_at`, `atop` as the upper item).
+    place: Vec<usize>,
+    /// `addedto(it, water)`.
+    add: bool,
+    /// `container_at(it, table)`.
+    container_at: Vec<usize>,
+    /// `in(it, bowl)`.
+    poured: bool,
+    /// `isboiling(it)`.
+    boil: bool,
+    /// `clear(it)`: the top of its dish.
+    clear: bool,
+}
+
+/// A kitchen to search.
+pub struct KitchenWorld<'a> {
+    k: &'a Kitchen,
+    needs: Vec<Needs>,
+    single: bool,
+    /// Interchangeable stations and items.
+    symmetry: Symmetry,
+    /// Per goal variable: the station variable of the dish it is placed in, if any.
+    dish: Vec<Option<usize>>,
+    /// The station variables that dishes are placed in.
+    dish_vars: Vec<usize>,
+    /// Search without the bound (uniform cost), to check the bound against.
+    blind: bool,
+    /// States generated so far (for speed reports).
+    generated: AtomicU64,
+}
+
+impl<'a> KitchenWorld<'a> {
+    /// The world of a kitchen.
+    pub fn new(k: &'a Kitchen) -> KitchenWorld<'a> {
+        let mut needs = vec![Needs::default(); k.goal.vars.len()];
+        for (l, lit) in k.goal.literals.iter().enumerate() {
+            let Some(&v) = lit.args.first() else { continue };
+            let n = &mut needs[v];
+            match lit.pred.as_str() {
+                "iscut" => n.cut = true,
+                "iscooked" => n.cook = true,
+                "isfried" => n.fry = true,
+                "item_on" | "item_at" | "atop" => n.place.push(l),
+                "addedto" => n.add = true,
+                "container_at" => n.container_at.push(l),
+                "in" => n.poured = true,
+                "isboiling" => n.boil = true,
+                "clear" => n.clear = true,
+                _ => {}
+            }
+        }
+        // The dish of each variable: the station its placing literals lead to.
+        let mut dish: Vec<Option<usize>> = vec![None; k.goal.vars.len()];
+        for _ in 0..=k.goal.vars.len() {
+            for lit in &k.goal.literals {
+                if let [v, w] = lit.args[..] {
+                    match lit.pred.as_str() {
+                        "item_on" | "item_at" | "container_at" => dish[v] = Some(w),
+                        "atop" if dish[v].is_none() => dish[v] = dish[w],
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
+        dish_vars.sort_unstable();
+        dish_vars.dedup();
+        KitchenWorld {
+            blind: false,
+            dish,
+            dish_vars,
+            k,
+            needs,
+            single: k.robots.len() == 1,
+            symmetry: Symmetry::new(k),
+            generated: AtomicU64::new(0),
+        }
+    }
+
+    /// The bound at the start.
+    pub fn initial_bound(&self) -> i64 {
+        self.lower_bound(&self.k.initial)
+    }
+
+    /// The cheapest remaining work of variable `v` over its candidates: (actions, chain).
+    fn var_cost(&self, state: &State, v: usize, target: Option<u8>) -> (i64, i64) {
+        let var = &self.k.goal.vars[v];
+        let need = &self.needs[v];
+        let mut best: Option<(i64, i64)> = None;
+        for &obj in &var.domain {
+            let cost = match obj {
+                Obj::Item(i) => self.item_cost(state, i, need, target),
+                Obj::Container(c) => self.container_cost(state, c, need, target),
+                Obj::Meal(m) => self.meal_cost(state, m, need),
+                _ => (0, 0),
+            };
+            best = Some(match best {
+                None => cost,
+                Some(b) => (b.0.min(cost.0), b.1.min(cost.1)),
+            });
+        }
+        best.unwrap_or((0, 0))
+    }
+
+    /// Whether item `i` is at station `s` now with every placing literal of variable `v`
+    /// holding there.
+    fn placed_at(&self, state: &State, i: u8, v: usize, s: u8) -> bool {
+        state.items[i as usize].place.station() == Some(s)
+            && self.needs[v]
+                .place
+                .iter()
+                .all(|&l| self.place_now(state, i, &self.k.goal.literals[l], Some(s)))
+    }
+
+    /// Whether a placing literal could hold now for item `i` with some candidates, its dish
+    /// being at `target` when that is known.
+    fn place_now(&self, state: &State, i: u8, lit: &Literal, target: Option<u8>) -> bool {
+        let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
+        let place = state.items[i as usize].place;
+        let there = |s: u8| target.is_none_or(|t| t == s);
+        match lit.pred.as_str() {
+            "item_on" => {
+                matches!(place, ItemPlace::On(s) if there(s) && other.domain.contains(&Obj::Station(s)))
+            }
+            "item_at" => place
+                .station()
+                .is_some_and(|s| there(s) && other.domain.contains(&Obj::Station(s))),
+            "atop" => {
+                matches!(place, ItemPlace::Atop(b, s) if there(s) && other.domain.contains(&Obj::Item(b)))
+            }
+            _ => true,
+        }
+    }
+
+    fn item_cost(&self, state: &State, i: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
+        let it = state.items[i as usize];
+        let held = it.place == ItemPlace::Held;
+        if it.place == ItemPlace::Nowhere && !held {
+            // Added to a soup (or never placed): nothing more can be done with it.
+            let placed = need.place.is_empty() && !need.cut && !need.cook && !need.fry;
+            return if placed || need.add {
+                (0, 0)
+            } else {
+                (INFEASIBLE, INFEASIBLE)
+            };
+        }
+        let flags = it.flags;
+        let station_kind = |s: u8| self.k.stations[s as usize].1;
+        let on_kind = match it.place {
+            ItemPlace::On(s) => Some(station_kind(s)),
+            _ => None,
+        };
+        let cut_left = if (need.cut && flags & F_CUT == 0)
+            || (need.fry
+                && flags & F_FRYABLE == 0
+                && flags & F_FRYABLE_IF_CUT != 0
+                && flags & F_CUT == 0)
+        {
+            i64::from(state.cuts_left(i))
+        } else {
+            0
+        };
+        // Frying an item that is fryable only once cut waits for its cuts.
+        let cut_before_fry = need.fry
+            && flags & F_FRYABLE == 0
+            && flags & F_FRYABLE_IF_CUT != 0
+            && flags & F_CUT == 0;
+        let active = |kind: EffectKind| {
+            state
+                .effects
+                .iter()
+                .find(|e| {
+                    e.kind == kind && e.a == i && !e.completed && it.place == ItemPlace::On(e.b)
+                })
+                .map(|e| i64::from(DELAY - e.count))
+        };
+        // Stages: the kinds of station the item must still lie on, in order.
+        let mut actions = cut_left;
+        let mut stages: Vec<StationKind> = Vec::new();
+        if cut_left > 0 {
+            stages.push(StationKind::Board);
+        }
+        let mut timer = 0;
+        let mut timer_active = false;
+        if need.cook && flags & F_COOKED == 0 {
+            match active(EffectKind::Cook) {
+                Some(t) => {
+                    timer = t;
+                    timer_active = true;
+                }
+                None => {
+                    actions += 1;
+                    timer = i64::from(DELAY);
+                    stages.push(StationKind::Stove);
+                }
+            }
+        }
+        if need.fry && flags & F_FRIED == 0 {
+            match active(EffectKind::Fry) {
+                Some(t) => {
+                    timer = timer.max(t);
+                    timer_active = true;
+                }
+                None => {
+                    actions += 1;
+                    timer = i64::from(DELAY);
+                    stages.push(StationKind::Fryer);
+                }
+            }
+        }
+        let processing = !stages.is_empty() || timer_active;
+        let final_place = !need.place.is_empty()
+            && (processing
+                || !need
+                    .place
+                    .iter()
+                    .all(|&l| self.place_now(state, i, &self.k.goal.literals[l], target)));
+        // Carries: to each stage not already under it, then to the dish.
+        let mut carries = 0;
+        let mut moves = 0;
+        let mut current = on_kind;
+        let mut first_from_hand = held;
+        let mut pre = 0; // steps before the timer's action
+        for &stage in &stages {
+            if current == Some(stage) && carries == 0 && it.place.station().is_some() {
+                continue;
+            }
+            carries += 1;
+            let step = if first_from_hand { 1 } else { 2 };
+            let mv = i64::from(!first_from_hand && current != Some(stage));
+            actions += step;
+            moves += mv;
+            if stage != StationKind::Board || cut_before_fry {
+                pre += step + mv;
+            }
+            first_from_hand = false;
+            current = Some(stage);
+        }
+        let mut post = 0;
+        if final_place {
+            let step = if first_from_hand { 1 } else { 2 };
+            let elsewhere = match (target, it.place.station()) {
+                (Some(t), Some(s)) => s != t,
+                _ => false,
+            };
+            let mv = i64::from(
+                !first_from_hand
+                    && (processing
+                        || elsewhere
+                        || current.is_some_and(|k| k != StationKind::Table)),
+            );
+            actions += step;
+            moves += mv;
+            post = step + mv;
+        } else if need.add {
+            let step = if first_from_hand { 1 } else { 2 };
+            // The pot stands on another station than the item, unless the two started on
+            // one station (a station that holds an item takes no container, and the
+            // reverse), and the item has not moved since.
+            let shared = carries == 0
+                && it
+                    .place
+                    .station()
+                    .is_some_and(|s| state.containers.iter().any(|c| c.at == s));
+            let mv = i64::from(!first_from_hand && !shared);
+            actions += step;
+            moves += mv;
+            post = step + mv;
+        }
+        if cut_before_fry {
+            pre += cut_left;
+        }
+        let chain = if timer > 0 { pre + timer + post } else { 0 };
+        // The robot must come to the item's station with an empty hand to pick it up the
+        // first time (see `lower_bound` for the one pick per robot that may need no move).
+        let picked =
+            (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
+        (actions + moves + i64::from(picked), chain)
+    }
+
+    fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
+        if need.container_at.is_empty() {
+            return (0, 0);
+        }
+        let cs = state.containers[c as usize];
+        let ok = need.container_at.iter().all(|&l| {
+            let lit = &self.k.goal.literals[l];
+            let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
+            cs.at != NONE
+                && target.is_none_or(|t| t == cs.at)
+                && other.domain.contains(&Obj::Station(cs.at))
+        });
+        if ok {
+            return (0, 0);
+        }
+        let held = state.robots.iter().any(|r| r.hand == Hand::Container(c));
+        let n = if held { 1 } else { 3 };
+        (n, n)
+    }
+
+    fn meal_cost(&self, state: &State, m: u8, need: &Needs) -> (i64, i64) {
+        let meal = state.meals.get(m as usize).copied();
+        let pour = need.poured
+            && meal
+                .is_none_or(|x| x.container == NONE || self.k.containers[x.container as usize].1);
+        let boil = need.boil && meal.is_none_or(|x| !x.boiling);
+        if !pour && !boil {
+            return (0, 0);
+        }
+        let pot_of = meal.map(|x| x.container);
+        let pot_held = |c: u8| state.robots.iter().any(|r| r.hand == Hand::Container(c));
+        let mut actions = 0;
+        let mut chain = 0;
+        let mut pot_on_stove = false;
+        let mut pot_in_hand = pot_of.is_some_and(|c| c != NONE && pot_held(c));
+        if meal.is_none() {
+            // Fill (unless a fill runs), which ends with the pot at a sink.
+            let running = state.effects.iter().find(|e| {
+                e.kind == EffectKind::Fill
+                    && !e.completed
+                    && state.containers[e.a as usize].at == e.b
+            });
+            let paused = state
+                .effects
+                .iter()
+                .any(|e| e.kind == EffectKind::Fill && !e.completed);
+            match running {
+                Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
+                _ if paused => chain += 2,
+                _ => {
+                    actions += 1;
+                    let pot_at_sink = (0..self.k.containers.len()).any(|c| {
+                        let at = state.containers[c].at;
+                        self.k.containers[c].1
+                            && at != NONE
+                            && self.k.stations[at as usize].1 == StationKind::Sink
+                    });
+                    chain += i64::from(DELAY) + if pot_at_sink { 0 } else { 1 };
+                }
+            }
+            pot_in_hand = false;
+        } else if let Some(c) = pot_of.filter(|&c| c != NONE) {
+            let at = state.containers[c as usize].at;
+            pot_on_stove = at != NONE && self.k.stations[at as usize].1 == StationKind::Stove;
+        }
+        if boil {
+            let running = state.effects.iter().find(|e| {
+                e.kind == EffectKind::Boil
+                    && e.a == m
+                    && !e.completed
+                    && state.containers[e.b as usize].at == e.c
+            });
+            match running {
+                Some(e) => chain += i64::from(DELAY - e.count),
+                None => {
+                    actions += 1;
+                    if !pot_on_stove {
+                        // Carry the pot to a stove: place, and pick and move unless held.
+                        let n = if pot_in_hand { 1 } else { 3 };
+                        actions += n;
+                        chain += n;
+                    }
+                    chain += i64::from(DELAY);
+                }
+            }
+            pot_in_hand = false;
+        }
+        if pour {
+            let n = if pot_in_hand { 1 } else { 3 };
+            actions += n;
+            chain += n;
+        }
+        (actions, chain)
+    }
+}
+
+/// A cost no plan pays: the state cannot reach the goal (an item the goal needs was
+/// added to a soup).
+const INFEASIBLE: i64 = 1 << 40;
+
+impl World for KitchenWorld<'_> {
+    type State = State;
+    type Action = Move2;
+
+    fn initial(&self) -> State {
+        self.symmetry.canonical(&self.k.initial).0
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        self.k.goal.reached(self.k, state)
+    }
+
+    fn successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>) {
+        self.generated.fetch_add(1, Ordering::Relaxed);
+        let mut acts = Vec::new();
+        let mut push = |first: Act, then: Option<Act>, next: State, cost: i64| {
+            out.push((
+                Move2 { first, then },
+                cost,
+                self.symmetry.canonical(&next).0,
+            ));
+        };
+        if !self.single {
+            state.valid_actions(self.k, &mut acts);
+            for act in acts {
+                let mut next = state.clone();
+                next.step(act);
+                push(act, None, next, 1);
+            }
+            return;
+        }
+        state.local_actions(self.k, 0, &mut acts);
+        acts.push(Act::Wait);
+        for act in acts.drain(..) {
+            let mut next = state.clone();
+            next.step(act);
+            push(act, None, next, 1);
+        }
+        let at = state.robots[0].at;
+        if at == NONE {
+            return;
+        }
+        for s in 0..self.k.stations.len() as u8 {
+            if s == at || !state.vacant(s) {
+                continue;
+            }
+            let mv = Act::Move(0, at, s);
+            let mut moved = state.clone();
+            moved.step(mv);
+            if self.k.goal.reached(self.k, &moved) {
+                // The goal holds after the move alone: a wait does the same.
+                continue;
+            }
+            moved.local_actions(self.k, 0, &mut acts);
+            for act in acts.drain(..) {
+                let mut next = moved.clone();
+                next.step(act);
+                push(mv, Some(act), next, 2);
+            }
+        }
+    }
+
+    fn lower_bound(&self, state: &State) -> i64 {
+        if self.blind {
+            return 0;
+        }
+        let vars = &self.k.goal.vars;
+        let mut total = 0;
+        let mut chain = 0;
+        // Variables whose place does not depend on a station of the goal.
+        for (v, var) in vars.iter().enumerate() {
+            if var.used && self.dish[v].is_none() {
+                let (a, c) = self.var_cost(state, v, None);
+                total += a;
+                chain = chain.max(c);
+            }
+        }
+        // Per station variable and candidate station: the work of the dishes placed there.
+        let mut work: Vec<Vec<i64>> = Vec::with_capacity(self.dish_vars.len());
+        for &t in &self.dish_vars {
+            let candidates = &vars[t].domain;
+            let mut per = vec![0i64; candidates.len()];
+            let mut chains = vec![i64::MAX; 0];
+            let members: Vec<usize> = (0..vars.len())
+                .filter(|&v| vars[v].used && self.dish[v] == Some(t))
+                .collect();
+            for (n, obj) in candidates.iter().enumerate() {
+                let Obj::Station(s) = *obj else { continue };
+                // Variables that must still be brought to `s`: no candidate is there now.
+                let arrives: Vec<bool> = members
+                    .iter()
+                    .map(|&v| {
+                        vars[v].domain.iter().all(|c| match c {
+                            Obj::Item(i) => !self.placed_at(state, *i, v, s),
+                            _ => false,
+                        })
+                    })
+                    .collect();
+                for (m, &v) in members.iter().enumerate() {
+                    let top_must_leave = self.needs[v].clear
+                        && arrives.iter().enumerate().any(|(o, &a)| a && o != m);
+                    if !top_must_leave {
+                        continue;
+                    }
+                    // The top of the dish lies there now, and another part must go under
+                    // it: it leaves and comes back (two carries, a move with it each way,
+                    // a move to it before each pick).
+                    let plain = self.var_cost(state, v, Some(s)).0;
+                    let mut best = i64::MAX;
+                    for c in &vars[v].domain {
+                        if let Obj::Item(i) = c {
+                            let own = self.item_cost(state, *i, &self.needs[v], Some(s)).0;
+                            let here = state.items[*i as usize].place.station() == Some(s);
+                            best = best.min(if here { own.max(8) } else { own });
+                        }
+                    }
+                    if best != i64::MAX && best > plain {
+                        per[n] += best - plain;
+                    }
+                }
+            }
+            for &v in &members {
+                let mut best_chain = i64::MAX;
+                for (n, obj) in candidates.iter().enumerate() {
+                    let target = match obj {
+                        Obj::Station(s) => Some(*s),
+                        _ => None,
+                    };
+                    let (a, c) = self.var_cost(state, v, target);
+                    per[n] += a;
+                    best_chain = best_chain.min(c);
+                }
+                chains.push(best_chain);
+            }
+            chain = chain.max(chains.into_iter().max().unwrap_or(0));
+            work.push(per);
+        }
+        total += self.cheapest_assignment(&work, 0, &mut Vec::new());
+        // Each robot may make its first pick where it stands, without a move.
+        total -= state.robots.len() as i64;
+        total.max(chain).clamp(0, INFEASIBLE)
+    }
+}
+
+impl KitchenWorld<'_> {
+    /// The least total work over assignments of distinct stations (within a kind) to the
+    /// station variables from `depth` on.
+    fn cheapest_assignment(
+        &self,
+        work: &[Vec<i64>],
+        depth: usize,
+        taken: &mut Vec<(usize, Obj)>,
+    ) -> i64 {
+        if depth == self.dish_vars.len() {
+            return 0;
+        }
+        let var = &self.k.goal.vars[self.dish_vars[depth]];
+        let mut best = INFEASIBLE;
+        for (n, obj) in var.domain.iter().enumerate() {
+            if taken.iter().any(|(g, o)| *g == var.group && o == obj) {
+                continue;
+            }
+            taken.push((var.group, *obj));
+            let rest = self.cheapest_assignment(work, depth + 1, taken);
+            taken.pop();
+            best = best.min(work[depth][n] + rest);
+        }
+        best
+    }
+}
+
+/// Memory one search may use: the search keeps every distinct state twice (its node and
+/// its index key) plus a queue entry.
+const MEMORY: usize = 3_500_000_000;
+
+/// The most states a search of `k` keeps within [`MEMORY`], from a generous estimate of a
+/// state's size (its lists on the heap, sixteen effects, four waters, allocator overhead).
+fn max_states(k: &Kitchen) -> usize {
+    use std::mem::size_of;
+    let s = &k.initial;
+    let heap = s.robots.len() * size_of::<super::rules::Robot>()
+        + s.items.len() * size_of::<super::rules::ItemState>()
+        + s.containers.len() * size_of::<super::rules::ContainerState>()
+        + 4 * size_of::<super::rules::Meal>()
+        + 16 * size_of::<super::rules::Effect>()
+        + 5 * 32;
+    let per_state = 2 * (size_of::<State>() + heap) + 64;
+    MEMORY / per_state
+}
+
+/// What a search of a kitchen established.
+#[derive(Debug, Clone)]
+pub struct KitchenSolution {
+    /// `Optimal`, `Feasible`, `Infeasible` or `Error` (no plan within the limits).
+    pub status: Status,
+    /// The plan, as the kitchen's actions in order.
+    pub plan: Vec<Act>,
+    /// The proven lower bound.
+    pub bound: i64,
+    /// States expanded by the search.
+    pub states: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Searches a kitchen for a shortest plan within `limits`; the plan is in the kitchen's
+/// own station names and has been replayed to the goal.
+pub fn solve_kitchen(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, String> {
+    solve_with(k, limits, false)
+}
+
+/// [`solve_kitchen`] without the lower bound: a uniform-cost search, slower, whose optimum
+/// checks the bound's (a bound that overestimates would make the two differ).
+pub fn solve_kitchen_blind(k: &Kitchen, limits: &Limits) -> Result<KitchenSolution, String> {
+    solve_with(k, limits, true)
+}
+
+fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSolution, String> {
+    let started = Instant::now();
+    let mut world = KitchenWorld::new(k);
+    world.blind = blind;
+    let limits = Limits {
+        max_states: limits.max_states.min(max_states(k)),
+        ..limits.clone()
+    };
+    // A quick incumbent first, unless the exact search is cheap anyway: weighted A*
+    // (twice the bound) on a fifth of the limits. Its plan is kept only if the exact search
+    // ends without a better one; its length proves nothing.
+    let mut incumbent: Option<Vec<Act>> = None;
+    if !blind {
+        let quick = Limits {
+            max_states: limits.max_states / 5,
+            time: limits.time.map(|t| t / 5),
+            known_bound: 0,
+            ..limits.clone()
+        };
+        let weighted = Weighted(&world);
+        if let Outcome::Optimal(plan) | Outcome::Feasible { plan, .. } = search(&weighted, &quick) {
+            incumbent = Some(real_plan(&world, k, &plan.steps)?);
+        }
+    }
+    let exact = Limits {
+        time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+        ..limits.clone()
+    };
+    let (status, plan, bound) = match search(&world, &exact) {
+        Outcome::Optimal(plan) => {
+            let cost = plan.cost;
+            (Status::Optimal, real_plan(&world, k, &plan.steps)?, cost)
+        }
+        Outcome::Feasible { plan, bound } => {
+            let found = real_plan(&world, k, &plan.steps)?;
+            match incumbent {
+                Some(quick) if quick.len() < found.len() => (Status::Feasible, quick, bound),
+                _ => (Status::Feasible, found, bound),
+            }
+        }
+        Outcome::Infeasible => (Status::Infeasible, Vec::new(), 0),
+        Outcome::Unknown { bound } => match incumbent {
+            Some(quick) if quick.len() as i64 <= bound => (Status::Optimal, quick, bound),
+            Some(quick) => (Status::Feasible, quick, bound),
+            None => (Status::Error, Vec::new(), bound),
+        },
+    };
+    // A plan that meets the proven bound is optimal.
+    let status = if status == Status::Feasible && plan.len() as i64 <= bound {
+        Status::Optimal
+    } else {
+        status
+    };
+    Ok(KitchenSolution {
+        status,
+        plan,
+        bound,
+        states: world.generated.load(Ordering::Relaxed),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A search step list mapped back from canonical labels to the kitchen's, by replaying it
+/// from the real start; it must reach the goal at its last action.
+fn real_plan(
+    world: &KitchenWorld<'_>,
+    k: &Kitchen,
+    steps: &[makespan_world::Step<Move2>],
+) -> Result<Vec<Act>, String> {
+    let mut real = k.initial.clone();
+    let mut plan = Vec::new();
+    for step in steps {
+        // Both actions of a step are in the labels of the state the step starts from.
+        let back = world.symmetry.canonical(&real).1.inverse();
+        for act in std::iter::once(step.action.first).chain(step.action.then) {
+            let act = back.act(act);
+            real.check(k, act)
+                .map_err(|e| format!("the search's plan does not replay: {} ({e})", act.text(k)))?;
+            real.step(act);
+            plan.push(act);
+        }
+    }
+    if !k.goal.reached(k, &real) {
+        return Err("the search's plan does not reach the goal when replayed".into());
+    }
+    Ok(plan)
+}
+
+/// The kitchen with its bound doubled: weighted A*, for a quick plan with no proof.
+struct Weighted<'a, 'k>(&'a KitchenWorld<'k>);
+
+impl World for Weighted<'_, '_> {
+    type State = State;
+    type Action = Move2;
+
+    fn initial(&self) -> State {
+        self.0.initial()
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        self.0.is_goal(state)
+    }
+
+    fn successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>) {
+        self.0.successors(state, out);
+    }
+
+    fn lower_bound(&self, state: &State) -> i64 {
+        let h = self.0.lower_bound(state);
+        if h >= INFEASIBLE {
+            h
+        } else {
+            2 * h
+        }
+    }
+}

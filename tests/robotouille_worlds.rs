@@ -1,0 +1,146 @@
+//! Robotouille's seeded kitchens through the commands a user runs: `solve` on the upstream
+//! checkout gives proven optima whose plans `verify` replays and `gantt` draws, and `score`
+//! reads an evaluation folder as `main.py evaluate` writes it, replaying the agents' logs.
+//! Skipped, saying so, where the checkout is absent.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::common::{makespan, text};
+
+/// The upstream checkout, or `None` (the test is skipped) where it is absent.
+fn checkout() -> Option<PathBuf> {
+    makespan_testkit::data("robotouille/upstream")
+}
+
+/// Solves one (set, task, seed) of the checkout into `out` and returns its solution.
+fn solved(checkout: &Path, out: &Path, set: &str, task: &str, seed: &str) -> Value {
+    let output = makespan(&[
+        "solve",
+        checkout.to_str().unwrap(),
+        "--sets",
+        set,
+        "--tasks",
+        task,
+        "--seeds",
+        seed,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let name = format!("robotouille-{set}-{task}-seed{seed}.json");
+    serde_json::from_str(&std::fs::read_to_string(out.join(name)).unwrap()).unwrap()
+}
+
+fn actions(solution: &Value) -> Vec<String> {
+    solution["schedule"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["activity"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_seeded_kitchen_is_solved_to_a_proven_optimum_that_verify_replays_and_gantt_draws() {
+    let Some(checkout) = checkout() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let solution = solved(&checkout, dir.path(), "asynchronous", "0", "42");
+    assert_eq!(solution["status"], "optimal");
+    assert_eq!(solution["bound_source"], "world");
+    assert_eq!(solution["makespan"], solution["lower_bound"]);
+    let steps = actions(&solution);
+    assert_eq!(Some(steps.len() as i64), solution["makespan"].as_i64());
+
+    let file = dir.path().join("robotouille-asynchronous-0-seed42.json");
+    let verified = makespan(&["verify", file.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", text(&verified));
+
+    // A plan with one step dropped no longer reaches the goal, or is refused on the way.
+    let mut broken = solution.clone();
+    broken["schedule"].as_array_mut().unwrap().remove(1);
+    let broken_file = dir.path().join("broken.json");
+    std::fs::write(&broken_file, broken.to_string()).unwrap();
+    let refused = makespan(&["verify", broken_file.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+
+    let svg = dir.path().join("plan.svg");
+    let drawn = makespan(&["gantt", file.to_str().unwrap(), "-o", svg.to_str().unwrap()]);
+    assert!(drawn.status.success(), "{}", text(&drawn));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains(&steps[0]), "the first action is drawn");
+}
+
+/// An agent's log as upstream's IO-CoT agent writes it: one response block per action.
+fn agent_log(actions: &[String]) -> String {
+    actions
+        .iter()
+        .map(|a| {
+            format!(
+                "ACTION PROPOSAL PROMPT\n--------------------\nthe state\nACTION PROPOSAL RESPONSE\n--------------------\nReasoning: next\nAction: {a}\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_evaluation_folder_is_scored_against_each_seeds_optimum_with_its_logs_replayed() {
+    let Some(checkout) = checkout() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let solution = solved(
+        &checkout,
+        &dir.path().join("solutions"),
+        "asynchronous",
+        "0",
+        "42",
+    );
+    let optimum = solution["makespan"].as_i64().unwrap();
+    let evaluation = dir.path().join("evaluation");
+    let env = "asynchronous/0_cheese_chicken_sandwich";
+    // Seed 42: a refused action first (neither executed nor counted), then the optimal plan.
+    let mut run = vec!["Pick up the moon using robot1".to_string()];
+    run.extend(actions(&solution));
+    let logs = evaluation.join(format!("{env}_42"));
+    std::fs::create_dir_all(&logs).unwrap();
+    std::fs::write(logs.join("log.txt"), agent_log(&run)).unwrap();
+    // Seed 84: the results file says done, and no log backs it.
+    let results = json!({
+        format!("{env}_42"): {"done": true, "steps": optimum, "max_steps": 31.5},
+        format!("{env}_84"): {"done": true, "steps": 25, "max_steps": 31.5},
+        "accuracy": 1.0,
+        "average_steps": (optimum + 25) as f64 / 2.0,
+    });
+    std::fs::write(evaluation.join("results.json"), results.to_string()).unwrap();
+
+    let output = makespan(&[
+        "score",
+        evaluation.to_str().unwrap(),
+        "--data",
+        checkout.to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["benchmark"], "robotouille");
+    let rows = report["rows"].as_array().unwrap();
+    let row = |key: &str| rows.iter().find(|r| r["key"] == key).unwrap();
+    let replayed = row(&format!("{env}_42"));
+    assert_eq!(replayed["valid"], true);
+    assert_eq!(
+        (replayed["makespan"].as_i64(), replayed["ratio"].as_f64()),
+        (Some(optimum), Some(1.0))
+    );
+    let notes = replayed["notes"].to_string();
+    assert!(notes.contains("refused and not counted"), "{notes}");
+    let unlogged = row(&format!("{env}_84"));
+    assert!(unlogged["notes"].to_string().contains("no agent log"));
+    let accuracy = &report["headline"]["metrics"][0];
+    assert_eq!(accuracy["name"], "accuracy");
+    assert_eq!(accuracy["original"], 100.0);
+}

@@ -159,35 +159,35 @@ impl Harness for RobotouilleHarness {
             .count();
         Headline {
             metrics: vec![
-                Metric {
-                    name: "accuracy".into(),
-                    about: "% of runs that reach the goal (original: the file's done within 1.5 × the hard-coded count; corrected: within 1.5 × the seed's optimum)".into(),
-                    original: percent(done),
-                    corrected: percent(within),
-                },
-                Metric {
-                    name: "average steps".into(),
-                    about: "mean executed steps over every run (corrected: steps / the seed's optimum, over the runs that reach the goal)".into(),
-                    original: mean(scored.iter().map(|(r, _)| steps(r))),
-                    corrected: mean(
+                Metric::new(
+                    "accuracy",
+                    "% of runs that reach the goal (original: the file's done within 1.5 × the hard-coded count; corrected: within 1.5 × the seed's optimum)",
+                    percent(done),
+                    percent(within),
+                ),
+                Metric::new(
+                    "average steps",
+                    "mean executed steps over every run (corrected: steps / the seed's optimum, over the runs that reach the goal)",
+                    mean(scored.iter().map(|(r, _)| steps(r))),
+                    mean(
                         scored
                             .iter()
                             .filter(|(r, _)| r.valid == Some(true))
                             .filter_map(|(r, _)| r.ratio),
                     ),
-                },
-                Metric {
-                    name: "budget below".into(),
-                    about: "% of runs whose budget was below 1.5 × the seed's optimum (a run stopped there may have been unfinishable)".into(),
-                    original: None,
-                    corrected: percent(below),
-                },
-                Metric {
-                    name: "budget above".into(),
-                    about: "% of runs whose budget was above 1.5 × the seed's optimum".into(),
-                    original: None,
-                    corrected: percent(above),
-                },
+                ),
+                Metric::new(
+                    "budget below",
+                    "% of runs whose budget was below 1.5 × the seed's optimum (a run stopped there may have been unfinishable)",
+                    None,
+                    percent(below),
+                ),
+                Metric::new(
+                    "budget above",
+                    "% of runs whose budget was above 1.5 × the seed's optimum",
+                    None,
+                    percent(above),
+                ),
             ],
         }
     }
@@ -285,6 +285,7 @@ fn score(key: &str, value: &Value, folder: &Path, kitchens: &Kitchens) -> Result
         difference,
         notes,
         extra: json!({ "max_steps": budget.ceil() as i64 }),
+        unfinishable: None,
         report,
     })
 }

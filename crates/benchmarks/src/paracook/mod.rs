@@ -10,6 +10,7 @@
 //! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
+pub mod concrete;
 mod harness;
 pub mod lists;
 

@@ -9,6 +9,7 @@
 
 pub mod checkout;
 pub mod kitchen;
+pub mod sim;
 
 use std::collections::BTreeMap;
 use std::path::Path;

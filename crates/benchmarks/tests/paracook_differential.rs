@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use makespan_benchmarks::paracook::concrete::checkout::read_checkout;
+use makespan_benchmarks::paracook::concrete::checkout::{kitchen_from, read_checkout};
 use makespan_benchmarks::paracook::concrete::kitchen::{Kitchen, StationKind};
 use makespan_benchmarks::paracook::concrete::sim::{
     simulate, simulate_with, Action, AgentPlan, ErrorClass, Mode, Options, Plan,
@@ -245,8 +245,26 @@ fn grown_plan(k: &Kitchen, rng: &mut SmallRng, length: usize) -> Plan {
     plan
 }
 
+/// A plan with one wait inserted: the same actions at other times (cooking clocks, plate
+/// returns and same-instant orders shift).
+fn delayed(plan: &Plan, rng: &mut SmallRng) -> Plan {
+    let mut p = plan.clone();
+    for agent in &mut p.agents {
+        agent.raw = None;
+    }
+    let a = rng.random_range(0..p.agents.len());
+    let list = &mut p.agents[a].actions;
+    let i = rng.random_range(0..=list.len());
+    list.insert(i, Action::Wait(rng.random_range(1..30) as f64));
+    p
+}
+
 fn mutated(plan: &Plan, rng: &mut SmallRng, k: &Kitchen) -> Plan {
     let mut p = plan.clone();
+    // The entries as written no longer match once an action changes.
+    for agent in &mut p.agents {
+        agent.raw = None;
+    }
     let a = rng.random_range(0..p.agents.len());
     let list = &mut p.agents[a].actions;
     if list.is_empty() {
@@ -329,6 +347,159 @@ fn random_and_mutated_plans_replay_as_the_game_replays_them_on_every_map() {
     println!(
         "differential: {} maps × {plans_per_map} plans = {} replays, {} identical; {errors} end in an error, {served} orders served, {events} world snapshots compared",
         per_map.len(),
+        pairs.len(),
+        pairs.len() - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+/// The checkout's own plans (the fixed agent's five, the IO and CoT few-shot answers) as
+/// kitchens and plans, with the driver's cases.
+fn examples(root: &Path) -> Vec<(Value, Kitchen, Plan)> {
+    let out = Command::new("python3")
+        .arg(driver())
+        .arg(root)
+        .arg("--examples")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cases: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    cases
+        .into_iter()
+        .map(|c| {
+            let orders: Vec<String> = serde_json::from_value(c["orders"].clone()).unwrap();
+            let name = c["name"].as_str().unwrap().to_string();
+            let k = kitchen_from(
+                root,
+                Path::new(&name),
+                &name,
+                c["map_json"].clone(),
+                &orders,
+            )
+            .unwrap();
+            let plan = Plan::from_json(&c["plan"]).unwrap();
+            (c, k, plan)
+        })
+        .collect()
+}
+
+#[test]
+fn the_fixed_plans_and_few_shot_answers_take_their_upstream_times() {
+    let Some(root) = checkout() else {
+        println!("skipped 11 example plans: no ParaCook checkout in ../shared");
+        return;
+    };
+    if !python_ok(&root) {
+        println!("skipped 11 example plans: python3 cannot run the game's simulator here");
+        return;
+    }
+    let examples = examples(&root);
+    let times: Vec<(String, f64, bool)> = examples
+        .iter()
+        .map(|(c, k, plan)| {
+            let out = simulate(k, plan, Mode::Replica);
+            let verdict = if c["harness"] == "fixed" {
+                out.all_served
+            } else {
+                out.done
+            };
+            (c["name"].as_str().unwrap().to_string(), out.oct, verdict)
+        })
+        .collect();
+    let expected = [
+        ("fixed burger_basic on kitchen_burger_8x6", 42.0),
+        ("fixed salad_advanced on kitchen_salad_8x6", 15.0),
+        (
+            "fixed salad_advanced+salad_advanced on kitchen_salad_8x6",
+            75.0,
+        ),
+        ("fixed sushi_fish on kitchen_sushi_8x6", 28.0),
+        ("fixed pasta_mushroom+pasta_tomato on kitchen", 72.0),
+        ("IO example burger_basic", 42.0),
+        ("IO example salad_advanced", 15.0),
+        ("IO example sushi_fish", 30.0),
+        ("CoT example burger_basic", 42.0),
+        ("CoT example salad_advanced", 15.0),
+        ("CoT example sushi_fish", 30.0),
+    ];
+    for (name, time) in expected {
+        let got = times
+            .iter()
+            .find(|t| t.0 == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!((got.1, got.2), (time, true), "{name}");
+    }
+    // The game agrees on each, event by event.
+    let cases: Vec<Value> = examples.iter().map(|(c, ..)| c.clone()).collect();
+    let results = upstream(&root, &cases);
+    for ((c, k, plan), theirs) in examples.iter().zip(&results) {
+        assert_eq!(
+            differences(k, plan, theirs),
+            Vec::<String>::new(),
+            "{}",
+            c["name"]
+        );
+    }
+}
+
+#[test]
+fn mutations_of_the_example_plans_replay_as_the_game_replays_them() {
+    let Some(root) = checkout() else {
+        println!("skipped the mutated example plans: no ParaCook checkout in ../shared");
+        return;
+    };
+    if !python_ok(&root) {
+        println!("skipped the mutated example plans: python3 cannot run the game's simulator here");
+        return;
+    }
+    let mut rng = SmallRng::seed_from_u64(2727);
+    let mut cases = Vec::new();
+    let mut pairs = Vec::new();
+    for (c, k, plan) in examples(&root) {
+        for n in 0..40 {
+            let p = match n % 4 {
+                0 => mutated(&mutated(&plan, &mut rng, &k), &mut rng, &k),
+                1 => mutated(&plan, &mut rng, &k),
+                2 => delayed(&plan, &mut rng),
+                _ => delayed(&delayed(&plan, &mut rng), &mut rng),
+            };
+            let mut case = c.clone();
+            case["plan"] = p.to_json();
+            cases.push(case);
+            pairs.push((k.clone(), p));
+        }
+    }
+    let results = upstream(&root, &cases);
+    let mut failures = Vec::new();
+    let (mut errors, mut served) = (0, 0);
+    for ((k, plan), theirs) in pairs.iter().zip(&results) {
+        errors += usize::from(!theirs["error"].is_null());
+        served += theirs["finished_orders"].as_array().map_or(0, Vec::len);
+        let d = differences(k, plan, theirs);
+        if !d.is_empty() {
+            failures.push(format!(
+                "{} plan {}:\n  {}",
+                k.key,
+                plan.to_json(),
+                d.join("\n  ")
+            ));
+        }
+    }
+    assert!(
+        served > pairs.len() / 3,
+        "the delayed plans serve: {served}"
+    );
+    println!(
+        "mutated examples: {} replays, {} identical; {errors} end in an error, {served} orders served",
         pairs.len(),
         pairs.len() - failures.len()
     );

@@ -81,36 +81,8 @@ pub fn read_checkout(root: &Path) -> Result<Vec<Kitchen>, LoadError> {
             let Ok(orders_num) = k.parse::<u32>() else {
                 continue;
             };
-            let at = |i: usize| format!("\"{order_key}\"[{i}]");
-            let mut names = Vec::new();
-            let mut wanted: Vec<Recipe> = Vec::new();
-            for (i, order) in dishes.iter().enumerate() {
-                let Some((cat, dish)) = order.split_once('/') else {
-                    return Err(LoadError::format(
-                        &orders_path,
-                        at(i),
-                        format!("\"{order}\" is not <category>/<dish>"),
-                    ));
-                };
-                if !recipes.contains_key(cat) {
-                    let path = config.join(format!("config/recipe/{cat}.json"));
-                    recipes.insert(cat.to_string(), read_recipes(&path)?);
-                }
-                let recipe = recipes[cat]
-                    .iter()
-                    .find(|r| r.name == dish)
-                    .ok_or_else(|| {
-                        LoadError::format(
-                            &orders_path,
-                            at(i),
-                            format!("config/recipe/{cat}.json has no recipe named \"{dish}\""),
-                        )
-                    })?;
-                if !wanted.iter().any(|r| r.name == dish) {
-                    wanted.push(recipe.clone());
-                }
-                names.push(dish.to_string());
-            }
+            let (names, wanted) =
+                dishes_and_recipes(&config, &orders_path, order_key, dishes, &mut recipes)?;
             kitchens.push(Kitchen {
                 key: format!("{map_name}/orders_num_{orders_num}"),
                 category: category.clone(),
@@ -126,6 +98,75 @@ pub fn read_checkout(root: &Path) -> Result<Vec<Kitchen>, LoadError> {
     }
     kitchens.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(kitchens)
+}
+
+/// The dish names of an order list and their recipes (each once), recipes read through
+/// `cache` by category.
+fn dishes_and_recipes(
+    config: &Path,
+    orders_path: &Path,
+    order_key: &str,
+    dishes: &[String],
+    cache: &mut HashMap<String, Vec<Recipe>>,
+) -> Result<(Vec<String>, Vec<Recipe>), LoadError> {
+    let at = |i: usize| format!("\"{order_key}\"[{i}]");
+    let mut names = Vec::new();
+    let mut wanted: Vec<Recipe> = Vec::new();
+    for (i, order) in dishes.iter().enumerate() {
+        let Some((cat, dish)) = order.split_once('/') else {
+            return Err(LoadError::format(
+                orders_path,
+                at(i),
+                format!("\"{order}\" is not <category>/<dish>"),
+            ));
+        };
+        if !cache.contains_key(cat) {
+            let path = config.join(format!("config/recipe/{cat}.json"));
+            cache.insert(cat.to_string(), read_recipes(&path)?);
+        }
+        let recipe = cache[cat].iter().find(|r| r.name == dish).ok_or_else(|| {
+            LoadError::format(
+                orders_path,
+                at(i),
+                format!("config/recipe/{cat}.json has no recipe named \"{dish}\""),
+            )
+        })?;
+        if !wanted.iter().any(|r| r.name == dish) {
+            wanted.push(recipe.clone());
+        }
+        names.push(dish.to_string());
+    }
+    Ok((names, wanted))
+}
+
+/// A kitchen outside the benchmark's grid (an example map, a map of one's own): `map` as a
+/// map file holds it, `orders` as `<category>/<dish>`, recipes and constants from the
+/// checkout at `root`. `origin` names where the map and orders came from, for errors.
+pub fn kitchen_from(
+    root: &Path,
+    origin: &Path,
+    key: &str,
+    map: Value,
+    orders: &[String],
+) -> Result<Kitchen, LoadError> {
+    let containers = read_containers(&root.join("config/item/station.json"))?;
+    let map = map_from_value(origin, map, &containers)?;
+    let (names, recipes) = dishes_and_recipes(root, origin, "orders", orders, &mut HashMap::new())?;
+    let category = orders
+        .first()
+        .and_then(|o| o.split_once('/'))
+        .map_or_else(String::new, |(c, _)| c.to_string());
+    Ok(Kitchen {
+        key: key.to_string(),
+        category,
+        seed: 0,
+        orders_num: names.len() as u32,
+        map,
+        orders: names,
+        recipes,
+        constants: read_constants(&root.join("src/game/const.py"))?,
+        same_map_as: None,
+    })
 }
 
 /// The map files under `maps/`, by (category, seed, agents), in that order.
@@ -198,8 +239,16 @@ fn read_orders(path: &Path) -> Result<BTreeMap<String, Vec<String>>, LoadError> 
 /// Reads one map file as the game loads it: station kinds from their names, the second and
 /// later `wall` obstacles renamed `wall_1`, … , containers placed only for items the item
 /// configuration calls containers (the game ignores other items).
-pub fn read_map(path: &Path, containers: &[String]) -> Result<KitchenMap, LoadError> {
-    let source = read_json(path)?;
+fn read_map(path: &Path, containers: &[String]) -> Result<KitchenMap, LoadError> {
+    map_from_value(path, read_json(path)?, containers)
+}
+
+/// [`read_map`] of a map already read; `path` names it in errors.
+fn map_from_value(
+    path: &Path,
+    source: Value,
+    containers: &[String],
+) -> Result<KitchenMap, LoadError> {
     let bad = |at: String, msg: &str| LoadError::format(path, at, msg.to_string());
     let int = |v: &Value, at: String| -> Result<i32, LoadError> {
         v.as_i64()

@@ -7,8 +7,10 @@
 //! game, in the game's own rules ([`sim::Mode::Replica`]) or the rules its prompt states
 //! ([`sim::Mode::Intended`]).
 
+pub mod answer;
 pub mod checkout;
 pub mod kitchen;
+pub mod replay;
 pub mod sim;
 
 use std::collections::BTreeMap;

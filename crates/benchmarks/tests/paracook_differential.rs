@@ -510,3 +510,116 @@ fn mutations_of_the_example_plans_replay_as_the_game_replays_them() {
         failures[..failures.len().min(5)].join("\n")
     );
 }
+
+#[test]
+fn a_whole_run_scores_as_the_statistics_script_scores_it() {
+    use makespan_benchmarks::paracook::concrete::score::score_run;
+    let Some(root) = checkout() else {
+        println!("skipped the run score: no ParaCook checkout in ../shared");
+        return;
+    };
+    if !python_ok(&root) {
+        println!("skipped the run score: python3 cannot run the game here");
+        return;
+    }
+    let kitchens = read_checkout(&root).unwrap();
+    let mut rng = SmallRng::seed_from_u64(28);
+    // The fixed agent's plan on its benchmark instance (done), delayed versions of it (done,
+    // later) and grown plans on other instances (mostly not done).
+    let pasta = kitchens
+        .iter()
+        .find(|k| k.key == "pasta/seed_42/agent_num_2/orders_num_2")
+        .unwrap();
+    let fixed = examples(&root)
+        .into_iter()
+        .find(|(c, ..)| c["name"] == "fixed pasta_mushroom+pasta_tomato on kitchen")
+        .unwrap()
+        .2;
+    let mut pairs: Vec<(&Kitchen, Plan)> = vec![(pasta, fixed.clone())];
+    for k in kitchens.iter().step_by(9) {
+        if k.key != pasta.key {
+            pairs.push((k, grown_plan(k, &mut rng, 20)));
+        }
+    }
+    let results_dir = tempfile::tempdir().unwrap();
+    let run = results_dir.path().join("IO/test-model");
+    let cases: Vec<Value> = pairs.iter().map(|(k, p)| case(k, p)).collect();
+    let replays = upstream(&root, &cases);
+    for ((k, plan), r) in pairs.iter().zip(&replays) {
+        let names: Vec<&str> = k.map.agents.iter().map(|a| a.name.as_str()).collect();
+        let per = |f: &str| -> Value {
+            names
+                .iter()
+                .zip(r[f].as_array().unwrap())
+                .map(|(n, v)| (n.to_string(), v.clone()))
+                .collect()
+        };
+        let file = run.join(format!("{}.json", k.key));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let data = json!({
+            "done": r["done"], "time": r["time"],
+            "agent_all_execution_time": per("execution"), "agent_waiting_time": per("waiting"),
+            "agent_moving_time": per("moving"), "agent_processing_time": per("processing"),
+            "error": r["error"], "retry_count": 0, "plan": plan.to_json(),
+        });
+        std::fs::write(file, data.to_string()).unwrap();
+    }
+    let out = Command::new("python3")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/paracook/upstream_statistics.py"),
+        )
+        .args([root.as_os_str(), results_dir.path().as_os_str()])
+        .args(["IO", "test-model"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let score = score_run(&run, &kitchens).unwrap();
+    assert!(score.errors.is_empty(), "{:?}", score.errors);
+    assert_eq!(score.entries.len(), pairs.len());
+    let ours = score.original.unwrap();
+    let close = |a: f64, b: &Value| (a - b.as_f64().unwrap()).abs() < 1e-9;
+    assert!(
+        close(ours.sr, &theirs["success_rate"]),
+        "SR {} vs {}",
+        ours.sr,
+        theirs["success_rate"]
+    );
+    assert!(
+        close(ours.poct, &theirs["all_avg_time"]),
+        "pOCT {} vs {}",
+        ours.poct,
+        theirs["all_avg_time"]
+    );
+    assert!(
+        close(ours.noct, &theirs["avg_time_rate"]),
+        "nOCT {} vs {}",
+        ours.noct,
+        theirs["avg_time_rate"]
+    );
+    assert!(
+        close(ours.pmd, &theirs["agent_avg_movements"]),
+        "pMD {} vs {}",
+        ours.pmd,
+        theirs["agent_avg_movements"]
+    );
+    assert!(
+        close(ours.au, &theirs["agent_avg_utilization"]),
+        "AU {} vs {}",
+        ours.au,
+        theirs["agent_avg_utilization"]
+    );
+    // The files came from the game's own replays: the replica replays agree with every one.
+    assert_eq!(score.replica.unwrap(), ours);
+    assert!(score.entries.iter().all(|e| e.difference.is_none()));
+    assert!(theirs["success_count"].as_u64().unwrap() >= 1);
+    println!(
+        "run score: {} files, SR {:.4}, pOCT {:.2}, nOCT {:.4}, pMD {:.2}, AU {:.4} (script and makespan agree)",
+        score.entries.len(), ours.sr, ours.poct, ours.noct, ours.pmd, ours.au
+    );
+}

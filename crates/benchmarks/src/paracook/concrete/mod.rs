@@ -11,6 +11,7 @@ pub mod answer;
 pub mod checkout;
 pub mod kitchen;
 pub mod replay;
+pub mod score;
 pub mod sim;
 
 use std::collections::BTreeMap;

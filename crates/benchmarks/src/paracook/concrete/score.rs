@@ -88,8 +88,14 @@ pub struct Metrics {
     pub au: f64,
 }
 
-/// `(done, time, per cook (moving, waiting, execution), T_max, cooks)` of one answer.
-type Sample = (bool, f64, Vec<(f64, f64, f64)>, (f64, f64), usize);
+/// Per cook `(moving, waiting, execution)`.
+type CookTimes = Vec<(f64, f64, f64)>;
+
+/// `(done, time, per cook times)` of one answer, by one judge.
+type Judged = (bool, f64, CookTimes);
+
+/// `(done, time, per cook times, T_max, cooks)` of one answer.
+type Sample = (bool, f64, CookTimes, (f64, f64), usize);
 
 /// The metrics as the statistics script computes them over `samples`.
 pub fn metrics(samples: &[Sample]) -> Option<Metrics> {
@@ -238,7 +244,7 @@ pub fn score_run(results: &Path, kitchens: &[Kitchen]) -> Result<RunScore, LoadE
         }
     }
     entries.sort_by(|a, b| a.key.cmp(&b.key));
-    let samples = |f: &dyn Fn(&RunEntry) -> (bool, f64, Vec<(f64, f64, f64)>)| -> Vec<Sample> {
+    let samples = |f: &dyn Fn(&RunEntry) -> Judged| -> Vec<Sample> {
         entries
             .iter()
             .map(|e| {

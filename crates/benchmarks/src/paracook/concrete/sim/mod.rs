@@ -685,3 +685,200 @@ fn intended_rule(message: String) -> Refusal {
         class: ErrorClass::Intended,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::kitchen::{AgentStart, Constants, ContainerKind, KitchenMap, Tile};
+    use super::*;
+
+    fn tile(name: &str, kind: StationKind, x: i32, y: i32) -> Tile {
+        Tile {
+            name: name.into(),
+            kind,
+            x,
+            y,
+            provides: (kind == StationKind::Dispenser).then(|| "meat".to_string()),
+            item: (kind == StationKind::Stove).then_some(ContainerKind::Pan),
+        }
+    }
+
+    /// A 6 × 3 kitchen: meat dispenser, board and stove (with a pan) along the top; two cooks
+    /// below the board and the stove.
+    fn kitchen() -> Kitchen {
+        Kitchen {
+            key: "test".into(),
+            category: "test".into(),
+            seed: 0,
+            orders_num: 0,
+            map: KitchenMap {
+                name: "kitchen".into(),
+                width: 6,
+                height: 3,
+                agents: vec![
+                    AgentStart {
+                        name: "agent1".into(),
+                        x: 1,
+                        y: 1,
+                    },
+                    AgentStart {
+                        name: "agent2".into(),
+                        x: 2,
+                        y: 1,
+                    },
+                ],
+                tiles: vec![
+                    tile("dispenser1", StationKind::Dispenser, 0, 0),
+                    tile("chopping_board1", StationKind::ChoppingBoard, 1, 0),
+                    tile("stove1", StationKind::Stove, 2, 0),
+                ],
+                source: Value::Null,
+            },
+            orders: Vec::new(),
+            recipes: Vec::new(),
+            constants: Constants::default(),
+            same_map_as: None,
+        }
+    }
+
+    /// agent1 fetches meat and chops it (done at t = 6); agent2 takes the pan off the stove
+    /// at 0, walks beside the board, waits `wait` and scoops the meat into the pan in its hand.
+    fn plan(wait: f64, then: Vec<Action>) -> Plan {
+        let mut second = vec![
+            Action::Interact("stove1".into()),
+            Action::MoveTo((1, 1)),
+            Action::Wait(wait),
+            Action::Interact("chopping_board1".into()),
+        ];
+        second.extend(then);
+        Plan {
+            agents: vec![
+                AgentPlan::new(
+                    "agent1",
+                    vec![
+                        Action::MoveTo((0, 1)),
+                        Action::Interact("dispenser1".into()),
+                        Action::MoveTo((1, 1)),
+                        Action::Interact("chopping_board1".into()),
+                        Action::Process("chopping_board1".into()),
+                    ],
+                ),
+                AgentPlan::new("agent2", second),
+            ],
+        }
+    }
+
+    fn held_state(out: &Outcome) -> Value {
+        let last = &out.snapshots.last().unwrap().1;
+        last["tiles"][2]["item"]["contents"][0]["state"].clone()
+    }
+
+    #[test]
+    fn a_release_and_an_acquire_in_one_instant_fail_in_replica_and_pass_in_intended() {
+        // agent2's wait ends at 6 too, and it joined that instant first.
+        let p = plan(5.0, Vec::new());
+        let replica = simulate(&kitchen(), &p, Mode::Replica);
+        let e = replica.error.unwrap();
+        assert_eq!(
+            (e.agent.as_deref(), e.index, e.time),
+            (Some("agent2"), Some(3), 6.0)
+        );
+        assert_eq!(e.rule, "Station is currently in use");
+        let intended = simulate(&kitchen(), &p, Mode::Intended);
+        assert!(intended.error.is_none(), "{:?}", intended.error);
+        assert_eq!(intended.warnings.len(), 1);
+        // One step later both modes agree.
+        let later = simulate(&kitchen(), &plan(6.0, Vec::new()), Mode::Replica);
+        assert!(later.error.is_none());
+    }
+
+    #[test]
+    fn cooking_in_hand_counts_in_replica_and_not_in_intended() {
+        // The meat goes into the pan in agent2's hand at 7; the pan is back on the stove at
+        // 28 and looked at 4 steps later.
+        let then = vec![
+            Action::MoveTo((2, 1)),
+            Action::Wait(20.0),
+            Action::Interact("stove1".into()),
+            Action::Wait(4.0),
+        ];
+        let p = plan(6.0, then);
+        let opts = Options {
+            keep_going: false,
+            snapshots: true,
+        };
+        let replica = simulate_with(&kitchen(), &p, Mode::Replica, opts);
+        let intended = simulate_with(&kitchen(), &p, Mode::Intended, opts);
+        assert!(replica.error.is_none() && intended.error.is_none());
+        assert_eq!(replica.oct, 32.0);
+        assert_eq!(held_state(&replica), "cooked");
+        assert_eq!(held_state(&intended), "chopped");
+    }
+
+    #[test]
+    fn process_on_a_stove_finish_and_fractional_waits_differ_between_the_modes() {
+        let p = Plan {
+            agents: vec![AgentPlan::new(
+                "agent2",
+                vec![
+                    Action::Process("stove1".into()),
+                    Action::Finish,
+                    Action::Wait(1.5),
+                ],
+            )],
+        };
+        let replica = simulate(&kitchen(), &p, Mode::Replica);
+        let e = replica.error.unwrap();
+        assert_eq!(
+            (e.index, e.time, e.class),
+            (Some(0), 24.0, ErrorClass::Crash)
+        );
+        let intended = simulate_with(
+            &kitchen(),
+            &p,
+            Mode::Intended,
+            Options {
+                keep_going: true,
+                snapshots: false,
+            },
+        );
+        let indices: Vec<Option<usize>> = intended.violations.iter().map(|v| v.index).collect();
+        assert_eq!(indices, [Some(0), Some(2)]);
+        assert!(intended
+            .violations
+            .iter()
+            .all(|v| v.class == ErrorClass::Intended));
+    }
+
+    #[test]
+    fn unknown_actions_and_negative_waits_fail_at_their_index_and_the_replay_goes_on() {
+        let text = r#"{"agent1": [{"action": "Jump"}, {"action": "Wait", "duration": -2}, {"action": "Wait", "duration": 3}]}"#;
+        let p = Plan::from_json(&serde_json::from_str(text).unwrap()).unwrap();
+        let out = simulate_with(
+            &kitchen(),
+            &p,
+            Mode::Replica,
+            Options {
+                keep_going: true,
+                snapshots: false,
+            },
+        );
+        let rules: Vec<(Option<usize>, &str)> = out
+            .violations
+            .iter()
+            .map(|v| (v.index, v.rule.as_str()))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                (Some(0), "Unknown action type: Jump"),
+                (
+                    Some(1),
+                    "Agent agent1 cannot execute action {'action': 'Wait', 'duration': -2}"
+                ),
+            ]
+        );
+        assert_eq!(out.oct, 3.0);
+        // The game itself stops at the first.
+        assert_eq!(simulate(&kitchen(), &p, Mode::Replica).oct, 0.0);
+    }
+}

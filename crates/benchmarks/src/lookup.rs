@@ -111,7 +111,16 @@ pub fn load_instance(
     let file = Path::new(path);
     let mut instances = import(file, opts)?;
     if let Some(name) = name {
-        return match instances.iter().position(|i| i.name == name) {
+        // By name, or by the key its benchmark's harness gives it (ParaCook's
+        // `<category>/seed_<s>/agent_num_<m>/orders_num_<k>`).
+        let key = |i: &Instance| {
+            i.source
+                .as_ref()
+                .and_then(|s| s.notes.get("key"))
+                .and_then(|k| k.as_str())
+                .is_some_and(|k| k == name)
+        };
+        return match instances.iter().position(|i| i.name == name || key(i)) {
             Some(k) => Ok(instances.swap_remove(k)),
             None => Err(LoadError::usage(
                 file,

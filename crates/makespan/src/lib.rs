@@ -260,7 +260,12 @@ pub fn verify_plan(
     instance: Option<&Instance>,
     reference: Option<&Path>,
 ) -> Result<VerifiedPlan, LoadError> {
-    if text.trim_start().starts_with('{') {
+    // A simulated world's native answer may be a JSON object too (ParaCook's per-cook action
+    // lists): without a format tag it is that, not a plan file.
+    let world_answer = instance.is_some_and(|i| benchmarks::simulated_of(i).is_some())
+        && serde_json::from_str::<serde_json::Value>(text)
+            .map_or(true, |v| v.get("format").is_none());
+    if text.trim_start().starts_with('{') && !world_answer {
         let resolved = verify::plan::read_plan(path, text)?.resolve(instance.cloned())?;
         let report = verify(&resolved.instance, &resolved.schedule);
         return Ok(VerifiedPlan {

@@ -30,14 +30,7 @@ use makespan_verify::{verify, Report, Rule, Violation};
 /// Where ParaCook's own `extract_json` reads the text differently, [`original_reading`] says
 /// how.
 pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, LoadError> {
-    let mut bytes = text.as_bytes().to_vec();
-    blank_between(&mut bytes, b"<think>", b"</think>");
-    if let Some((start, end)) = fenced_any(&bytes) {
-        blank(&mut bytes[..start]);
-        blank(&mut bytes[end..]);
-    }
-    // Only ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
-    let cleaned = String::from_utf8_lossy(&bytes);
+    let cleaned = strict_text(text);
     serde_json::from_str(&cleaned).map_err(|e| {
         let mut err = LoadError::json(path, &e);
         if let LoadError::Json { message, .. } = &mut err {
@@ -47,24 +40,31 @@ pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, Loa
     })
 }
 
+/// An answer's JSON value, read strictly as [`read_agent_lists`] reads it (thinking and the
+/// text around one fenced block blanked, so line and column still point into the answer).
+pub fn read_strict_value(path: &Path, text: &str) -> Result<serde_json::Value, LoadError> {
+    serde_json::from_str(&strict_text(text)).map_err(|e| LoadError::json(path, &e))
+}
+
+/// The answer with thinking and the text around its fenced block blanked out.
+fn strict_text(text: &str) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    blank_between(&mut bytes, b"<think>", b"</think>");
+    if let Some((start, end)) = fenced_any(&bytes) {
+        blank(&mut bytes[..start]);
+        blank(&mut bytes[end..]);
+    }
+    // Only ASCII bytes were replaced by ASCII bytes, so the text is still UTF-8.
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
 /// What ParaCook's own `extract_json` (`src/utils/utils.py`) and `test_subtasks` make of an
 /// answer, exactly: `<think>…</think>` removed; `//` and the rest of its line
 /// removed everywhere, inside strings too; the first lower-case ```` ```json ```` block parsed
 /// as it is, else the whole text with every `'` turned into `"`. `Err` says why the harness
 /// would record `[[""]]` (not done).
 pub fn original_reading(text: &str) -> Result<Vec<Vec<String>>, String> {
-    let mut bytes = text.as_bytes().to_vec();
-    blank_between(&mut bytes, b"<think>", b"</think>");
-    blank_all_line_comments(&mut bytes);
-    let candidate = match fenced_json(&bytes) {
-        Some((start, end)) => bytes[start..end].to_vec(),
-        None => bytes
-            .iter()
-            .map(|&b| if b == b'\'' { b'"' } else { b })
-            .collect(),
-    };
-    let value: serde_json::Value =
-        serde_json::from_slice(&candidate).map_err(|e| format!("json.loads fails ({e})"))?;
+    let value = original_value(text)?;
     let lists = value
         .as_array()
         .filter(|l| l.iter().all(serde_json::Value::is_array))
@@ -83,6 +83,22 @@ pub fn original_reading(text: &str) -> Result<Vec<Vec<String>>, String> {
                 .collect()
         })
         .collect()
+}
+
+/// The JSON value ParaCook's `extract_json` makes of an answer (see [`original_reading`]),
+/// or why `json.loads` fails on it.
+pub fn original_value(text: &str) -> Result<serde_json::Value, String> {
+    let mut bytes = text.as_bytes().to_vec();
+    blank_between(&mut bytes, b"<think>", b"</think>");
+    blank_all_line_comments(&mut bytes);
+    let candidate = match fenced_json(&bytes) {
+        Some((start, end)) => bytes[start..end].to_vec(),
+        None => bytes
+            .iter()
+            .map(|&b| if b == b'\'' { b'"' } else { b })
+            .collect(),
+    };
+    serde_json::from_slice(&candidate).map_err(|e| format!("json.loads fails ({e})"))
 }
 
 /// Where the strict reading and ParaCook's `extract_json` disagree on an answer's text: a

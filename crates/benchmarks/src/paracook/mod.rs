@@ -10,6 +10,7 @@
 //! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
+pub mod concrete;
 mod harness;
 pub mod lists;
 
@@ -21,7 +22,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Number, Value};
 
-use super::{agent_counts, agents_suffix, ImportOptions};
+use super::{agent_counts, agents_suffix, ImportOptions, Knob};
 use makespan_model::instance::{Activity, Instance, LoadError, Precedence, Source, TimeUnit};
 use makespan_model::schedule::ScheduledActivity;
 
@@ -228,6 +229,22 @@ pub fn answer_lists(instance: &Instance, schedule: &[ScheduledActivity]) -> Stri
     }
 }
 
+/// ParaCook's own import option: which of its two modes a checkout gives.
+const KNOBS: &[Knob] = &[Knob {
+    name: "mode",
+    help: "ParaCook mode of a checkout: abstract (the task files, default) or concrete (the kitchen maps)",
+    value: Some("MODE"),
+    check: |v| match v {
+        "abstract" | "concrete" => Ok(()),
+        _ => Err(format!("\"{v}\" is not a ParaCook mode; use abstract or concrete")),
+    },
+}];
+
+/// Whether the import options ask for the concrete mode.
+fn concrete_mode(opts: &ImportOptions) -> bool {
+    opts.values("mode").iter().any(|v| v == "concrete")
+}
+
 /// ParaCook: abstract task files, per-agent list answers. Its answer
 /// reader is the last one tried: per-agent lists of activity ids answer any instance.
 pub struct ParaCook;
@@ -280,8 +297,53 @@ impl crate::Benchmark for ParaCook {
         Some(&ParaCookHarness)
     }
 
+    fn knobs(&self) -> &'static [Knob] {
+        KNOBS
+    }
+
+    fn checkout(&self) -> Option<&dyn crate::Checkout> {
+        Some(self)
+    }
+
+    fn simulated(&self) -> Option<&'static dyn crate::Simulated> {
+        Some(&concrete::replay::ConcreteWorld)
+    }
+
     fn answers(&self) -> Option<&dyn crate::Answers> {
         Some(self)
+    }
+}
+
+impl crate::Checkout for ParaCook {
+    /// A checkout (or its `data/cook` folder): the kitchen maps and their orders.
+    fn recognises(&self, dir: &Path) -> bool {
+        concrete::checkout::cook_folder(dir).is_some()
+    }
+
+    /// The concrete kitchens with `--mode concrete`; else the abstract task files beside
+    /// them (`data/abstract`), as a walk of that folder gives them.
+    fn import(&self, dir: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+        if concrete_mode(opts) {
+            let agents: Vec<Option<u32>> = opts.agents.clone();
+            return concrete::import_checkout(dir, &agents);
+        }
+        let folder = ["data/abstract", "../abstract", "abstract"]
+            .iter()
+            .map(|f| dir.join(f))
+            .find(|f| f.is_dir())
+            .ok_or_else(|| {
+                LoadError::usage(
+                    dir,
+                    "this ParaCook folder holds the concrete kitchens only: add --mode concrete \
+                     (or name the data/abstract folder for the abstract task files)",
+                )
+            })?;
+        let mut instances = Vec::new();
+        for path in crate::walk::input_files(&folder)? {
+            let bytes = makespan_model::input::read_bytes(&path)?;
+            instances.extend(import(&path, crate::utf8(&path, &bytes)?, opts)?);
+        }
+        Ok(instances)
     }
 }
 
@@ -302,6 +364,15 @@ impl crate::Answers for ParaCook {
         answer: &crate::Answer<'_>,
     ) -> Option<Result<crate::VerifiedAnswer, LoadError>> {
         let instance = answer.instance?;
+        if let Some(kitchen) = concrete::kitchen_of(instance) {
+            return Some(
+                kitchen
+                    .map_err(|e| LoadError::usage(answer.path, e))
+                    .map(|k| {
+                        concrete::answer::verify_answer(instance, &k, answer.path, answer.text)
+                    }),
+            );
+        }
         if answer.text.trim_start().starts_with('{') {
             return None;
         }

@@ -55,7 +55,9 @@ pub use registry::{baselines, benchmark, benchmark_of, knob, knobs, registry};
 pub use simulated::{
     recheck, simulated_of, verify_schedule, Limits, Simulated, WorldSolution, WORLD_NOTE,
 };
-pub use walk::{input_files, input_files_outside, skipped_in_folder, Skipped};
+pub use walk::{
+    claimed_by_extension, input_files, input_files_outside, skipped_in_folder, Skipped,
+};
 
 /// A value that breaks a benchmark's rules (a time string, a level name, a note an importer
 /// wrote into an instance), saying what is wrong and how to fix it. Importers place it in a

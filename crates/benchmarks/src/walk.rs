@@ -76,6 +76,9 @@ pub enum Skipped {
 /// reports what is wrong with it). A checkout as cloned holds many such files beside its
 /// instances; a file the user names is never skipped.
 pub fn skipped_in_folder(path: &Path) -> Option<Skipped> {
+    if claimed_by_extension(path) {
+        return None;
+    }
     let bytes = makespan_model::input::read_bytes(path).ok()?;
     let why = match crate::detect(path, &bytes) {
         Ok(_) => return None,
@@ -91,17 +94,28 @@ pub fn skipped_in_folder(path: &Path) -> Option<Skipped> {
     })
 }
 
+/// Whether a benchmark claims the file by its extension (a `.pkl`, a `.sm`): such a file is
+/// meant as an input whatever it holds, so when it cannot be read that is an error naming it,
+/// never a file skipped as unrelated.
+pub fn claimed_by_extension(path: &Path) -> bool {
+    let extension = path.extension().map(|e| e.to_ascii_lowercase());
+    extension
+        .as_ref()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| {
+            crate::registry()
+                .iter()
+                .any(|b| b.extensions().contains(&e))
+        })
+}
+
 /// Whether a file found in a folder should be imported.
 fn is_input(path: &Path) -> Result<bool, LoadError> {
+    if claimed_by_extension(path) {
+        return Ok(true);
+    }
     let extension = path.extension().map(|e| e.to_ascii_lowercase());
     match extension.as_ref().and_then(|e| e.to_str()) {
-        Some(e)
-            if crate::registry()
-                .iter()
-                .any(|b| b.extensions().contains(&e)) =>
-        {
-            Ok(true)
-        }
         Some("json") => {
             let text = makespan_model::input::read_bytes(path)?;
             let tag = std::str::from_utf8(&text).ok().and_then(format_tag);

@@ -194,8 +194,11 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
             match benchmarks::import(&file, &import) {
                 Ok(found) => instances.extend(found.into_iter().map(|i| (name.clone(), i))),
                 // A file of a clone that looks like an instance but is not one (ParaCook's
-                // `config/item/*.json` are lists of named objects too).
-                Err(e) if walked && file != *input => skipped.unrelated.push(e.to_string()),
+                // `config/item/*.json` are lists of named objects too); a file a benchmark
+                // claims by its extension is an input, and its error is the user's to see.
+                Err(e) if walked && file != *input && !benchmarks::claimed_by_extension(&file) => {
+                    skipped.unrelated.push(e.to_string())
+                }
                 Err(e) => return Err(e.into()),
             }
         }

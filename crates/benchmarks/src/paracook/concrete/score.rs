@@ -162,7 +162,7 @@ fn number(v: &Value) -> f64 {
 
 /// Reads one result file against its kitchen.
 fn entry(kitchen: &Kitchen, path: &Path) -> Result<RunEntry, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = makespan_model::input::read_text(path).map_err(|e| e.to_string())?;
     let data: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let agents: Vec<(f64, f64, f64)> = kitchen

@@ -11,6 +11,7 @@
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
 mod harness;
+pub mod concrete;
 pub mod lists;
 
 pub use harness::ParaCookHarness;

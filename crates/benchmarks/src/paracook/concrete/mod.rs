@@ -1,0 +1,4 @@
+//! ParaCook's concrete kitchens.
+
+pub mod bounds;
+pub mod oracle;

@@ -85,10 +85,15 @@ fn gantt(
     };
     let reference = compare.as_ref().map(|s| &s.0);
     let (checked, explanation) = explained(plan, instance.as_deref(), reference)?;
+    let drawing = makespan::Drawing::new(
+        &checked.instance,
+        &checked.answer.schedule,
+        reference.map(|s| s.schedule.as_slice()),
+    );
     Ok(draw(&Chart {
-        instance: &checked.instance,
-        schedule: &checked.answer.schedule,
+        instance: &drawing.instance,
+        schedule: &drawing.schedule,
         explanation: &explanation,
-        reference: reference.map(|s| s.schedule.as_slice()),
+        reference: drawing.reference.as_deref(),
     }))
 }

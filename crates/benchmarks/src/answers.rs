@@ -147,10 +147,10 @@ pub(crate) fn malformed_answer(instance: &Instance, error: &LoadError) -> Verifi
 
 /// A solution file given as a reference (`verify --solution`), re-checked before its
 /// makespan is trusted: an edited schedule, or a makespan or bound its schedule does not
-/// back, is an error, never a ratio ([`makespan_verify::recheck`]).
+/// back, is an error, never a ratio ([`crate::recheck`]).
 pub fn reference_solution(path: &Path) -> Result<Solution, LoadError> {
     let solution = Solution::read(path)?;
-    makespan_verify::recheck(&solution).map_err(|why| {
+    crate::recheck(&solution).map_err(|why| {
         LoadError::usage(path, format!("not a trustworthy reference solution: {why}"))
     })?;
     Ok(solution)

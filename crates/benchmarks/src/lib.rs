@@ -52,7 +52,9 @@ pub use detect::{detect, Format, Probe};
 pub use lookup::{data_dir, load_instance, Checkout, Lookup};
 pub use options::{parse_agents, ImportOptions, Knob, Knobs, MAX_INSTANCES_PER_FILE};
 pub use registry::{baselines, benchmark, benchmark_of, knob, knobs, registry};
-pub use simulated::{simulated_of, Limits, Simulated, WorldSolution, WORLD_NOTE};
+pub use simulated::{
+    recheck, simulated_of, verify_schedule, Limits, Simulated, WorldSolution, WORLD_NOTE,
+};
 pub use walk::{input_files, input_files_outside};
 
 /// A value that breaks a benchmark's rules (a time string, a level name, a note an importer

@@ -18,7 +18,7 @@
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::Status;
+use makespan_model::solution::{Solution, Status};
 use makespan_verify::Report;
 pub use makespan_world::Limits;
 
@@ -68,4 +68,19 @@ pub fn simulated_of(instance: &Instance) -> Option<&'static dyn Simulated> {
         return None;
     }
     benchmark_of(instance)?.simulated()
+}
+
+/// Verifies a schedule of any instance: a simulated world's plan is replayed by its
+/// simulator, any other schedule is checked against the activity graph's rules.
+pub fn verify_schedule(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
+    match simulated_of(instance) {
+        Some(simulator) => simulator.replay(instance, schedule),
+        None => makespan_verify::verify(instance, schedule),
+    }
+}
+
+/// [`makespan_verify::recheck`] for any solution file, a simulated world's included (its plan
+/// replayed by the simulator): what a file can prove about itself before it is trusted.
+pub fn recheck(solution: &Solution) -> Result<(), String> {
+    makespan_verify::recheck_with(solution, verify_schedule)
 }

@@ -36,11 +36,16 @@ pub fn run(args: GanttArgs) -> Result<ExitCode> {
         ),
     };
     let (checked, solution, explanation) = explained(&args.input, args.compare.as_deref())?;
+    let drawing = makespan::Drawing::new(
+        &checked.instance,
+        &checked.answer.schedule,
+        solution.as_ref().map(|s| s.schedule.as_slice()),
+    );
     let chart = Chart {
-        instance: &checked.instance,
-        schedule: &checked.answer.schedule,
+        instance: &drawing.instance,
+        schedule: &drawing.schedule,
         explanation: &explanation,
-        reference: solution.as_ref().map(|s| s.schedule.as_slice()),
+        reference: drawing.reference.as_deref(),
     };
     let picture = if html {
         gantt::html(&chart)

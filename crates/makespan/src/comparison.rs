@@ -31,7 +31,7 @@ pub enum ReferenceError {
 
 /// Compares the verified plan's makespan with `reference`, a solution of `instance`; the
 /// comparison's `optimum` is a proven optimum when the reference's status is `optimal`. The
-/// reference is re-checked first ([`makespan_verify::recheck`]): a claimed makespan its
+/// reference is re-checked first ([`makespan_benchmarks::recheck`]): a claimed makespan its
 /// schedule does not back is an error, never a ratio.
 pub fn compare_to(
     report: &Report,
@@ -46,7 +46,7 @@ pub fn compare_to(
             instance_hash: content_hash(instance),
         });
     }
-    makespan_verify::recheck(reference).map_err(ReferenceError::Untrusted)?;
+    makespan_benchmarks::recheck(reference).map_err(ReferenceError::Untrusted)?;
     match reference.makespan {
         Some(optimum) => Ok(compare(report, optimum)),
         None => Err(ReferenceError::NoMakespan(reference.status)),

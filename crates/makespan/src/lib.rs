@@ -59,9 +59,11 @@ pub mod references;
 pub mod score;
 mod solve_many;
 pub mod validation;
+mod worlds;
 
 pub use comparison::{compare_to, ReferenceError};
 pub use solve_many::solve_many;
+pub use worlds::Drawing;
 
 /// The solver (crate `makespan-solve`), as far as it is an API: solving with settings and a
 /// run, typed failures, the exact methods' order, the `--check` cross-check and the
@@ -143,7 +145,21 @@ pub fn load_instance(
 /// `feasible` with bound and gap, `infeasible` or `error` with the reason. Never panics on bad
 /// input.
 pub fn solve(instance: &Instance, options: &SolveOptions) -> Solution {
-    makespan_solve::solve(instance, options)
+    solve_detailed(instance, options, &Run::default()).0
+}
+
+/// The solver's [`solve::solve_detailed`], with simulated worlds (instances whose benchmark's
+/// simulator is their rule book) searched by that simulator, bounded by the scheduling engine
+/// on their relaxation.
+pub(crate) fn solve_detailed(
+    instance: &Instance,
+    options: &SolveOptions,
+    run: &Run,
+) -> (Solution, Option<solve::Failure>) {
+    match benchmarks::simulated_of(instance) {
+        Some(simulator) => (worlds::solve(instance, simulator, options, run), None),
+        None => makespan_solve::solve_detailed(instance, options, run),
+    }
 }
 
 /// Why [`try_solve`] refused an instance: what [`solve()`] reports as an `error` solution,
@@ -179,7 +195,7 @@ pub fn try_solve(
     options: &SolveOptions,
     run: &Run,
 ) -> Result<Solution, SolveError> {
-    match makespan_solve::solve_detailed(instance, options, run) {
+    match solve_detailed(instance, options, run) {
         (_, Some(solve::Failure::Invalid(invalid))) => Err(SolveError::Invalid(invalid)),
         (_, Some(solve::Failure::Unsupported(what))) => Err(SolveError::Unsupported(what)),
         (solution, _) => Ok(solution),
@@ -194,9 +210,10 @@ pub fn solve_with(instance: &Instance, method: Method, options: &SolveOptions) -
     }
 }
 
-/// Verifies a schedule against every rule of the instance and measures it.
+/// Verifies a schedule against every rule of the instance and measures it (a simulated
+/// world's plan is replayed by its benchmark's simulator).
 pub fn verify(instance: &Instance, schedule: &[ScheduledActivity]) -> Report {
-    makespan_verify::verify(instance, schedule)
+    benchmarks::verify_schedule(instance, schedule)
 }
 
 /// A plan, verified: the instance it was verified against, the benchmark whose native answer
@@ -272,21 +289,30 @@ pub fn verify_plan(
 /// Explains a verified plan (any form [`verify_plan`] reads): its schedule as written, its
 /// violations on the timeline, the critical chain, unforced waits and agents' time, and the
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
-/// is) when given. See [`mod@explain`] for the definitions.
+/// is) when given. See [`mod@explain`] for the definitions. A simulated world's plan is
+/// explained as its [`Drawing`] (its steps as activities); its lost time against a reference
+/// is not split by activity, since two plans of a world share no activities.
 pub fn explain_plan(
     checked: &VerifiedPlan,
     reference: Option<&Solution>,
 ) -> Result<explain::Explanation, explain::ExplainError> {
-    let reference = reference.map(|s| explain::Reference {
-        schedule: &s.schedule,
-        makespan: s
-            .makespan
-            .unwrap_or_else(|| schedule::makespan(&s.schedule)),
-        optimal: s.status == Status::Optimal,
-    });
-    explain::explain(
+    let drawing = Drawing::new(
         &checked.instance,
         &checked.answer.schedule,
+        reference.map(|s| s.schedule.as_slice()),
+    );
+    let reference = reference
+        .filter(|_| drawing.comparable)
+        .map(|s| explain::Reference {
+            schedule: &s.schedule,
+            makespan: s
+                .makespan
+                .unwrap_or_else(|| schedule::makespan(&s.schedule)),
+            optimal: s.status == Status::Optimal,
+        });
+    explain::explain(
+        &drawing.instance,
+        &drawing.schedule,
         &checked.answer.report.violations,
         reference,
     )

@@ -45,7 +45,7 @@ pub fn solve_many(
             .par_iter()
             .map(|instance| {
                 (!run.cancel.is_cancelled())
-                    .then(|| makespan_solve::solve_detailed(instance, options, run).0)
+                    .then(|| crate::solve_detailed(instance, options, run).0)
             })
             .collect()
     }))

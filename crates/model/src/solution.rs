@@ -59,6 +59,10 @@ pub enum BoundSource {
     Search,
     /// Lazy-clause-generation constraint programming (Pumpkin) found nothing shorter.
     Cp,
+    /// A simulated world's state-space search was exhaustive under an admissible bound, or
+    /// the bound it kept (its own, or the scheduling engine's optimum of the world's
+    /// relaxation) meets the plan.
+    World,
 }
 
 /// The embedded instance and its identity.

@@ -50,7 +50,7 @@ mod rules;
 #[cfg(test)]
 mod testkit;
 
-pub use recheck::recheck;
+pub use recheck::{recheck, recheck_with};
 pub use report::{compare, Comparison, Report, Rule, Violation};
 
 use makespan_model::instance::Instance;

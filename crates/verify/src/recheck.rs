@@ -4,12 +4,23 @@
 //! verifier, and the makespan, bound and status it claims agree with that schedule. (Whether
 //! the bound is a true lower bound is what the solver proves; a file cannot show it.)
 
-use makespan_model::instance::content_hash;
-use makespan_model::schedule::makespan;
+use makespan_model::instance::{content_hash, Instance};
+use makespan_model::schedule::{makespan, ScheduledActivity};
 use makespan_model::solution::{Solution, Status};
+
+use crate::Report;
 
 /// `Ok` when the solution file is consistent with itself, else what is wrong.
 pub fn recheck(solution: &Solution) -> Result<(), String> {
+    recheck_with(solution, crate::verify)
+}
+
+/// [`recheck`] with the schedule judged by `verify` instead of the activity-graph rules: a
+/// simulated world's plan is replayed by its benchmark's simulator.
+pub fn recheck_with(
+    solution: &Solution,
+    verify: impl Fn(&Instance, &[ScheduledActivity]) -> Report,
+) -> Result<(), String> {
     let record = &solution.instance;
     if record.name != record.instance.name || record.hash != content_hash(&record.instance) {
         return Err(format!(
@@ -28,7 +39,7 @@ pub fn recheck(solution: &Solution) -> Result<(), String> {
         return Err(format!("status {} without a schedule", solution.status));
     }
     if solution.status != Status::Invalid {
-        let report = crate::verify(&record.instance, &solution.schedule);
+        let report = verify(&record.instance, &solution.schedule);
         if !report.valid {
             let first = report
                 .violations

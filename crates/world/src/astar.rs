@@ -10,7 +10,6 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,8 +17,12 @@ use rustc_hash::FxHashMap;
 
 use crate::world::{Plan, World};
 
+/// Says whether a search must stop now: set from elsewhere (an interrupt, a race won by
+/// another method), a closure so that any cancel token can be asked.
+pub type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
+
 /// When a search stops early.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Limits {
     /// Most distinct states kept; past it the search ends with what it has.
     pub max_states: usize,
@@ -28,19 +31,26 @@ pub struct Limits {
     /// A lower bound on the optimum proven elsewhere (a relaxation solved by the scheduling
     /// engine): a plan that meets it is optimal at once.
     pub known_bound: i64,
-    /// Set from elsewhere (an interrupt, a race won by another method) to stop the search
-    /// with what it has, as a time limit would.
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// Stops the search with what it has, as a time limit would, once it says so.
+    pub cancel: Option<Cancelled>,
+}
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("max_states", &self.max_states)
+            .field("time", &self.time)
+            .field("known_bound", &self.known_bound)
+            .field("cancel", &self.cancel.is_some())
+            .finish()
+    }
 }
 
 impl Limits {
     /// Whether the search must stop now: out of time or cancelled.
     fn stop_now(&self, started: Instant) -> bool {
         self.time.is_some_and(|t| started.elapsed() >= t)
-            || self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.cancel.as_ref().is_some_and(|cancelled| cancelled())
     }
 }
 

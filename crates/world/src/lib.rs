@@ -49,5 +49,5 @@
 mod astar;
 mod world;
 
-pub use astar::{search, Limits, Outcome};
+pub use astar::{search, Cancelled, Limits, Outcome};
 pub use world::{Plan, Step, World};

@@ -186,10 +186,9 @@ fn a_cancelled_search_stops_with_its_bound_instead_of_running_on() {
             0
         }
     }
-    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let limits = Limits {
         max_states: usize::MAX,
-        cancel: Some(cancel),
+        cancel: Some(std::sync::Arc::new(|| true)),
         ..Limits::default()
     };
     assert!(matches!(

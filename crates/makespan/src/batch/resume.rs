@@ -1,5 +1,5 @@
 //! Whether a solution kept from an earlier run answers what this run asks. A kept file is
-//! re-checked first ([`makespan_verify::recheck`]: an edited schedule or a claim its schedule
+//! re-checked first ([`makespan_benchmarks::recheck`]: an edited schedule or a claim its schedule
 //! does not back is re-solved); then a proof (`optimal`, `infeasible`) of the exact method
 //! stands whatever its limits, and anything else stands only when it was produced by the
 //! same method under limits no tighter than those asked for.
@@ -30,7 +30,7 @@ pub(super) fn decide(
     if existing.status == Status::Error {
         return Resume::Solve(Some("the kept result is an error".into()));
     }
-    if let Err(why) = makespan_verify::recheck(&existing) {
+    if let Err(why) = makespan_benchmarks::recheck(&existing) {
         return Resume::Solve(Some(format!("the kept result fails its re-check: {why}")));
     }
     let proven = matches!(existing.status, Status::Optimal | Status::Infeasible);

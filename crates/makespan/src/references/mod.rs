@@ -26,7 +26,7 @@
 //!   folder and the output folder are the caller's, and the bundle lies beside the file.
 //! - Every file is read through the bounded reader ([`makespan_model::input`]; the bundle
 //!   unpacks to at most the same cap); every schedule is re-checked before it is written
-//!   ([`makespan_verify::recheck`]: a hand-edited line never becomes a reference); every
+//!   ([`makespan_benchmarks::recheck`]: a hand-edited line never becomes a reference); every
 //!   file is written to a temporary file and renamed.
 
 use std::collections::HashMap;
@@ -420,7 +420,7 @@ impl References {
         let (reference, line) = self.find(name)?;
         self.same_problem(reference, line, instance)?;
         let solution = reference.solution(instance, None);
-        makespan_verify::recheck(&solution).map_err(|why| ReferencesError::Untrusted {
+        makespan_benchmarks::recheck(&solution).map_err(|why| ReferencesError::Untrusted {
             path: self.path.clone(),
             line,
             name: name.to_string(),

@@ -146,7 +146,7 @@ fn unpack_one(
         file: format!("{stem}.cert.json"),
     });
     let solution = reference.solution(&instance, record.clone());
-    makespan_verify::recheck(&solution).map_err(&untrusted)?;
+    makespan_benchmarks::recheck(&solution).map_err(&untrusted)?;
     let answer_path = match &reference.answer {
         Some(answer) => {
             let plain = (1..=16).contains(&answer.extension.len())

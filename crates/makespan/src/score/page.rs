@@ -17,6 +17,8 @@ use svg::Document;
 use makespan_explain::gantt::{self, Chart};
 use makespan_explain::{explain, Reference};
 
+use crate::Drawing;
+
 use super::ScoredRun;
 use crate::instance::problem_hash;
 use crate::{schedule, Status};
@@ -152,14 +154,21 @@ pub fn html(report: &RunReport, answers: &[RunAnswer<'_>]) -> String {
         .enumerate()
         .filter_map(|(k, (r, d))| {
             let a = &answers[(*d)?];
-            let explanation = explain(a.instance, a.schedule, a.violations, a.reference)
-                .or_else(|_| explain(a.instance, a.schedule, a.violations, None))
-                .ok()?;
+            let drawing = Drawing::new(a.instance, a.schedule, a.reference.map(|x| x.schedule));
+            let reference = a.reference.filter(|_| drawing.comparable);
+            let explanation = explain(
+                &drawing.instance,
+                &drawing.schedule,
+                a.violations,
+                reference,
+            )
+            .or_else(|_| explain(&drawing.instance, &drawing.schedule, a.violations, None))
+            .ok()?;
             let svg = gantt::svg(&Chart {
-                instance: a.instance,
-                schedule: a.schedule,
+                instance: &drawing.instance,
+                schedule: &drawing.schedule,
                 explanation: &explanation,
-                reference: a.reference.map(|x| x.schedule),
+                reference: drawing.reference.as_deref(),
             });
             let verdict = match (r.valid, r.ratio) {
                 (Some(true), Some(ratio)) => format!("ratio {ratio:.4}"),

@@ -99,7 +99,7 @@ fn sweep_dev() {
                     let world = KitchenWorld::new(&lay);
                     let t = Instant::now();
                     let weight: i64 = std::env::var("WEIGHT").ok().and_then(|w| w.parse().ok()).unwrap_or(4);
-                    let found = beam(&world, width, weight, Some(t + Duration::from_secs(20)), i64::MAX);
+                    let found = beam(&world, width, weight, Some(t + Duration::from_secs(5)), i64::MAX);
                     let mut secs = t.elapsed().as_secs_f64();
                     let mut found = found;
                     if std::env::var("ASTAR").is_ok() {

@@ -208,9 +208,16 @@ impl Estimator {
     /// A lower bound on the time from `state` until the last order is served, and the
     /// argument that gave it.
     pub fn remaining(&self, lay: &Layout, state: &State) -> Bound {
+        self.estimate(lay, state).0
+    }
+
+    /// The bound of [`Estimator::remaining`], and the sum over the units still needed of
+    /// their chains' lengths: no bound, but a measure of the work left that every useful step
+    /// lowers, which the beam search ranks by.
+    pub fn estimate(&self, lay: &Layout, state: &State) -> (Bound, i64) {
         let left = &lay.orders[state.served as usize..];
         if left.is_empty() {
-            return Bound { value: 0, argument: Argument::Chains };
+            return (Bound { value: 0, argument: Argument::Chains }, 0);
         }
         // When and where each agent is next free.
         let free: Vec<(i32, u8)> = state
@@ -305,9 +312,14 @@ impl Estimator {
             }
             best_t
         };
+        let mut effort = 0i64;
         let order_units: Vec<i32> = left
             .iter()
-            .map(|(_, needs)| needs.iter().map(|&(f, c)| unit(f, c)).max().unwrap_or(0))
+            .map(|(_, needs)| {
+                let times: Vec<i32> = needs.iter().map(|&(f, c)| unit(f, c)).collect();
+                effort += times.iter().map(|&t| i64::from(t.min(FAR))).sum::<i64>();
+                times.into_iter().max().unwrap_or(0)
+            })
             .collect();
         // Plates: when each existing plate can be at the window, soonest first.
         let returns = lay.of_kind(StationKind::Return).flat_map(|s| lay.stations[s].access.clone()).collect::<Vec<_>>();
@@ -359,7 +371,7 @@ impl Estimator {
             .iter()
             .copied()
             .fold((0, Argument::Chains), |acc, c| if c.0 > acc.0 { c } else { acc });
-        Bound { value: i64::from(value.min(FAR)), argument }
+        (Bound { value: i64::from(value.min(FAR)), argument }, effort)
     }
 
     fn energy(

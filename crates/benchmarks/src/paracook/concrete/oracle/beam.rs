@@ -4,7 +4,7 @@
 //! size of the kitchen's state space. It proves nothing; the plan it returns is an
 //! incumbent for the exact search and a reference where that search cannot finish.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
 use makespan_world::World;
@@ -21,12 +21,13 @@ pub fn beam(world: &KitchenWorld<'_>, width: usize, weight: i64, deadline: Optio
     let mut children = Vec::new();
     // Every state met, with the least elapsed time it was met at: a state met again no
     // sooner (picking up and putting back costs nothing) is not searched again.
-    let mut seen: HashMap<State, i64> = HashMap::new();
+    let mut seen: HashMap<State, i64> = HashMap::default();
+    let agents = world.lay.agents.len().max(1) as i64;
     while !layer.is_empty() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let mut next: HashMap<State, (i64, i64, usize)> = HashMap::new();
+        let mut next: HashMap<State, (i64, i64, usize)> = HashMap::default();
         for (state, g, node) in &layer {
             children.clear();
             world.successors(state, &mut children);
@@ -40,21 +41,24 @@ pub fn beam(world: &KitchenWorld<'_>, width: usize, weight: i64, deadline: Optio
                     }
                     continue;
                 }
-                let f = g2 + world.lower_bound(&child);
+                let (lb, effort) = world.est.estimate(world.lay, &child);
+                let f = g2 + lb.value;
                 if f >= bound {
                     continue;
                 }
+                let rank = g2 + lb.value.max(weight * effort / (4 * agents));
                 if seen.get(&child).is_some_and(|&known| known <= g2)
                     || next.get(&child).is_some_and(|&(known, _, _)| known <= g2)
                 {
                     continue;
                 }
                 arena.push((*node, Some(d)));
-                next.insert(child, (g2, f, arena.len() - 1));
+                next.insert(child, (g2, rank, arena.len() - 1));
             }
         }
         let mut ranked: Vec<(State, i64, i64, usize)> = next.into_iter().map(|(s, (g, f, n))| (s, g, f, n)).collect();
-        ranked.sort_by_key(|(s, g, f, _)| (g + weight * (f - g) / 4, std::cmp::Reverse(s.served), std::cmp::Reverse(*g)));
+        ranked.sort_by_key(|(s, g, rank, _)| (*rank, std::cmp::Reverse(s.served), std::cmp::Reverse(*g)));
+        if std::env::var("BEAMDEBUG").is_ok() { eprintln!("layer {} kept {}", layer.len(), ranked.len()); }
         ranked.truncate(width);
         for (s, g, _, _) in &ranked {
             seen.insert(s.clone(), *g);

@@ -10,8 +10,8 @@
 //! benchmark's layout, else `paracook-<file stem>-m<m>` (`-unlimited` for no limit); the
 //! time unit is the step and `source.notes` holds `dish`, `seed`, `orders`, `agents`.
 
-mod harness;
 pub mod concrete;
+mod harness;
 pub mod lists;
 
 pub use harness::ParaCookHarness;

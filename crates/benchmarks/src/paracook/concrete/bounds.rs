@@ -30,7 +30,9 @@
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
 //! larger of the two rule sets' where the plan must pass both.
 
-use super::oracle::layout::{Cut, Layout, StationKind, Ware, CHOP_TIME, FAR, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME};
+use super::oracle::layout::{
+    Cut, Layout, StationKind, Ware, CHOP_TIME, FAR, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME,
+};
 use super::oracle::model::{Item, Job, State};
 
 /// Which rules a bound must hold under.
@@ -115,7 +117,11 @@ fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> 
         .map(|c| {
             targets
                 .iter()
-                .map(|&a| item[c * n + a as usize].saturating_add(cost).saturating_add(after[a as usize]))
+                .map(|&a| {
+                    item[c * n + a as usize]
+                        .saturating_add(cost)
+                        .saturating_add(after[a as usize])
+                })
                 .min()
                 .unwrap_or(FAR)
                 .min(FAR)
@@ -128,10 +134,18 @@ impl Estimator {
     pub fn new(lay: &Layout, rules: Rules) -> Estimator {
         let n = lay.cell_count();
         let agents = lay.agents.len().max(1);
-        let mut item: Vec<i32> = (0..n * n).map(|k| lay.dist((k / n) as u8, (k % n) as u8)).collect();
+        let mut item: Vec<i32> = (0..n * n)
+            .map(|k| lay.dist((k / n) as u8, (k % n) as u8))
+            .collect();
         if agents >= 2 {
             for s in &lay.stations {
-                if matches!(s.kind, StationKind::Table | StationKind::Dispenser | StationKind::Board | StationKind::Stove) {
+                if matches!(
+                    s.kind,
+                    StationKind::Table
+                        | StationKind::Dispenser
+                        | StationKind::Board
+                        | StationKind::Stove
+                ) {
                     for &a in &s.access {
                         for &b in &s.access {
                             item[a as usize * n + b as usize] = 0;
@@ -155,7 +169,9 @@ impl Estimator {
             }
         }
         let access = |kind: StationKind| -> Vec<u8> {
-            lay.of_kind(kind).flat_map(|s| lay.stations[s].access.iter().copied()).collect()
+            lay.of_kind(kind)
+                .flat_map(|s| lay.stations[s].access.iter().copied())
+                .collect()
         };
         let (windows, boards, stoves, sinks) = (
             access(StationKind::Window),
@@ -178,7 +194,11 @@ impl Estimator {
         let to_sink = through(n, &item, &sinks, 0, &zero);
         let to_stove = through(n, &item, &stoves, 0, &zero);
         let chop_to_stove = through(n, &item, &boards, CHOP_TIME, &to_stove);
-        let stove_window = stoves.iter().map(|&a| to_window[a as usize]).min().unwrap_or(FAR);
+        let stove_window = stoves
+            .iter()
+            .map(|&a| to_window[a as usize])
+            .min()
+            .unwrap_or(FAR);
         Estimator {
             n,
             agents,
@@ -217,7 +237,13 @@ impl Estimator {
     pub fn estimate(&self, lay: &Layout, state: &State) -> (Bound, i64) {
         let left = &lay.orders[state.served as usize..];
         if left.is_empty() {
-            return (Bound { value: 0, argument: Argument::Chains }, 0);
+            return (
+                Bound {
+                    value: 0,
+                    argument: Argument::Chains,
+                },
+                0,
+            );
         }
         // When and where each agent is next free.
         let free: Vec<(i32, u8)> = state
@@ -231,7 +257,9 @@ impl Estimator {
                 .min()
                 .unwrap_or(FAR)
         };
-        let best = |cost: &[i32], cells: &[u8]| cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR);
+        let best = |cost: &[i32], cells: &[u8]| {
+            cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR)
+        };
         // Where each item is: (time an agent can have it, the cells it is at).
         let mut located: Vec<(Item, i32, Vec<u8>, bool)> = Vec::new();
         for a in &state.agents {
@@ -244,14 +272,20 @@ impl Estimator {
                 let cells = lay.stations[s].access.clone();
                 let on_stove = lay.stations[s].kind == StationKind::Stove;
                 // Being chopped or washed: it is done when its agent is.
-                let worker = state.agents.iter().find(|a| a.job == Job::Processing(s as u8));
+                let worker = state
+                    .agents
+                    .iter()
+                    .find(|a| a.job == Job::Processing(s as u8));
                 match (worker, p) {
                     (Some(a), Item::Food(f, Cut::Raw)) => {
                         located.push((Item::Food(*f, Cut::Chopped), i32::from(a.at), cells, false))
                     }
-                    (Some(a), Item::Dirty) => {
-                        located.push((Item::Plate(Default::default()), i32::from(a.at), cells, false))
-                    }
+                    (Some(a), Item::Dirty) => located.push((
+                        Item::Plate(Default::default()),
+                        i32::from(a.at),
+                        cells,
+                        false,
+                    )),
                     _ => located.push((*p, reach(&cells), cells, on_stove)),
                 }
             }
@@ -286,13 +320,13 @@ impl Estimator {
                             best_t = best_t.min(t.saturating_add(best(cost, cells)));
                         }
                     }
-                    Item::Plate(bag) => {
-                        if bag.units().any(|u| u == (food, need)) {
-                            best_t = best_t.min(t.saturating_add(best(&self.to_window, cells)));
-                        }
+                    Item::Plate(bag) if bag.units().any(|u| u == (food, need)) => {
+                        best_t = best_t.min(t.saturating_add(best(&self.to_window, cells)));
                     }
-                    Item::Ware(w, bag, left_time) if need == Cut::Cooked => {
-                        if bag.units().any(|(f, _)| f == food) {
+                    Item::Ware(w, bag, left_time)
+                        if need == Cut::Cooked && bag.units().any(|(f, _)| f == food) =>
+                    {
+                        {
                             let lag = match w {
                                 Ware::Pan => self.pan_lag,
                                 Ware::Pot => self.pot_lag,
@@ -302,7 +336,12 @@ impl Estimator {
                             let t0 = if *on_stove {
                                 (*t).max(cook)
                             } else {
-                                t + cells.iter().map(|&a| self.to_stove[a as usize]).min().unwrap_or(FAR) + cook
+                                t + cells
+                                    .iter()
+                                    .map(|&a| self.to_stove[a as usize])
+                                    .min()
+                                    .unwrap_or(FAR)
+                                    + cook
                             };
                             best_t = best_t.min(t0.saturating_add(best(&self.to_window, cells)));
                         }
@@ -322,7 +361,10 @@ impl Estimator {
             })
             .collect();
         // Plates: when each existing plate can be at the window, soonest first.
-        let returns = lay.of_kind(StationKind::Return).flat_map(|s| lay.stations[s].access.clone()).collect::<Vec<_>>();
+        let returns = lay
+            .of_kind(StationKind::Return)
+            .flat_map(|s| lay.stations[s].access.clone())
+            .collect::<Vec<_>>();
         let cycle = i32::from(RETURN_TIME as i16) + best(&self.wash_window, &returns);
         let mut plates: Vec<i32> = Vec::new();
         for (item, t, cells, _) in &located {
@@ -337,7 +379,11 @@ impl Estimator {
             plates.push(at_return);
         }
         for &d in &state.dues {
-            plates.push((i32::from(d)).max(reach(&returns)).saturating_add(best(&self.wash_window, &returns)));
+            plates.push(
+                (i32::from(d))
+                    .max(reach(&returns))
+                    .saturating_add(best(&self.wash_window, &returns)),
+            );
         }
         plates.sort_unstable();
         let p = plates.len();
@@ -358,7 +404,9 @@ impl Estimator {
             serves.push(with_plates);
         }
         // Cookware energy: fresh units for pans and pots, one after another per cookware.
-        let cook = self.energy(lay, state, &located, &reach, Ware::Pan) .max(self.energy(lay, state, &located, &reach, Ware::Pot));
+        let cook = self
+            .energy(lay, state, &located, &reach, Ware::Pan)
+            .max(self.energy(lay, state, &located, &reach, Ware::Pot));
         // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
         let load = self.load(lay, state, &located, &returns);
         let candidates = [
@@ -370,8 +418,17 @@ impl Estimator {
         let (value, argument) = candidates
             .iter()
             .copied()
-            .fold((0, Argument::Chains), |acc, c| if c.0 > acc.0 { c } else { acc });
-        (Bound { value: i64::from(value.min(FAR)), argument }, effort)
+            .fold(
+                (0, Argument::Chains),
+                |acc, c| if c.0 > acc.0 { c } else { acc },
+            );
+        (
+            Bound {
+                value: i64::from(value.min(FAR)),
+                argument,
+            },
+            effort,
+        )
     }
 
     fn energy(
@@ -403,15 +460,25 @@ impl Estimator {
             match item {
                 Item::Ware(w, bag, left_time) if *w == ware => {
                     started += bag.len();
-                    wares.push(if *on_stove { i32::from(*left_time) } else { t + i32::from(*left_time) });
+                    wares.push(if *on_stove {
+                        i32::from(*left_time)
+                    } else {
+                        t + i32::from(*left_time)
+                    });
                 }
-                Item::Plate(bag) => started += bag.units().filter(|&(f, c)| c == Cut::Cooked && takes(f)).count(),
+                Item::Plate(bag) => {
+                    started += bag
+                        .units()
+                        .filter(|&(f, c)| c == Cut::Cooked && takes(f))
+                        .count()
+                }
                 Item::Food(f, c) if takes(*f) => {
                     let cost = match (ware, c) {
                         (Ware::Pan, Cut::Raw) => raw_cost,
                         _ => ready_cost,
                     };
-                    first = first.min(t + cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR));
+                    first =
+                        first.min(t + cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR));
                 }
                 _ => {}
             }
@@ -424,7 +491,14 @@ impl Estimator {
             if takes(f as u8) {
                 for d in lay.dispensers_of(f as u8) {
                     let cells = &lay.stations[d].access;
-                    first = first.min(reach(cells) + cells.iter().map(|&a| raw_cost[a as usize]).min().unwrap_or(FAR));
+                    first = first.min(
+                        reach(cells)
+                            + cells
+                                .iter()
+                                .map(|&a| raw_cost[a as usize])
+                                .min()
+                                .unwrap_or(FAR),
+                    );
                 }
             }
         }
@@ -432,15 +506,29 @@ impl Estimator {
             return 0;
         }
         for _ in 0..fresh {
-            let k = (0..wares.len()).min_by_key(|&k| wares[k].max(first)).unwrap_or(0);
+            let k = (0..wares.len())
+                .min_by_key(|&k| wares[k].max(first))
+                .unwrap_or(0);
             wares[k] = wares[k].max(first) + time;
         }
-        wares.iter().copied().max().unwrap_or(0).saturating_add(self.stove_window)
+        wares
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .saturating_add(self.stove_window)
     }
 
-    fn load(&self, lay: &Layout, state: &State, located: &[(Item, i32, Vec<u8>, bool)], returns: &[u8]) -> i32 {
+    fn load(
+        &self,
+        lay: &Layout,
+        state: &State,
+        located: &[(Item, i32, Vec<u8>, bool)],
+        returns: &[u8],
+    ) -> i32 {
         let left = &lay.orders[state.served as usize..];
-        let chopped_need = |f: u8, c: Cut| c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f));
+        let chopped_need =
+            |f: u8, c: Cut| c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f));
         let mut work = 0i32;
         // Units still to chop: each must be carried alone from where it is to a board.
         let mut to_chop: Vec<u8> = left
@@ -452,9 +540,14 @@ impl Estimator {
         let mut loose_raw: Vec<(u8, i32)> = Vec::new();
         for (item, _, cells, _) in located {
             match item {
-                Item::Food(f, Cut::Raw) => {
-                    loose_raw.push((*f, cells.iter().map(|&a| self.to_board[a as usize]).min().unwrap_or(FAR)))
-                }
+                Item::Food(f, Cut::Raw) => loose_raw.push((
+                    *f,
+                    cells
+                        .iter()
+                        .map(|&a| self.to_board[a as usize])
+                        .min()
+                        .unwrap_or(FAR),
+                )),
                 Item::Food(f, _) => {
                     if let Some(k) = to_chop.iter().position(|x| x == f) {
                         to_chop.swap_remove(k);
@@ -485,15 +578,28 @@ impl Estimator {
             work = work.saturating_add(carry.min(FAR) + CHOP_TIME);
         }
         // Washes: every remaining order beyond the clean plates needs one.
-        let clean = located.iter().filter(|(i, ..)| matches!(i, Item::Plate(_))).count();
+        let clean = located
+            .iter()
+            .filter(|(i, ..)| matches!(i, Item::Plate(_)))
+            .count();
         let washes = left.len().saturating_sub(clean);
         let mut dirty_legs: Vec<i32> = Vec::new();
         for (item, _, cells, _) in located {
             if matches!(item, Item::Dirty) {
-                dirty_legs.push(cells.iter().map(|&a| self.to_sink[a as usize]).min().unwrap_or(FAR));
+                dirty_legs.push(
+                    cells
+                        .iter()
+                        .map(|&a| self.to_sink[a as usize])
+                        .min()
+                        .unwrap_or(FAR),
+                );
             }
         }
-        let from_return = returns.iter().map(|&a| self.to_sink[a as usize]).min().unwrap_or(FAR);
+        let from_return = returns
+            .iter()
+            .map(|&a| self.to_sink[a as usize])
+            .min()
+            .unwrap_or(FAR);
         dirty_legs.sort_unstable();
         for k in 0..washes {
             let leg = dirty_legs.get(k).copied().unwrap_or(from_return);

@@ -13,7 +13,13 @@ use super::model::{Decision, State};
 use super::world::KitchenWorld;
 
 /// The best plan the beam found: its decisions and the time of its last serve.
-pub fn beam(world: &KitchenWorld<'_>, width: usize, weight: i64, deadline: Option<Instant>, cutoff: i64) -> Option<(Vec<Decision>, i64)> {
+pub fn beam(
+    world: &KitchenWorld<'_>,
+    width: usize,
+    weight: i64,
+    deadline: Option<Instant>,
+    cutoff: i64,
+) -> Option<(Vec<Decision>, i64)> {
     // Arena of (parent, decision) so that plans are rebuilt only for the winner.
     let mut arena: Vec<(usize, Option<Decision>)> = vec![(usize::MAX, None)];
     let mut layer: Vec<(State, i64, usize)> = vec![(world.initial(), 0, 0)];
@@ -56,9 +62,13 @@ pub fn beam(world: &KitchenWorld<'_>, width: usize, weight: i64, deadline: Optio
                 next.insert(child, (g2, rank, arena.len() - 1));
             }
         }
-        let mut ranked: Vec<(State, i64, i64, usize)> = next.into_iter().map(|(s, (g, f, n))| (s, g, f, n)).collect();
-        ranked.sort_by_key(|(s, g, rank, _)| (*rank, std::cmp::Reverse(s.served), std::cmp::Reverse(*g)));
-        if std::env::var("BEAMDEBUG").is_ok() { eprintln!("layer {} kept {}", layer.len(), ranked.len()); }
+        let mut ranked: Vec<(State, i64, i64, usize)> = next
+            .into_iter()
+            .map(|(s, (g, f, n))| (s, g, f, n))
+            .collect();
+        ranked.sort_by_key(|(s, g, rank, _)| {
+            (*rank, std::cmp::Reverse(s.served), std::cmp::Reverse(*g))
+        });
         ranked.truncate(width);
         for (s, g, _, _) in &ranked {
             seen.insert(s.clone(), *g);

@@ -165,9 +165,8 @@ impl Layout {
         agents: &[(String, i32, i32)],
         orders: &[(String, Vec<(String, String)>)],
     ) -> Result<Layout, String> {
-        let blocked = |x: i32, y: i32| {
-            walls.contains(&(x, y)) || specs.iter().any(|s| (s.x, s.y) == (x, y))
-        };
+        let blocked =
+            |x: i32, y: i32| walls.contains(&(x, y)) || specs.iter().any(|s| (s.x, s.y) == (x, y));
         let mut number = vec![u8::MAX; (width * height).max(0) as usize];
         let mut cells = Vec::new();
         for y in 0..height {
@@ -233,7 +232,8 @@ impl Layout {
         }
         let mut agent_cells = Vec::new();
         for (name, x, y) in agents {
-            let cell = at(*x, *y).ok_or_else(|| format!("agent {name} starts off the floor at ({x}, {y})"))?;
+            let cell = at(*x, *y)
+                .ok_or_else(|| format!("agent {name} starts off the floor at ({x}, {y})"))?;
             agent_cells.push((name.clone(), cell));
         }
         let mut dishes = Vec::new();
@@ -287,5 +287,91 @@ impl Layout {
     /// The dispensers of an ingredient.
     pub fn dispensers_of(&self, food: u8) -> impl Iterator<Item = usize> + '_ {
         (0..self.stations.len()).filter(move |&s| self.stations[s].provides == Some(food))
+    }
+}
+
+impl Layout {
+    /// The planner's view of a kitchen; an error names what the planner does not model.
+    pub fn of_kitchen(kitchen: &crate::paracook::concrete::Kitchen) -> Result<Layout, String> {
+        use crate::paracook::concrete::kitchen::{Constants, ContainerKind, StationKind as Tile};
+        if kitchen.constants != Constants::default() {
+            return Err(format!(
+                "{}: the planner knows the game's own durations only (chop 4, pan 24, pot 16, wash 6, return 10, walk 1, interact 0)",
+                kitchen.key
+            ));
+        }
+        let mut specs = Vec::new();
+        let mut walls = Vec::new();
+        for t in &kitchen.map.tiles {
+            let kind = match t.kind {
+                Tile::Wall => None,
+                Tile::Table => Some(StationKind::Table),
+                Tile::Dispenser => Some(StationKind::Dispenser),
+                Tile::ChoppingBoard => Some(StationKind::Board),
+                Tile::Stove => Some(StationKind::Stove),
+                Tile::ServingWindow => Some(StationKind::Window),
+                Tile::Sink => Some(StationKind::Sink),
+                Tile::PlateReturn => Some(StationKind::Return),
+                Tile::Trash => {
+                    return Err(format!(
+                        "{}: the planner does not model a trash bin ({})",
+                        kitchen.key, t.name
+                    ))
+                }
+            };
+            let Some(kind) = kind else {
+                walls.push((t.x, t.y));
+                continue;
+            };
+            let start = t.item.map(|c| match c {
+                ContainerKind::Plate => Start::Plate,
+                ContainerKind::Pan => Start::Ware(Ware::Pan),
+                ContainerKind::Pot => Start::Ware(Ware::Pot),
+            });
+            specs.push(StationSpec {
+                name: t.name.clone(),
+                kind,
+                x: t.x,
+                y: t.y,
+                provides: t.provides.clone(),
+                start,
+            });
+        }
+        let agents: Vec<(String, i32, i32)> = kitchen
+            .map
+            .agents
+            .iter()
+            .map(|a| (a.name.clone(), a.x, a.y))
+            .collect();
+        let mut orders = Vec::new();
+        for dish in &kitchen.orders {
+            let recipe = kitchen
+                .recipe(dish)
+                .ok_or_else(|| format!("{}: no recipe for the order {dish}", kitchen.key))?;
+            let units = recipe
+                .ingredients
+                .iter()
+                .map(|i| (i.item.clone(), i.state.clone()))
+                .collect();
+            orders.push((dish.clone(), units));
+        }
+        Layout::new(
+            kitchen.map.width,
+            kitchen.map.height,
+            &specs,
+            &walls,
+            &agents,
+            &orders,
+        )
+        .map_err(|e| format!("{}: {e}", kitchen.key))
+    }
+
+    /// The same kitchen with only agent `i` (the others stand idle): a plan for it is a plan
+    /// for the whole team.
+    pub fn alone(&self, i: usize) -> Layout {
+        Layout {
+            agents: vec![self.agents[i].clone()],
+            ..self.clone()
+        }
     }
 }

@@ -13,6 +13,7 @@
 pub mod beam;
 pub mod layout;
 pub mod model;
+pub mod solve;
 pub mod world;
 
 use serde_json::{json, Map, Value};

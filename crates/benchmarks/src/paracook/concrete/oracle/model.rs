@@ -24,7 +24,9 @@
 //! States hold times relative to the present, so two situations that differ only in when
 //! they happen are one state for the search.
 
-use super::layout::{Cut, Layout, StationKind, Ware, CHOP_TIME, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME};
+use super::layout::{
+    Cut, Layout, StationKind, Ware, CHOP_TIME, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME,
+};
 
 /// Up to six ingredient units in one container, each `(food + 1) * 4 + state`, sorted, 0 for
 /// a free slot.
@@ -92,13 +94,14 @@ impl Bag {
     /// Whether every unit is in `needs` (a sorted list), counting repeats.
     pub fn within(&self, needs: &[(u8, Cut)]) -> bool {
         let mut left = needs.to_vec();
-        self.units().all(|u| match left.iter().position(|n| *n == u) {
-            Some(i) => {
-                left.swap_remove(i);
-                true
-            }
-            None => false,
-        })
+        self.units()
+            .all(|u| match left.iter().position(|n| *n == u) {
+                Some(i) => {
+                    left.swap_remove(i);
+                    true
+                }
+                None => false,
+            })
     }
 
     /// Whether it holds exactly `needs` (sorted).
@@ -195,8 +198,9 @@ pub enum Decision {
     },
 }
 
-/// Why a step cannot be taken (the planner drops it).
-pub type Dead = ();
+/// A step the game would refuse or the planner drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dead;
 
 /// A game action an agent completed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -222,7 +226,12 @@ pub struct Log {
 
 impl Log {
     fn push(&mut self, agent: usize, act: Act, start_rel: i16, end_rel: i16) {
-        self.done.push((agent as u8, act, self.now + i32::from(start_rel), self.now + i32::from(end_rel)));
+        self.done.push((
+            agent as u8,
+            act,
+            self.now + i32::from(start_rel),
+            self.now + i32::from(end_rel),
+        ));
     }
 }
 
@@ -265,7 +274,8 @@ impl State {
 
     /// The agent that decides now: the first whose action ends now, in the game's order.
     pub fn decider(&self) -> Option<usize> {
-        let i = (0..self.agents.len()).min_by_key(|&i| (self.agents[i].at, self.agents[i].reg, i))?;
+        let i =
+            (0..self.agents.len()).min_by_key(|&i| (self.agents[i].at, self.agents[i].reg, i))?;
         (self.agents[i].job == Job::Decide && self.agents[i].at == 0).then_some(i)
     }
 
@@ -279,12 +289,17 @@ impl State {
             .filter(|&(i, a)| i != except && a.job != Job::Decide && a.at > 0)
             .map(|(_, a)| a.at);
         let cooking = self.places.iter().enumerate().filter_map(|(s, p)| match p {
-            Some(Item::Ware(_, bag, left)) if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove => {
+            Some(Item::Ware(_, bag, left))
+                if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove =>
+            {
                 Some(*left)
             }
             _ => None,
         });
-        agents.chain(cooking).chain(self.dues.iter().copied().filter(|&d| d > 0)).min()
+        agents
+            .chain(cooking)
+            .chain(self.dues.iter().copied().filter(|&d| d > 0))
+            .min()
     }
 
     /// Lets `dt` pass: actions, cooking and returns advance.
@@ -318,7 +333,9 @@ impl State {
     pub fn settle(&mut self, lay: &Layout, mut log: Option<&mut Log>) -> Result<i32, Dead> {
         let mut passed = 0i32;
         loop {
-            let Some(i) = (0..self.agents.len()).min_by_key(|&i| (self.agents[i].at, self.agents[i].reg, i)) else {
+            let Some(i) =
+                (0..self.agents.len()).min_by_key(|&i| (self.agents[i].at, self.agents[i].reg, i))
+            else {
                 return Ok(passed);
             };
             let a = self.agents[i];
@@ -370,11 +387,16 @@ impl State {
     /// Takes a decision of the agent that decides now; its zero-time action runs at once.
     pub fn apply(&mut self, lay: &Layout, d: Decision, log: Option<&mut Log>) -> Result<(), Dead> {
         match d {
-            Decision::Go { agent, cell, station, then } => {
+            Decision::Go {
+                agent,
+                cell,
+                station,
+                then,
+            } => {
                 let i = agent as usize;
                 let walk = lay.dist(self.agents[i].cell, cell);
                 if walk >= super::layout::FAR {
-                    return Err(());
+                    return Err(Dead);
                 }
                 let a = &mut self.agents[i];
                 a.cell = cell;
@@ -416,16 +438,16 @@ impl State {
         let time = match lay.stations[station].kind {
             StationKind::Board => CHOP_TIME,
             StationKind::Sink => WASH_TIME,
-            _ => return Err(()),
+            _ => return Err(Dead),
         };
         if self.locked_by_other(i, station) {
-            return Err(());
+            return Err(Dead);
         }
         // Nothing to chop or wash: the game fails at the end; the planner never tries.
         match (lay.stations[station].kind, self.places[station]) {
             (StationKind::Board, Some(Item::Food(f, Cut::Raw))) if useful_chop(lay, self, f) => {}
             (StationKind::Sink, Some(Item::Dirty)) => {}
-            _ => return Err(()),
+            _ => return Err(Dead),
         }
         let a = &mut self.agents[i];
         a.job = Job::Processing(station as u8);
@@ -437,9 +459,11 @@ impl State {
     fn finish_process(&mut self, lay: &Layout, station: usize) -> Result<(), Dead> {
         let place = &mut self.places[station];
         match (lay.stations[station].kind, *place) {
-            (StationKind::Board, Some(Item::Food(f, Cut::Raw))) => *place = Some(Item::Food(f, Cut::Chopped)),
+            (StationKind::Board, Some(Item::Food(f, Cut::Raw))) => {
+                *place = Some(Item::Food(f, Cut::Chopped))
+            }
             (StationKind::Sink, Some(Item::Dirty)) => *place = Some(Item::Plate(Bag::default())),
-            _ => return Err(()),
+            _ => return Err(Dead),
         }
         Ok(())
     }
@@ -447,7 +471,7 @@ impl State {
     /// The game's `Interact` of agent `i` on `station`, or why it fails.
     fn interact(&mut self, lay: &Layout, i: usize, station: usize) -> Result<(), Dead> {
         if self.locked_by_other(i, station) {
-            return Err(());
+            return Err(Dead);
         }
         let kind = lay.stations[station].kind;
         let hold = self.agents[i].hold;
@@ -456,7 +480,7 @@ impl State {
             StationKind::Table | StationKind::Board => basic(lay, hold, place)?,
             StationKind::Dispenser => match (hold, place) {
                 (None, None) => {
-                    let food = lay.stations[station].provides.ok_or(())?;
+                    let food = lay.stations[station].provides.ok_or(Dead)?;
                     (Some(Item::Food(food, Cut::Raw)), None)
                 }
                 _ => basic(lay, hold, place)?,
@@ -470,17 +494,19 @@ impl State {
                 }
                 (Some(Item::Plate(mut plate)), Some(Item::Ware(w, mut bag, _))) => {
                     if !plate.take_all(&mut bag) {
-                        return Err(());
+                        return Err(Dead);
                     }
                     (Some(Item::Plate(plate)), Some(Item::Ware(w, bag, 0)))
                 }
-                _ => return Err(()),
+                _ => return Err(Dead),
             },
             StationKind::Window => {
-                let Some(Item::Plate(plate)) = hold else { return Err(()) };
-                let (_, needs) = lay.orders.get(self.served as usize).ok_or(())?;
+                let Some(Item::Plate(plate)) = hold else {
+                    return Err(Dead);
+                };
+                let (_, needs) = lay.orders.get(self.served as usize).ok_or(Dead)?;
                 if !plate.equals(needs) {
-                    return Err(());
+                    return Err(Dead);
                 }
                 self.served += 1;
                 self.dues.push(RETURN_TIME as i16);
@@ -489,11 +515,11 @@ impl State {
             StationKind::Sink => match (hold, place) {
                 (None, Some(p @ Item::Plate(_))) => (Some(p), None),
                 (Some(Item::Dirty), None) => (None, Some(Item::Dirty)),
-                _ => return Err(()),
+                _ => return Err(Dead),
             },
             StationKind::Return => {
                 if hold.is_some() || self.dirty == 0 {
-                    return Err(());
+                    return Err(Dead);
                 }
                 self.dirty -= 1;
                 (Some(Item::Dirty), place)
@@ -504,34 +530,45 @@ impl State {
         if useful(lay, self) {
             Ok(())
         } else {
-            Err(())
+            Err(Dead)
         }
     }
 }
 
 /// Adds an ingredient to cookware as the game does, or fails as it does.
-fn add_to_ware(lay: &Layout, w: Ware, bag: &mut Bag, left: i16, food: u8, cut: Cut) -> Result<i16, Dead> {
+fn add_to_ware(
+    lay: &Layout,
+    w: Ware,
+    bag: &mut Bag,
+    left: i16,
+    food: u8,
+    cut: Cut,
+) -> Result<i16, Dead> {
     let time = match w {
         Ware::Pan if lay.pan_food(food) && cut == Cut::Chopped => PAN_TIME,
         Ware::Pot if lay.pot_food(food) && cut == Cut::Raw => POT_TIME,
-        _ => return Err(()),
+        _ => return Err(Dead),
     };
     if !bag.push(food, cut) {
-        return Err(());
+        return Err(Dead);
     }
     Ok(left + time as i16)
 }
 
 /// A counter's `Interact` (tables, boards, a dispenser's top): pick up, put down, an
 /// ingredient into a container, a plate takes another container's contents.
-fn basic(lay: &Layout, hold: Option<Item>, place: Option<Item>) -> Result<(Option<Item>, Option<Item>), Dead> {
+fn basic(
+    lay: &Layout,
+    hold: Option<Item>,
+    place: Option<Item>,
+) -> Result<(Option<Item>, Option<Item>), Dead> {
     Ok(match (hold, place) {
         (None, Some(p)) => (Some(p), None),
-        (None, None) => return Err(()),
+        (None, None) => return Err(Dead),
         (Some(h), None) => (None, Some(h)),
         (Some(Item::Plate(mut plate)), Some(Item::Food(f, c))) => {
             if !plate.push(f, c) {
-                return Err(());
+                return Err(Dead);
             }
             (Some(Item::Plate(plate)), None)
         }
@@ -541,7 +578,7 @@ fn basic(lay: &Layout, hold: Option<Item>, place: Option<Item>) -> Result<(Optio
         }
         (Some(Item::Food(f, c)), Some(Item::Plate(mut plate))) => {
             if !plate.push(f, c) {
-                return Err(());
+                return Err(Dead);
             }
             (None, Some(Item::Plate(plate)))
         }
@@ -551,23 +588,23 @@ fn basic(lay: &Layout, hold: Option<Item>, place: Option<Item>) -> Result<(Optio
         }
         (Some(Item::Plate(mut plate)), Some(Item::Plate(mut other))) => {
             if !plate.take_all(&mut other) {
-                return Err(());
+                return Err(Dead);
             }
             (Some(Item::Plate(plate)), Some(Item::Plate(other)))
         }
         (Some(Item::Plate(mut plate)), Some(Item::Ware(w, mut bag, _))) => {
             if !plate.take_all(&mut bag) {
-                return Err(());
+                return Err(Dead);
             }
             (Some(Item::Plate(plate)), Some(Item::Ware(w, bag, 0)))
         }
         (Some(Item::Ware(w, mut bag, _)), Some(Item::Plate(mut plate))) => {
             if !plate.take_all(&mut bag) {
-                return Err(());
+                return Err(Dead);
             }
             (Some(Item::Ware(w, bag, 0)), Some(Item::Plate(plate)))
         }
-        _ => return Err(()),
+        _ => return Err(Dead),
     })
 }
 
@@ -582,11 +619,13 @@ pub fn items(state: &State) -> impl Iterator<Item = &Item> {
 
 /// Whether the remaining orders need this ingredient chopped (for a plate or a pan).
 fn useful_chop(lay: &Layout, state: &State, food: u8) -> bool {
-    lay.orders[state.served as usize..].iter().any(|(_, needs)| {
-        needs
-            .iter()
-            .any(|&(f, c)| f == food && (c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f))))
-    })
+    lay.orders[state.served as usize..]
+        .iter()
+        .any(|(_, needs)| {
+            needs.iter().any(|&(f, c)| {
+                f == food && (c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f)))
+            })
+        })
 }
 
 /// Whether the kitchen can still serve the remaining orders as far as its contents go:

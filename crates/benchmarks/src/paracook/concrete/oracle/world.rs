@@ -14,12 +14,19 @@ pub struct KitchenWorld<'a> {
     pub lay: &'a Layout,
     /// The remaining-time estimate (intended rules: the model's).
     pub est: Estimator,
+    /// Leave out moves a good plan rarely needs (cookware leaving its stove, items parked on
+    /// a dispenser's top): for the beam search, never for the exact one.
+    pub restricted: bool,
 }
 
 impl<'a> KitchenWorld<'a> {
     /// The world of a kitchen.
     pub fn new(lay: &'a Layout) -> Self {
-        KitchenWorld { lay, est: Estimator::new(lay, Rules::Intended) }
+        KitchenWorld {
+            lay,
+            est: Estimator::new(lay, Rules::Intended),
+            restricted: false,
+        }
     }
 
     /// Every decision the agent deciding in `state` can take, with the state it leads to
@@ -46,13 +53,25 @@ impl<'a> KitchenWorld<'a> {
                     (false, false) => &[],
                 };
                 for &then in thens {
-                    let d = Decision::Go { agent: i as u8, cell, station: s as u8, then };
+                    let d = Decision::Go {
+                        agent: i as u8,
+                        cell,
+                        station: s as u8,
+                        then,
+                    };
                     self.child(state, d, out);
                 }
             }
         }
         if let Some(dt) = state.next_event(self.lay, i) {
-            self.child(state, Decision::Wait { agent: i as u8, duration: dt }, out);
+            self.child(
+                state,
+                Decision::Wait {
+                    agent: i as u8,
+                    duration: dt,
+                },
+                out,
+            );
         }
     }
 
@@ -61,9 +80,31 @@ impl<'a> KitchenWorld<'a> {
         if next.apply(self.lay, d, None).is_err() {
             return;
         }
-        if let Ok(passed) = next.settle(self.lay, None) {
-            out.push((d, i64::from(passed), next));
+        let Ok(passed) = next.settle(self.lay, None) else {
+            return;
+        };
+        if self.restricted && self.unusual(state, &next) {
+            return;
         }
+        out.push((d, i64::from(passed), next));
+    }
+}
+
+impl KitchenWorld<'_> {
+    /// Whether a step takes cookware off a stove or parks something on a dispenser.
+    fn unusual(&self, before: &State, after: &State) -> bool {
+        self.lay
+            .stations
+            .iter()
+            .enumerate()
+            .any(|(s, st)| match st.kind {
+                StationKind::Stove => {
+                    matches!(before.places[s], Some(super::model::Item::Ware(..)))
+                        && after.places[s].is_none()
+                }
+                StationKind::Dispenser => before.places[s].is_none() && after.places[s].is_some(),
+                _ => false,
+            })
     }
 }
 

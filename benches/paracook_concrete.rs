@@ -17,6 +17,9 @@ use makespan::benchmarks::paracook::concrete::oracle::solve::{plan_kitchen, Orac
 use makespan::benchmarks::Limits;
 use rayon::prelude::*;
 
+/// One kitchen's row: key, cooks, orders, what the oracle found, seconds.
+type Row = (String, u32, u32, Result<Oracle, String>, f64);
+
 fn main() {
     let root = std::env::var_os("PARACOOK_CHECKOUT").map_or_else(
         || PathBuf::from("../shared/benchmarks/paracook/upstream"),
@@ -43,7 +46,7 @@ fn main() {
         time: Some(Duration::from_secs_f64(seconds)),
         ..Limits::default()
     };
-    let results: Vec<(String, u32, u32, Result<Oracle, String>, f64)> = kitchens
+    let results: Vec<Row> = kitchens
         .par_iter()
         .map(|k| {
             let t = Instant::now();

@@ -8,8 +8,10 @@
 //! ([`sim::Mode::Intended`]).
 
 pub mod answer;
+pub mod bounds;
 pub mod checkout;
 pub mod kitchen;
+pub mod oracle;
 pub mod replay;
 pub mod score;
 pub mod sim;

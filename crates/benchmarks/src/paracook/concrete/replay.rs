@@ -12,7 +12,6 @@ use super::kitchen_of;
 use super::sim::{simulate, simulate_with, Action, AgentPlan, Mode, Options, Outcome, Plan};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::Status;
 use makespan_verify::{Report, Rule, Violation};
 
 use crate::simulated::{Limits, Simulated, WorldSolution};
@@ -211,18 +210,10 @@ pub fn report(instance: &str, kitchen: &Kitchen, plan: &Plan) -> Report {
 pub struct ConcreteWorld;
 
 impl Simulated for ConcreteWorld {
-    fn solve(&self, instance: &Instance, _: &Limits) -> Result<WorldSolution, LoadError> {
-        Ok(WorldSolution {
-            status: Status::Error,
-            plan: Vec::new(),
-            lower_bound: None,
-            method: "paracook:concrete".into(),
-            reason: Some(format!(
-                "{}: the concrete planner is not built yet; verify and score plans instead",
-                instance.name
-            )),
-            states: 0,
-        })
+    /// The oracle's planner ([`super::oracle::solve::solve`]): every plan it keeps finishes in
+    /// both modes, and `optimal` only where a valid bound meets it.
+    fn solve(&self, instance: &Instance, limits: &Limits) -> Result<WorldSolution, LoadError> {
+        super::oracle::solve::solve(instance, limits)
     }
 
     fn replay(&self, instance: &Instance, plan: &[ScheduledActivity]) -> Report {

@@ -1,0 +1,621 @@
+//! Lower bounds on the time to serve every order of a concrete kitchen, valid for every
+//! plan the game accepts: the instance's bound, and the search's estimate of the time still
+//! needed from any state.
+//!
+//! Four arguments, each a relaxation of the game:
+//! - **unit chains**: every unit a dish needs travels from where it is (a dispenser, a hand,
+//!   a counter, cookware, a plate) through the stations its state requires (a board, then
+//!   for a pan food a stove) to the serving window, and an agent must first reach it. The
+//!   unit's travel is at least its distance in the *item metric*: walking, except that with
+//!   two or more agents an item crosses a counter (table, dispenser top, board, stove) in no
+//!   time, since one agent can put it down and another pick it up on the other side.
+//!   Chopping takes 4 with the unit on the board; a pan food cooks 24 and a pot food 16 on a
+//!   stove after it is added. Orders are served first in, first out, so each serve is no
+//!   earlier than the one before;
+//! - **plate cycle**: the plates in the kitchen are all there ever are. Of any `P + 1`
+//!   consecutive orders (`P` plates) two share a plate, and a plate comes back dirty 10 after
+//!   its serve, must reach a sink, be washed (6) and reach the window: so serve `j` is at least
+//!   serve `j - P` plus that cycle, and the first `P` serves wait for the plates that exist;
+//! - **cookware energy**: `n` units for pans cook in the pans one batch after another, 24 per
+//!   unit in a batch, so the pan with the most units is busy `⌈n / pans⌉ · 24` from its first
+//!   addition on. This holds under the game's own clock too, which credits cooking from the
+//!   first addition on, off the stove and between batches, but never more than the time
+//!   since the first addition;
+//! - **agent load**: carrying a raw unit to a board (alone: a raw unit on a plate can never
+//!   leave it, and cookware refuses raw pan foods), chopping, carrying a dirty plate to the
+//!   sink and washing it are work of one agent each, and `m` agents share it.
+//!
+//! Under the game's own clock (the replica mode) cooking can be credited off the stove and
+//! between batches, so the unit chains there leave out the cooking times; cookware energy
+//! still holds. Every bound is the larger of the arguments, and the instance bound is the
+//! larger of the two rule sets' where the plan must pass both.
+
+use super::oracle::layout::{
+    Cut, Layout, StationKind, Ware, CHOP_TIME, FAR, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME,
+};
+use super::oracle::model::{Item, Job, State};
+
+/// Which rules a bound must hold under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    /// The rules the prompt states: cookware cooks only on a stove, a fresh 24 or 16 per batch.
+    Intended,
+    /// The game as it runs: cooking is credited from the first addition on.
+    Replica,
+}
+
+/// Which argument gave a bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Argument {
+    /// Unit chains with first-in first-out serving.
+    Chains,
+    /// The plate cycle.
+    Plates,
+    /// Cookware energy.
+    Cookware,
+    /// Agent load.
+    Load,
+}
+
+impl Argument {
+    /// The argument's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Argument::Chains => "chains",
+            Argument::Plates => "plates",
+            Argument::Cookware => "cookware",
+            Argument::Load => "load",
+        }
+    }
+}
+
+/// A lower bound and the argument that gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The time.
+    pub value: i64,
+    /// The argument that gave it (the first of the largest).
+    pub argument: Argument,
+}
+
+/// Distances and costs-to-go the bounds read, precomputed once per kitchen and rule set.
+#[derive(Debug, Clone)]
+pub struct Estimator {
+    n: usize,
+    agents: usize,
+    /// Item metric between cells.
+    item: Vec<i32>,
+    /// From a cell to a window (item metric).
+    to_window: Vec<i32>,
+    /// A raw unit that must be chopped, from a cell to a window.
+    chop_window: Vec<i32>,
+    /// A chopped pan food, from a cell to a window.
+    pan_window: Vec<i32>,
+    /// A raw pan food.
+    chop_pan_window: Vec<i32>,
+    /// A raw pot food.
+    pot_window: Vec<i32>,
+    /// A dirty plate, from a cell to a window (sink and wash on the way).
+    wash_window: Vec<i32>,
+    /// A raw unit, from a cell to a board (item metric).
+    to_board: Vec<i32>,
+    /// A dirty plate, from a cell to a sink.
+    to_sink: Vec<i32>,
+    /// A chopped pan food to a stove; a raw one through a board.
+    to_stove: Vec<i32>,
+    chop_to_stove: Vec<i32>,
+    pot_to_stove: Vec<i32>,
+    /// Cooking time counted on a unit's chain (0 under the game's clock).
+    pan_lag: i32,
+    pot_lag: i32,
+    /// From a stove to a window, the best.
+    stove_window: i32,
+}
+
+fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> Vec<i32> {
+    (0..n)
+        .map(|c| {
+            targets
+                .iter()
+                .map(|&a| {
+                    item[c * n + a as usize]
+                        .saturating_add(cost)
+                        .saturating_add(after[a as usize])
+                })
+                .min()
+                .unwrap_or(FAR)
+                .min(FAR)
+        })
+        .collect()
+}
+
+impl Estimator {
+    /// The estimator of a kitchen under `rules`.
+    pub fn new(lay: &Layout, rules: Rules) -> Estimator {
+        let n = lay.cell_count();
+        let agents = lay.agents.len().max(1);
+        let mut item: Vec<i32> = (0..n * n)
+            .map(|k| lay.dist((k / n) as u8, (k % n) as u8))
+            .collect();
+        if agents >= 2 {
+            for s in &lay.stations {
+                if matches!(
+                    s.kind,
+                    StationKind::Table
+                        | StationKind::Dispenser
+                        | StationKind::Board
+                        | StationKind::Stove
+                ) {
+                    for &a in &s.access {
+                        for &b in &s.access {
+                            item[a as usize * n + b as usize] = 0;
+                        }
+                    }
+                }
+            }
+            for k in 0..n {
+                for i in 0..n {
+                    let ik = item[i * n + k];
+                    if ik >= FAR {
+                        continue;
+                    }
+                    for j in 0..n {
+                        let via = ik + item[k * n + j];
+                        if via < item[i * n + j] {
+                            item[i * n + j] = via;
+                        }
+                    }
+                }
+            }
+        }
+        let access = |kind: StationKind| -> Vec<u8> {
+            lay.of_kind(kind)
+                .flat_map(|s| lay.stations[s].access.iter().copied())
+                .collect()
+        };
+        let (windows, boards, stoves, sinks) = (
+            access(StationKind::Window),
+            access(StationKind::Board),
+            access(StationKind::Stove),
+            access(StationKind::Sink),
+        );
+        let zero = vec![0; n];
+        let to_window = through(n, &item, &windows, 0, &zero);
+        let (pan_lag, pot_lag) = match rules {
+            Rules::Intended => (PAN_TIME, POT_TIME),
+            Rules::Replica => (0, 0),
+        };
+        let chop_window = through(n, &item, &boards, CHOP_TIME, &to_window);
+        let pan_window = through(n, &item, &stoves, pan_lag, &to_window);
+        let chop_pan_window = through(n, &item, &boards, CHOP_TIME, &pan_window);
+        let pot_window = through(n, &item, &stoves, pot_lag, &to_window);
+        let wash_window = through(n, &item, &sinks, WASH_TIME, &to_window);
+        let to_board = through(n, &item, &boards, 0, &zero);
+        let to_sink = through(n, &item, &sinks, 0, &zero);
+        let to_stove = through(n, &item, &stoves, 0, &zero);
+        let chop_to_stove = through(n, &item, &boards, CHOP_TIME, &to_stove);
+        let stove_window = stoves
+            .iter()
+            .map(|&a| to_window[a as usize])
+            .min()
+            .unwrap_or(FAR);
+        Estimator {
+            n,
+            agents,
+            item,
+            to_window,
+            chop_window,
+            pan_window,
+            chop_pan_window,
+            pot_window,
+            wash_window,
+            to_board,
+            to_sink,
+            pot_to_stove: to_stove.clone(),
+            to_stove,
+            chop_to_stove,
+            pan_lag,
+            pot_lag,
+            stove_window,
+        }
+    }
+
+    /// The item metric between two cells.
+    pub fn item_dist(&self, a: u8, b: u8) -> i32 {
+        self.item[a as usize * self.n + b as usize]
+    }
+
+    /// A lower bound on the time from `state` until the last order is served, and the
+    /// argument that gave it.
+    pub fn remaining(&self, lay: &Layout, state: &State) -> Bound {
+        self.estimate(lay, state).0
+    }
+
+    /// The bound of [`Estimator::remaining`], and the sum over the units still needed of
+    /// their chains' lengths: no bound, but a measure of the work left that every useful step
+    /// lowers, which the beam search ranks by.
+    pub fn estimate(&self, lay: &Layout, state: &State) -> (Bound, i64) {
+        let left = &lay.orders[state.served as usize..];
+        if left.is_empty() {
+            return (
+                Bound {
+                    value: 0,
+                    argument: Argument::Chains,
+                },
+                0,
+            );
+        }
+        // When and where each agent is next free.
+        let free: Vec<(i32, u8)> = state
+            .agents
+            .iter()
+            .map(|a| (i32::from(a.at.max(0)), a.cell))
+            .collect();
+        let reach = |cells: &[u8]| -> i32 {
+            free.iter()
+                .map(|&(t, c)| t + cells.iter().map(|&a| lay.dist(c, a)).min().unwrap_or(FAR))
+                .min()
+                .unwrap_or(FAR)
+        };
+        let best = |cost: &[i32], cells: &[u8]| {
+            cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR)
+        };
+        // Where each item is: (time an agent can have it, the cells it is at).
+        let mut located: Vec<(Item, i32, Vec<u8>, bool)> = Vec::new();
+        for a in &state.agents {
+            if let Some(h) = a.hold {
+                located.push((h, i32::from(a.at.max(0)), vec![a.cell], false));
+            }
+        }
+        for (s, place) in state.places.iter().enumerate() {
+            if let Some(p) = place {
+                let cells = lay.stations[s].access.clone();
+                let on_stove = lay.stations[s].kind == StationKind::Stove;
+                // Being chopped or washed: it is done when its agent is.
+                let worker = state
+                    .agents
+                    .iter()
+                    .find(|a| a.job == Job::Processing(s as u8));
+                match (worker, p) {
+                    (Some(a), Item::Food(f, Cut::Raw)) => {
+                        located.push((Item::Food(*f, Cut::Chopped), i32::from(a.at), cells, false))
+                    }
+                    (Some(a), Item::Dirty) => located.push((
+                        Item::Plate(Default::default()),
+                        i32::from(a.at),
+                        cells,
+                        false,
+                    )),
+                    _ => located.push((*p, reach(&cells), cells, on_stove)),
+                }
+            }
+        }
+        // Chains: each remaining order's units, each from its best source.
+        let cost_of = |food: u8, need: Cut, now: Cut| -> Option<&Vec<i32>> {
+            let pan = lay.pan_food(food);
+            let pot = lay.pot_food(food);
+            match (need, now) {
+                (Cut::Raw, Cut::Raw) => Some(&self.to_window),
+                (Cut::Chopped, Cut::Raw) => Some(&self.chop_window),
+                (Cut::Chopped, Cut::Chopped) => Some(&self.to_window),
+                (Cut::Cooked, Cut::Raw) if pan => Some(&self.chop_pan_window),
+                (Cut::Cooked, Cut::Chopped) if pan => Some(&self.pan_window),
+                (Cut::Cooked, Cut::Raw) if pot => Some(&self.pot_window),
+                (Cut::Cooked, Cut::Cooked) => Some(&self.to_window),
+                _ => None,
+            }
+        };
+        let unit = |food: u8, need: Cut| -> i32 {
+            let mut best_t = FAR;
+            for d in lay.dispensers_of(food) {
+                let cells = &lay.stations[d].access;
+                if let Some(cost) = cost_of(food, need, Cut::Raw) {
+                    best_t = best_t.min(reach(cells).saturating_add(best(cost, cells)));
+                }
+            }
+            for (item, t, cells, on_stove) in &located {
+                match *item {
+                    Item::Food(f, c) if f == food => {
+                        if let Some(cost) = cost_of(food, need, c) {
+                            best_t = best_t.min(t.saturating_add(best(cost, cells)));
+                        }
+                    }
+                    Item::Plate(bag) if bag.units().any(|u| u == (food, need)) => {
+                        best_t = best_t.min(t.saturating_add(best(&self.to_window, cells)));
+                    }
+                    Item::Ware(w, bag, left_time)
+                        if need == Cut::Cooked && bag.units().any(|(f, _)| f == food) =>
+                    {
+                        {
+                            let lag = match w {
+                                Ware::Pan => self.pan_lag,
+                                Ware::Pot => self.pot_lag,
+                            };
+                            // Under the game's clock the rest may already be credited.
+                            let cook = if lag == 0 { 0 } else { i32::from(left_time) };
+                            let t0 = if *on_stove {
+                                (*t).max(cook)
+                            } else {
+                                t + cells
+                                    .iter()
+                                    .map(|&a| self.to_stove[a as usize])
+                                    .min()
+                                    .unwrap_or(FAR)
+                                    + cook
+                            };
+                            best_t = best_t.min(t0.saturating_add(best(&self.to_window, cells)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            best_t
+        };
+        let mut effort = 0i64;
+        let order_units: Vec<i32> = left
+            .iter()
+            .map(|(_, needs)| {
+                let times: Vec<i32> = needs.iter().map(|&(f, c)| unit(f, c)).collect();
+                effort += times.iter().map(|&t| i64::from(t.min(FAR))).sum::<i64>();
+                times.into_iter().max().unwrap_or(0)
+            })
+            .collect();
+        // Plates: when each existing plate can be at the window, soonest first.
+        let returns = lay
+            .of_kind(StationKind::Return)
+            .flat_map(|s| lay.stations[s].access.clone())
+            .collect::<Vec<_>>();
+        let cycle = i32::from(RETURN_TIME as i16) + best(&self.wash_window, &returns);
+        let mut plates: Vec<i32> = Vec::new();
+        for (item, t, cells, _) in &located {
+            match item {
+                Item::Plate(_) => plates.push(t.saturating_add(best(&self.to_window, cells))),
+                Item::Dirty => plates.push(t.saturating_add(best(&self.wash_window, cells))),
+                _ => {}
+            }
+        }
+        let at_return = reach(&returns).saturating_add(best(&self.wash_window, &returns));
+        for _ in 0..state.dirty {
+            plates.push(at_return);
+        }
+        for &d in &state.dues {
+            plates.push(
+                (i32::from(d))
+                    .max(reach(&returns))
+                    .saturating_add(best(&self.wash_window, &returns)),
+            );
+        }
+        plates.sort_unstable();
+        let p = plates.len();
+        let mut chains = 0;
+        let mut with_plates = 0;
+        let mut serves: Vec<i32> = Vec::new();
+        for (j, &units) in order_units.iter().enumerate() {
+            chains = chains.max(units);
+            let plate = if j < p {
+                let reuse = serves.first().map_or(FAR, |s0| s0.saturating_add(cycle));
+                plates[j].min(reuse)
+            } else if p > 0 {
+                serves[j - p].saturating_add(cycle)
+            } else {
+                FAR
+            };
+            with_plates = with_plates.max(units).max(plate);
+            serves.push(with_plates);
+        }
+        // Cookware energy: fresh units for pans and pots, one after another per cookware.
+        let cook = self
+            .energy(lay, state, &located, &reach, Ware::Pan)
+            .max(self.energy(lay, state, &located, &reach, Ware::Pot));
+        // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
+        let load = self.load(lay, state, &located, &returns);
+        let candidates = [
+            (chains, Argument::Chains),
+            (with_plates, Argument::Plates),
+            (cook, Argument::Cookware),
+            (load, Argument::Load),
+        ];
+        let (value, argument) = candidates
+            .iter()
+            .copied()
+            .fold(
+                (0, Argument::Chains),
+                |acc, c| if c.0 > acc.0 { c } else { acc },
+            );
+        (
+            Bound {
+                value: i64::from(value.min(FAR)),
+                argument,
+            },
+            effort,
+        )
+    }
+
+    fn energy(
+        &self,
+        lay: &Layout,
+        state: &State,
+        located: &[(Item, i32, Vec<u8>, bool)],
+        reach: &dyn Fn(&[u8]) -> i32,
+        ware: Ware,
+    ) -> i32 {
+        let left = &lay.orders[state.served as usize..];
+        let takes = |f: u8| match ware {
+            Ware::Pan => lay.pan_food(f),
+            Ware::Pot => lay.pot_food(f),
+        };
+        let (time, raw_cost, ready_cost) = match ware {
+            Ware::Pan => (PAN_TIME, &self.chop_to_stove, &self.to_stove),
+            Ware::Pot => (POT_TIME, &self.pot_to_stove, &self.pot_to_stove),
+        };
+        let needed = left
+            .iter()
+            .flat_map(|(_, needs)| needs.iter())
+            .filter(|&&(f, c)| c == Cut::Cooked && takes(f))
+            .count();
+        let mut started = 0;
+        let mut wares: Vec<i32> = Vec::new();
+        let mut first = FAR;
+        for (item, t, cells, on_stove) in located {
+            match item {
+                Item::Ware(w, bag, left_time) if *w == ware => {
+                    started += bag.len();
+                    wares.push(if *on_stove {
+                        i32::from(*left_time)
+                    } else {
+                        t + i32::from(*left_time)
+                    });
+                }
+                Item::Plate(bag) => {
+                    started += bag
+                        .units()
+                        .filter(|&(f, c)| c == Cut::Cooked && takes(f))
+                        .count()
+                }
+                Item::Food(f, c) if takes(*f) => {
+                    let cost = match (ware, c) {
+                        (Ware::Pan, Cut::Raw) => raw_cost,
+                        _ => ready_cost,
+                    };
+                    first =
+                        first.min(t + cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR));
+                }
+                _ => {}
+            }
+        }
+        let fresh = needed.saturating_sub(started);
+        if fresh == 0 || wares.is_empty() {
+            return 0;
+        }
+        for (f, _) in lay.foods.iter().enumerate() {
+            if takes(f as u8) {
+                for d in lay.dispensers_of(f as u8) {
+                    let cells = &lay.stations[d].access;
+                    first = first.min(
+                        reach(cells)
+                            + cells
+                                .iter()
+                                .map(|&a| raw_cost[a as usize])
+                                .min()
+                                .unwrap_or(FAR),
+                    );
+                }
+            }
+        }
+        if first >= FAR {
+            return 0;
+        }
+        for _ in 0..fresh {
+            let k = (0..wares.len())
+                .min_by_key(|&k| wares[k].max(first))
+                .unwrap_or(0);
+            wares[k] = wares[k].max(first) + time;
+        }
+        wares
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .saturating_add(self.stove_window)
+    }
+
+    fn load(
+        &self,
+        lay: &Layout,
+        state: &State,
+        located: &[(Item, i32, Vec<u8>, bool)],
+        returns: &[u8],
+    ) -> i32 {
+        let left = &lay.orders[state.served as usize..];
+        let chopped_need =
+            |f: u8, c: Cut| c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f));
+        let mut work = 0i32;
+        // Units still to chop: each must be carried alone from where it is to a board.
+        let mut to_chop: Vec<u8> = left
+            .iter()
+            .flat_map(|(_, needs)| needs.iter())
+            .filter(|&&(f, c)| chopped_need(f, c))
+            .map(|&(f, _)| f)
+            .collect();
+        let mut loose_raw: Vec<(u8, i32)> = Vec::new();
+        for (item, _, cells, _) in located {
+            match item {
+                Item::Food(f, Cut::Raw) => loose_raw.push((
+                    *f,
+                    cells
+                        .iter()
+                        .map(|&a| self.to_board[a as usize])
+                        .min()
+                        .unwrap_or(FAR),
+                )),
+                Item::Food(f, _) => {
+                    if let Some(k) = to_chop.iter().position(|x| x == f) {
+                        to_chop.swap_remove(k);
+                    }
+                }
+                Item::Plate(bag) | Item::Ware(_, bag, _) => {
+                    for (f, c) in bag.units() {
+                        if c != Cut::Raw {
+                            if let Some(k) = to_chop.iter().position(|&x| x == f) {
+                                to_chop.swap_remove(k);
+                            }
+                        }
+                    }
+                }
+                Item::Dirty => {}
+            }
+        }
+        for f in to_chop {
+            let carry = match loose_raw.iter().position(|&(x, _)| x == f) {
+                Some(k) => loose_raw.swap_remove(k).1,
+                None => lay
+                    .dispensers_of(f)
+                    .flat_map(|d| lay.stations[d].access.iter())
+                    .map(|&a| self.to_board[a as usize])
+                    .min()
+                    .unwrap_or(FAR),
+            };
+            work = work.saturating_add(carry.min(FAR) + CHOP_TIME);
+        }
+        // Washes: every remaining order beyond the clean plates needs one.
+        let clean = located
+            .iter()
+            .filter(|(i, ..)| matches!(i, Item::Plate(_)))
+            .count();
+        let washes = left.len().saturating_sub(clean);
+        let mut dirty_legs: Vec<i32> = Vec::new();
+        for (item, _, cells, _) in located {
+            if matches!(item, Item::Dirty) {
+                dirty_legs.push(
+                    cells
+                        .iter()
+                        .map(|&a| self.to_sink[a as usize])
+                        .min()
+                        .unwrap_or(FAR),
+                );
+            }
+        }
+        let from_return = returns
+            .iter()
+            .map(|&a| self.to_sink[a as usize])
+            .min()
+            .unwrap_or(FAR);
+        dirty_legs.sort_unstable();
+        for k in 0..washes {
+            let leg = dirty_legs.get(k).copied().unwrap_or(from_return);
+            work = work.saturating_add(leg.min(FAR) + WASH_TIME);
+        }
+        let busy: i32 = state.agents.iter().map(|a| i32::from(a.at.max(0))).sum();
+        let m = self.agents as i32;
+        (busy + work + m - 1) / m
+    }
+}
+
+/// The instance's lower bound: the larger of what the arguments give at the start under the
+/// intended rules and under the game's clock, since a reference plan must pass both.
+pub fn instance_bound(lay: &Layout) -> (Bound, Bound) {
+    let start = State::initial(lay);
+    let intended = Estimator::new(lay, Rules::Intended).remaining(lay, &start);
+    let replica = Estimator::new(lay, Rules::Replica).remaining(lay, &start);
+    (intended, replica)
+}

@@ -1,0 +1,135 @@
+//! The kitchen as a [`World`] for the search: a state is the planner's model at a moment
+//! an agent decides, an action is that agent's decision, its cost the time until the next
+//! decision, the lower bound the bounds' estimate from the state.
+
+use makespan_world::World;
+
+use super::layout::{Layout, StationKind, FAR};
+use super::model::{Decision, State, Then};
+use crate::paracook::concrete::bounds::{Estimator, Rules};
+
+/// A kitchen to search.
+pub struct KitchenWorld<'a> {
+    /// The kitchen.
+    pub lay: &'a Layout,
+    /// The remaining-time estimate (intended rules: the model's).
+    pub est: Estimator,
+    /// Leave out moves a good plan rarely needs (cookware leaving its stove, items parked on
+    /// a dispenser's top): for the beam search, never for the exact one.
+    pub restricted: bool,
+}
+
+impl<'a> KitchenWorld<'a> {
+    /// The world of a kitchen.
+    pub fn new(lay: &'a Layout) -> Self {
+        KitchenWorld {
+            lay,
+            est: Estimator::new(lay, Rules::Intended),
+            restricted: false,
+        }
+    }
+
+    /// Every decision the agent deciding in `state` can take, with the state it leads to
+    /// (after events run up to the next decision) and the time that passes.
+    pub fn expand(&self, state: &State, out: &mut Vec<(Decision, i64, State)>) {
+        let Some(i) = state.decider() else { return };
+        let agent = state.agents[i];
+        for (s, station) in self.lay.stations.iter().enumerate() {
+            let process = matches!(station.kind, StationKind::Board | StationKind::Sink);
+            // Quick refusals that hold whatever happens on the way.
+            let interact = match station.kind {
+                StationKind::Window => matches!(agent.hold, Some(super::model::Item::Plate(_))),
+                StationKind::Return => agent.hold.is_none(),
+                _ => true,
+            };
+            for &cell in &station.access {
+                if self.lay.dist(agent.cell, cell) >= FAR {
+                    continue;
+                }
+                let thens: &[Then] = match (interact, process) {
+                    (true, true) => &[Then::Interact, Then::Process],
+                    (true, false) => &[Then::Interact],
+                    (false, true) => &[Then::Process],
+                    (false, false) => &[],
+                };
+                for &then in thens {
+                    let d = Decision::Go {
+                        agent: i as u8,
+                        cell,
+                        station: s as u8,
+                        then,
+                    };
+                    self.child(state, d, out);
+                }
+            }
+        }
+        if let Some(dt) = state.next_event(self.lay, i) {
+            self.child(
+                state,
+                Decision::Wait {
+                    agent: i as u8,
+                    duration: dt,
+                },
+                out,
+            );
+        }
+    }
+
+    fn child(&self, state: &State, d: Decision, out: &mut Vec<(Decision, i64, State)>) {
+        let mut next = state.clone();
+        if next.apply(self.lay, d, None).is_err() {
+            return;
+        }
+        let Ok(passed) = next.settle(self.lay, None) else {
+            return;
+        };
+        if self.restricted && self.unusual(state, &next) {
+            return;
+        }
+        out.push((d, i64::from(passed), next));
+    }
+}
+
+impl KitchenWorld<'_> {
+    /// Whether a step takes cookware off a stove or parks something on a dispenser.
+    fn unusual(&self, before: &State, after: &State) -> bool {
+        self.lay
+            .stations
+            .iter()
+            .enumerate()
+            .any(|(s, st)| match st.kind {
+                StationKind::Stove => {
+                    matches!(before.places[s], Some(super::model::Item::Ware(..)))
+                        && after.places[s].is_none()
+                }
+                StationKind::Dispenser => before.places[s].is_none() && after.places[s].is_some(),
+                _ => false,
+            })
+    }
+}
+
+impl World for KitchenWorld<'_> {
+    type State = State;
+    type Action = Decision;
+
+    fn initial(&self) -> State {
+        let mut s = State::initial(self.lay);
+        // Nothing happens before the first decisions.
+        let _ = s.settle(self.lay, None);
+        s
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        state.done(self.lay)
+    }
+
+    fn successors(&self, state: &State, out: &mut Vec<(Decision, i64, State)>) {
+        if !state.done(self.lay) {
+            self.expand(state, out);
+        }
+    }
+
+    fn lower_bound(&self, state: &State) -> i64 {
+        self.est.remaining(self.lay, state).value
+    }
+}

@@ -42,19 +42,8 @@ use super::pyrandom::PyRandom;
 
 /// Upstream's station kinds, in its enum's order (`random.choice(list(Station))`).
 const STATIONS: [&str; 5] = ["board", "stove", "table", "fryer", "sink"];
-/// Upstream's item kinds, in its enum's order.
-const ITEMS: [&str; 10] = [
-    "bottombun",
-    "lettuce",
-    "patty",
-    "topbun",
-    "bread",
-    "cheese",
-    "tomato",
-    "onion",
-    "chicken",
-    "potato",
-];
+/// Upstream's item kinds, in its enum's order (the release domain's, the same list).
+const ITEMS: [&str; 10] = super::world::kitchen::ITEM_KINDS;
 /// The player directions upstream draws from, in its order.
 const DIRECTIONS: [[i64; 2]; 4] = [[0, 1], [1, 0], [0, -1], [-1, 0]];
 /// Tag of an object the generator must place.

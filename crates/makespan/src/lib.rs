@@ -88,7 +88,7 @@ pub enum Method {
 }
 
 impl Method {
-    /// `exact`, or the name of a benchmark's baseline (e.g. `timearena-greedy`).
+    /// `exact`, or the name of a benchmark's baseline method.
     pub fn parse(name: &str) -> Option<Method> {
         if name == "exact" {
             return Some(Method::Exact);
@@ -230,8 +230,8 @@ pub struct VerifiedPlan {
 
 impl VerifiedPlan {
     /// The benchmark's own metrics of the answer, as `verify --json` prints them beside the
-    /// report (TimeArena's progress score and completion, Recipe2Plan's efficiencies,
-    /// Robotouille's steps to the goal); `None` where the verifier's report is all there is.
+    /// report (progress, completion, efficiencies, steps to the goal: whatever the
+    /// benchmark scores); `None` where the verifier's report is all there is.
     pub fn metrics(&self) -> Option<serde_json::Value> {
         match &self.answer.json {
             benchmarks::NativeJson::None => None,
@@ -250,8 +250,8 @@ impl VerifiedPlan {
 
 /// Verifies any plan text `makespan verify` reads: a unified plan or a solution file (a JSON
 /// object, which names or embeds its instance; `instance` overrides it), or a benchmark's
-/// native answer (ParaCook lists, TimeArena decision logs, Recipe2Plan `Step(…)` lines,
-/// Robotouille actions, AsyncTool turns), which needs `instance`. `reference` is a solution
+/// native answer (per-agent lists, decision logs, step lines, action strings, tool-call
+/// turns: whatever the benchmark's agents write), which needs `instance`. `reference` is a solution
 /// file the benchmark may compare with by its own rules (see [`benchmarks::VerifiedAnswer::compared`]).
 /// `path` names the plan in errors.
 pub fn verify_plan(
@@ -260,8 +260,8 @@ pub fn verify_plan(
     instance: Option<&Instance>,
     reference: Option<&Path>,
 ) -> Result<VerifiedPlan, LoadError> {
-    // A simulated world's native answer may be a JSON object too (ParaCook's per-cook action
-    // lists): without a format tag it is that, not a plan file.
+    // A simulated world's native answer may be a JSON object too (per-agent action lists):
+    // without a format tag it is that, not a plan file.
     let world_answer = instance.is_some_and(|i| benchmarks::simulated_of(i).is_some())
         && serde_json::from_str::<serde_json::Value>(text)
             .map_or(true, |v| v.get("format").is_none());

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::instance::LoadError;
 
 /// Largest input file read, in MiB, unless `MAKESPAN_MAX_FILE_MB` says otherwise (the
-/// largest benchmark file, AsyncHow's `instances.json`, is far below it).
+/// largest benchmark file is far below it).
 pub const DEFAULT_MAX_FILE_MB: u64 = 256;
 
 /// The environment variable (set by the CLI's `--max-file-mb`) that raises the cap.

@@ -23,7 +23,7 @@ pub enum Status {
     Feasible,
     /// No schedule exists; `reason` says why.
     Infeasible,
-    /// A baseline method's schedule (e.g. `timearena-greedy`) breaks rules of the
+    /// A baseline method's schedule breaks rules of the
     /// instance; `reason` names them. The exact pipeline never reports it.
     Invalid,
     /// Something went wrong (unsupported feature, solver failure); `reason` says what.

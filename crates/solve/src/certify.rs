@@ -200,7 +200,7 @@ fn load(instance: &Instance, makespan: i64) -> Option<Proof> {
 
 /// Whether the heuristics find, within a second, a schedule of the relaxation
 /// shorter than `makespan`: then no proof on it exists, and Pumpkin need not spend its time
-/// limit finding that out (Robotouille without its travel and held items).
+/// limit finding that out (a world's relaxation without its travel and held items).
 fn shorter_by_heuristics(problem: &Problem, makespan: i64) -> bool {
     let g = problem.expanded.scale;
     let effort = Effort {
@@ -252,8 +252,8 @@ impl Search<'_> {
         })?;
         // Pumpkin's proof as logged, then with its hints in an order that applies. A proof
         // must close every branch below the makespan, which smallest-start branching does
-        // far sooner: on Recipe2Plan it proves two optima that activity-driven branching
-        // leaves unproven after 400 s, and TimeArena's proofs shrink threefold.
+        // far sooner: on the cooking corpora it proves optima that activity-driven branching
+        // leaves unproven after 400 s, and other proofs shrink threefold.
         let work = private_folder(dir).map_err(|source| CertifyError::Io {
             path: dir.to_path_buf(),
             source,

@@ -128,7 +128,7 @@ pub struct Reference {
     pub answer: Option<NativeText>,
 }
 
-/// How a reference names its instance: `"timearena:cooking1+cooking2"`, or the instance.
+/// How a reference names its instance: `"<benchmark>:<name>"`, or the instance.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum InstanceSource {
@@ -158,7 +158,7 @@ impl<'de> Deserialize<'de> for InstanceSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NativeText {
-    /// `json` (TimeArena decision lists), `txt` (Recipe2Plan `Step` lines), ….
+    /// `json` (decision lists), `txt` (step lines), ….
     pub extension: String,
     /// The answer, as `solve --emit-native` wrote it.
     pub text: String,

@@ -1,7 +1,7 @@
 //! Scoring a whole model run from the benchmark's own output files (`makespan score`).
 //!
-//! A run is what a benchmark's harness leaves behind: a ParaCook results file, a folder of
-//! TimeArena trajectories, a folder of Recipe2Plan logs. [`score_run`] asks each benchmark's
+//! A run is what a benchmark's harness leaves behind: a results file, a folder of
+//! trajectories or of logs. [`score_run`] asks each benchmark's
 //! [`Harness`] whether the run is its own, lets it tie every answer to its instance in the
 //! user's checkout (`data`) and check it strictly and by the original's rules, adds the
 //! optimum of every instance (from a folder of solutions, else solved here and cached there),

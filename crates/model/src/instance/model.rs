@@ -38,7 +38,7 @@ pub struct Instance {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setups: Vec<Setup>,
     /// Resources held across activities: an item that sits on a station from the step that
-    /// puts it there until the step that picks it up (Robotouille), whatever happens between.
+    /// puts it there until the step that picks it up, whatever happens between.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holds: Vec<Hold>,
     /// What is optimised (the makespan).
@@ -106,7 +106,7 @@ pub enum Objective {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
-    /// Benchmark name, e.g. `paracook`, `asynchow`.
+    /// Benchmark name, as the registry knows it.
     pub benchmark: String,
     /// The native file the instance was read from, as given on the command line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -193,8 +193,8 @@ impl Activity {
 /// How an activity uses an agent.
 ///
 /// JSON: `"whole"` (default), `"none"`, `"start"` (needs the agent at its start instant
-/// only, Recipe2Plan autonomous steps), or `{"busy_for": k}` (busy for the first `k`
-/// units, then the process runs alone: TimeArena `*` actions have `k = 1`).
+/// only: steps that run on their own once started), or `{"busy_for": k}` (busy for the
+/// first `k` units, then the process runs alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentUse {
     /// The agent is busy over every piece of the activity (JSON `"whole"`, the default).

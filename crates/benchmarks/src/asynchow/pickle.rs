@@ -40,6 +40,8 @@ pub fn import_pickle(
     let root = unpickle(bytes)
         .map_err(|e| LoadError::format(path, format!("pickle byte {}", e.at), e.message))?;
     let columns = columns(&root).map_err(|(at, message)| LoadError::format(path, at, message))?;
+    check_expansion(&columns, bytes.len())
+        .map_err(|(at, message)| LoadError::format(path, at, message))?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -103,6 +105,44 @@ fn columns(root: &Py) -> Result<Columns, Wrong> {
         }
     }
     Ok(columns)
+}
+
+/// How many bytes of task text a pickle may stand for, per byte of the file: the benchmark's
+/// pickles stand for less than their own size (0.09 to 0.36), but a pickle can name one
+/// memoised string or list again and again for two bytes each (230 KB became 9,001
+/// instances and 177 MB of output files).
+const MAX_EXPANSION: usize = 16;
+
+/// Refuses a pickle whose tasks, once their shared values are spelled out, would be far
+/// larger than the file: counted on the shared values, before any task is copied out.
+fn check_expansion(columns: &Columns, file_bytes: usize) -> Result<(), Wrong> {
+    let limit = file_bytes
+        .saturating_mul(MAX_EXPANSION)
+        .saturating_add(1 << 20);
+    let text = |value: &Py| value.as_str().map_or(0, str::len);
+    let mut total = 0usize;
+    for index in 0..columns.titles.len() {
+        total += text(&columns.titles[index]);
+        total += columns.steps[index]
+            .items()
+            .map_or(0, |steps| steps.iter().map(|s| text(s) + 16).sum());
+        total += columns.time_dic[index].entries().map_or(0, |entries| {
+            entries.iter().map(|(k, v)| text(k) + text(v)).sum()
+        });
+        total += columns.step_deps[index]
+            .items()
+            .map_or(0, |deps| deps.len() * 16);
+        if total > limit {
+            return Err((
+                format!("task {index}"),
+                format!(
+                    "the tasks up to here spell out to more than {limit} bytes, {MAX_EXPANSION} times \
+                     the file's size (values repeated by reference): not a benchmark pickle"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks and reads task `index`.
@@ -335,6 +375,52 @@ mod tests {
         assert!(err(list(vec![s("1 min"), s("2 min")]))
             .1
             .contains("is a string, expected a datetime.timedelta"));
+    }
+
+    #[test]
+    fn a_task_repeated_by_reference_is_refused_before_it_is_copied() {
+        let one = columns(&[("1", "5 min")], &[], gold(300));
+        // One long step shared by 9,001 tasks: a few bytes each in a pickle.
+        let step = list(vec![s(&"x".repeat(20_000))]);
+        let repeated = Columns {
+            titles: vec![one.titles[0].clone(); 9_001],
+            steps: vec![step; 9_001],
+            step_deps: vec![one.step_deps[0].clone(); 9_001],
+            time_dic: vec![one.time_dic[0].clone(); 9_001],
+            task_time: vec![one.task_time[0].clone(); 9_001],
+        };
+        let (at, message) = check_expansion(&repeated, 230_000).unwrap_err();
+        // 20,028 bytes a task against 16 × 230,000 + 1 MiB: the 237th task crosses it.
+        assert_eq!(at, "task 236");
+        assert!(message.contains("16 times the file's size"), "{message}");
+        assert!(check_expansion(&one, 100).is_ok());
+    }
+
+    #[test]
+    fn the_benchmarks_pickles_spell_out_to_less_than_their_size() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/asynchow");
+        let mut read = 0;
+        for name in [
+            "async_benchmark.pkl",
+            "para_benchmark.pkl",
+            "seq_benchmark.pkl",
+        ] {
+            let Ok(bytes) = std::fs::read(dir.join(name)) else {
+                continue;
+            };
+            let root = unpickle(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let columns = super::columns(&root).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            // Well inside the limit: the benchmark's own files are never near it.
+            check_expansion(&columns, bytes.len() / MAX_EXPANSION)
+                .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            read += 1;
+        }
+        if read < 3 {
+            eprintln!(
+                "skipped {} of 3 AsyncHow pickles: ../shared is missing",
+                3 - read
+            );
+        }
     }
 
     #[test]

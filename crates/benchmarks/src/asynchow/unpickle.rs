@@ -138,6 +138,10 @@ struct Machine<'a> {
 /// one opcode byte per empty list piles up 72 bytes each.
 const MAX_STACK: usize = 1_000_000;
 
+/// The most memoised values: the benchmark's largest pickle memoises 127,519, and without a
+/// cap five million one-byte `MEMOIZE` opcodes held 617 MB.
+const MAX_MEMO: usize = 1_000_000;
+
 /// The stack and memo may hold values nested too deep to drop recursively.
 impl Drop for Machine<'_> {
     fn drop(&mut self) {
@@ -462,6 +466,11 @@ impl Machine<'_> {
 
     fn put(&mut self, id: u32) -> Result<(), String> {
         let top = self.stack.last().ok_or("nothing to memoise")?.clone();
+        if self.memo.len() >= MAX_MEMO && !self.memo.contains_key(&id) {
+            return Err(format!(
+                "more than {MAX_MEMO} memoised values (the benchmark's largest pickle has 127,519): not a benchmark pickle"
+            ));
+        }
         self.memo.insert(id, top);
         Ok(())
     }
@@ -512,6 +521,16 @@ mod tests {
         }
         assert_eq!(items[1].as_int(), Some(-70_000));
         assert_eq!(items[2].as_int(), Some(1 << 40));
+    }
+
+    #[test]
+    fn memoising_past_the_cap_is_refused() {
+        let mut bytes = b"\x80\x04N".to_vec();
+        bytes.extend(std::iter::repeat_n(0x94, MAX_MEMO + 1));
+        bytes.push(b'.');
+        let err = unpickle(&bytes).unwrap_err();
+        assert_eq!(err.at, 3 + MAX_MEMO);
+        assert!(err.message.contains("memoised values"), "{}", err.message);
     }
 
     #[test]

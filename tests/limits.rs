@@ -184,7 +184,7 @@ fn every_reader_goes_through_the_bounded_layer() {
             "the same log, unpacked as it is rewritten",
         ),
         (
-            "crates/cli/src/workers.rs",
+            "crates/makespan/src/jobs.rs",
             "fs::read_to_string(",
             "/proc/meminfo and /proc/self/limits, the kernel's",
         ),

@@ -1,5 +1,5 @@
-"""Spreading makespan.solve over a Dask cluster: instances and solutions pickle (through
-their JSON), so each worker process solves its share with every core it has.
+"""Spreading makespan.solve over a Dask cluster with makespan.dask.solve_on_cluster, and its
+throughput against solve_many.
 
     python examples/dask_solve.py ../shared/benchmarks/paracook/abstract [WORKERS]
 
@@ -9,22 +9,15 @@ throughput of both. On a real cluster, pass a Client connected to its scheduler 
 
 import sys
 import time
-from pathlib import Path
-from typing import List
 
 import makespan
-
-
-def solve_on_cluster(client, instances: List[makespan.Instance], **options) -> List[makespan.Solution]:
-    """Solves each instance on the cluster's workers (one task each); solutions in order."""
-    futures = client.map(makespan.solve, instances, pure=False, **options)
-    return client.gather(futures)
+from makespan.dask import solve_on_cluster
 
 
 def main(folder: str, workers: int = 2) -> None:
     from distributed import Client, LocalCluster
 
-    instances = [i for path in sorted(Path(folder).rglob("*.json")) for i in makespan.load(path)]
+    instances = makespan.load(folder)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster:
         with Client(cluster) as client:
             start = time.perf_counter()

@@ -3,13 +3,17 @@
 import os
 from typing import Any, Dict, List, Literal, Optional, Sequence, TypedDict, Union
 
+from ._status import Status
+
+# A pandas.DataFrame: pandas is optional, so the stubs do not import it.
+DataFrame = Any
+
 __version__: str
 __all__: List[str]
 
 Agents = Union[int, str, None, Sequence[Union[int, str, None]]]
 Levels = Union[str, Sequence[str]]
 Combine = Union[int, Sequence[int]]
-Status = Literal["optimal", "feasible", "infeasible", "error", "invalid"]
 ProofKind = Literal["bound", "drcp"]
 
 class CertificateRecord(TypedDict):
@@ -43,6 +47,8 @@ class Instance:
     def activities(self) -> List[str]: ...
     @property
     def hash(self) -> str: ...
+    @property
+    def problem_hash(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self, indent: Optional[int] = None) -> str: ...
     @staticmethod
@@ -73,6 +79,8 @@ class Solution:
     @property
     def schedule(self) -> List[Dict[str, Any]]: ...
     def native_answer(self) -> Optional[str]: ...
+    def to_pandas(self) -> DataFrame:
+        """The schedule, one row per piece (activity, agent, start, end); needs pandas."""
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self, indent: Optional[int] = None) -> str: ...
     @staticmethod
@@ -150,6 +158,8 @@ class RunReport:
     def unscored(self) -> int: ...
     @property
     def invalid(self) -> int: ...
+    def to_pandas(self) -> DataFrame:
+        """The rows, one per answer; needs pandas."""
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self, indent: Optional[int] = None) -> str: ...
     @staticmethod
@@ -177,6 +187,8 @@ class Explanation:
     def activities(self) -> List[Dict[str, Any]]: ...
     @property
     def lost(self) -> Optional[Dict[str, Any]]: ...
+    def to_pandas(self, table: Literal["activities", "chain", "waits", "agents"] = "activities") -> DataFrame:
+        """One of the tables; needs pandas."""
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self, indent: Optional[int] = None) -> str: ...
 
@@ -185,6 +197,10 @@ class ProofCheck:
 
     @property
     def solution(self) -> str: ...
+    @property
+    def instance(self) -> Optional[str]: ...
+    @property
+    def problem_hash(self) -> Optional[str]: ...
     @property
     def certified(self) -> bool: ...
     @property
@@ -213,7 +229,8 @@ def load(
     constraint: bool = False,
     **options: Any,
 ) -> List[Instance]:
-    """Every instance a file describes (a unified instance or any benchmark's native file).
+    """Every instance a file describes (a unified instance or any benchmark's native file),
+    or a folder's, read as ``makespan solve FOLDER`` reads it (files that are not instances skipped).
 
     Each benchmark's own options are keywords (``combine``, ``level``, ``constraint``, and
     Robotouille's ``sets``, ``tasks``, ``seeds`` for a checkout, e.g.
@@ -304,5 +321,7 @@ def certify(
 def check_proof(
     solution: Union[Solution, str, os.PathLike[str]],
     dir: Union[str, os.PathLike[str], None] = None,
+    *,
+    instance: Optional[Instance] = None,
 ) -> ProofCheck:
     """Re-checks a solution's certificate as ``makespan check-proof`` does; never raises for a bad proof."""

@@ -7,13 +7,14 @@ use std::time::Instant;
 use pyo3::prelude::*;
 
 use makespan::batch::{file_stem, solution_path, write_atomically};
+use makespan::instance::problem_hash;
 use makespan::solve::certify::certify as write_certificate;
 use makespan::{Cancel, Status};
-use makespan_certify_check::{check, CheckError};
+use makespan_certify_check::{check, check_pinned, CheckError};
 
 use crate::errors;
 use crate::interrupt;
-use crate::objects::{ProofCheck, ProofVerdict, Solution};
+use crate::objects::{Instance, ProofCheck, ProofVerdict, Solution};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(certify, m)?)?;
@@ -97,16 +98,24 @@ fn certify(
 /// missing or rejected certificate is a result (``certified`` false, ``reason`` says
 /// why), not an exception; a solution file that cannot be read raises ``ReadError``.
 ///
-/// >>> check = makespan.check_proof("proofs/three-cooks-seven-dishes.json")   # doctest: +SKIP
-/// >>> check.certified, check.kind, check.bound                          # doctest: +SKIP
-/// (True, 'drcp', 14)
+/// ``instance``: the ``Instance`` the claim must be about, as ``makespan check-proof
+/// --instance``. A solution file carries its own instance, which anyone may have edited (a
+/// shorter duration under the same name); with ``instance`` only a solution of that problem
+/// (the same ``problem_hash``) is certified. Every result names the carried instance and its
+/// ``problem_hash``, to compare by hand.
+///
+/// >>> check = makespan.check_proof("proofs/three-cooks-seven-dishes.json", instance=inst)   # doctest: +SKIP
+/// >>> check.certified, check.kind, check.bound, check.problem_hash == inst.problem_hash     # doctest: +SKIP
+/// (True, 'drcp', 14, True)
 #[pyfunction]
-#[pyo3(signature = (solution, dir=None))]
+#[pyo3(signature = (solution, dir=None, *, instance=None))]
 fn check_proof(
     py: Python<'_>,
     solution: &Bound<'_, PyAny>,
     dir: Option<PathBuf>,
+    instance: Option<PyRef<'_, Instance>>,
 ) -> PyResult<ProofCheck> {
+    let pinned = instance.as_ref().map(|i| &i.0);
     let (label, solution, dir) = if let Ok(given) = solution.cast::<Solution>() {
         let dir = dir.ok_or_else(|| {
             errors::usage("dir: a Solution needs the folder of its certificate files")
@@ -123,7 +132,10 @@ fn check_proof(
         let started = Instant::now();
         let report = makespan::verify(&solution.instance.instance, &solution.schedule);
         let verdict = if report.valid {
-            check(&solution, &dir)
+            match pinned {
+                Some(pinned) => check_pinned(&solution, &dir, pinned),
+                None => check(&solution, &dir),
+            }
         } else {
             Err(CheckError::Rejected(format!(
                 "the schedule breaks {} rule(s) of the instance",
@@ -132,9 +144,13 @@ fn check_proof(
         };
         let seconds = started.elapsed().as_secs_f64();
         let recorded = solution.certificate.as_ref().map(|r| r.kind);
+        let instance = Some(solution.instance.name.clone());
+        let problem_hash = Some(problem_hash(&solution.instance.instance));
         Ok(ProofCheck(match verdict {
             Ok(certified) => ProofVerdict {
                 solution: label,
+                instance,
+                problem_hash,
                 certified: true,
                 kind: Some(certified.kind),
                 bound: Some(certified.bound),
@@ -144,6 +160,8 @@ fn check_proof(
             },
             Err(why) => ProofVerdict {
                 solution: label,
+                instance,
+                problem_hash,
                 certified: false,
                 kind: recorded,
                 bound: None,

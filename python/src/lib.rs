@@ -21,6 +21,9 @@ mod verify;
 #[pymodule]
 fn _makespan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The library's messages name what to pass as this package's keyword arguments
+    // (`instance=`, `data=`), not as the CLI's flags.
+    makespan::setting::speak(makespan::setting::FrontEnd::Python);
     errors::register(m)?;
     objects::register(m)?;
     load::register(m)?;

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use makespan::inputs::Inputs;
+
 use crate::convert::import_options;
 use crate::errors;
 use crate::objects::Instance;
@@ -16,8 +18,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Every instance a file describes: a unified instance or any benchmark's native file,
-/// recognised by its content, each validated.
+/// Every instance a file describes (a unified instance or any benchmark's native file,
+/// recognised by its content, each validated), or every instance of a folder's files, read
+/// as ``makespan solve FOLDER`` reads them: a benchmark's checkout as cloned, or any folder
+/// of instances, walked recursively; files no benchmark reads as instances (configuration,
+/// assets, results, a benchmark's baseline plans) are skipped. Raises ``ReadError`` for a
+/// folder with no instance at all.
 ///
 /// Options as the CLI's: ``agents`` (a count, ``"unlimited"``/``None``, or a list of them;
 /// default: the benchmark's own), and each benchmark's own as keywords: ``combine``
@@ -36,9 +42,25 @@ fn load(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Instance>> {
     let options = import_options(agents, options)?;
-    py.detach(|| makespan::load(&path, &options))
-        .map(|instances| instances.into_iter().map(Instance).collect())
-        .map_err(errors::load)
+    let mut inputs = Inputs::default();
+    py.detach(|| inputs.add(&path, &options, None))
+        .map_err(errors::load)?;
+    if inputs.instances.is_empty() && path.is_dir() {
+        return Err(errors::ReadError::new_err(format!(
+            "{}: no instances found ({} file(s) skipped: no benchmark reads them as instances{})",
+            path.display(),
+            inputs.unrelated.len(),
+            match inputs.baselines.len() {
+                0 => String::new(),
+                n => format!("; {n} benchmark baseline file(s)"),
+            }
+        )));
+    }
+    Ok(inputs
+        .instances
+        .into_iter()
+        .map(|(_, i)| Instance(i))
+        .collect())
 }
 
 /// One instance: a file, ``PATH#NAME`` (one of the instances a file holds), or

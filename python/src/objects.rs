@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use makespan::certificate::ProofKind;
-use makespan::instance::{content_hash, parse_instance};
+use makespan::instance::{content_hash, parse_instance, problem_hash};
 use makespan::verify::Comparison;
 use makespan_certify_check::Certified;
 
@@ -32,6 +32,27 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Explanation>()?;
     m.add_class::<ProofCheck>()?;
     Ok(())
+}
+
+/// A solution's status as the package's `Status` enum (a `str` too).
+fn status(py: Python<'_>, status: makespan::Status) -> PyResult<Bound<'_, PyAny>> {
+    py.import("makespan._status")?
+        .getattr("Status")?
+        .call1((status.to_string(),))
+}
+
+/// The `to_pandas()` table `function` of `makespan._pandas` makes of `value` (pandas is
+/// imported there, only when asked for).
+fn frame<'py, T: pyo3::PyClass>(
+    value: &Bound<'py, T>,
+    function: &str,
+    table: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let module = value.py().import("makespan._pandas")?;
+    match table {
+        Some(table) => module.call_method1(function, (value, table)),
+        None => module.call_method1(function, (value,)),
+    }
 }
 
 /// `json.dumps`-style text of a library value, pretty with `indent`.
@@ -172,6 +193,14 @@ pymethods_with_json! {
             content_hash(&self.0)
         }
 
+        /// ``sha256:…`` of the problem: ``hash`` without the file the instance was read
+        /// from, so one problem read through two paths has one. ``check_proof`` results name
+        /// it.
+        #[getter]
+        fn problem_hash(&self) -> String {
+            problem_hash(&self.0)
+        }
+
         fn __repr__(&self) -> String {
             format!(
                 "Instance({}, agents={}, activities={})",
@@ -200,11 +229,12 @@ pymethods_with_json! {
         makespan::Solution::parse(Path::new(FROM_JSON), text).map_err(errors::load);
 
     impl Solution {
-        /// ``"optimal"`` only when a lower bound meets the schedule; else ``"feasible"``,
-        /// ``"infeasible"``, ``"error"`` (see ``reason``) or ``"invalid"``.
+        /// ``Status.OPTIMAL`` only when a lower bound meets the schedule; else
+        /// ``FEASIBLE``, ``INFEASIBLE``, ``ERROR`` (see ``reason``) or ``INVALID``. A
+        /// ``Status`` is also its string: ``sol.status == "optimal"``.
         #[getter]
-        fn status(&self) -> String {
-            self.0.status.to_string()
+        fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            status(py, self.0.status)
         }
 
         /// The schedule's makespan, or ``None`` when there is no schedule.
@@ -271,6 +301,12 @@ pymethods_with_json! {
             }
             makespan::benchmarks::export_native(&self.0.instance.instance, &self.0.schedule)
                 .map(|answer| answer.text)
+        }
+
+        /// The schedule as a ``pandas.DataFrame``, one row per piece: ``activity``,
+        /// ``agent``, ``start``, ``end``. Raises ``ImportError`` without pandas.
+        fn to_pandas<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            frame(slf, "schedule_frame", None)
         }
 
         fn __repr__(&self) -> String {
@@ -540,6 +576,12 @@ pymethods_with_json! {
             self.0.invalid()
         }
 
+        /// The rows as a ``pandas.DataFrame``, one per answer. Raises ``ImportError``
+        /// without pandas.
+        fn to_pandas<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+            frame(slf, "run_frame", None)
+        }
+
         /// The CLI's text: the table of answers, the headline and the differences.
         fn __str__(&self) -> String {
             makespan::score::render_text(&self.0)
@@ -629,6 +671,14 @@ pymethods_with_json! {
             to_python(py, &self.0.lost)
         }
 
+        /// One of the tables as a ``pandas.DataFrame``: ``"activities"`` (one row per
+        /// placed activity), ``"chain"``, ``"waits"`` or ``"agents"``. Raises
+        /// ``ImportError`` without pandas.
+        #[pyo3(signature = (table="activities"))]
+        fn to_pandas<'py>(slf: &Bound<'py, Self>, table: &str) -> PyResult<Bound<'py, PyAny>> {
+            frame(slf, "explanation_frame", Some(table))
+        }
+
         /// The CLI's text (``makespan explain``).
         fn __str__(&self) -> String {
             self.0.render_text()
@@ -653,6 +703,13 @@ pymethods_with_json! {
 pub struct ProofVerdict {
     /// The solution file, or the instance's name for a `Solution` object.
     pub solution: String,
+    /// The name of the instance the solution carries.
+    #[serde(default)]
+    pub instance: Option<String>,
+    /// The problem hash of that instance (`sha256:…`, as `makespan check-proof` prints it):
+    /// what to compare with the instance the claim should be about.
+    #[serde(default)]
+    pub problem_hash: Option<String>,
     /// The certificate proves the bound and the schedule breaks no rule.
     pub certified: bool,
     /// The kind proven, or for a rejected certificate the kind the solution records.
@@ -675,7 +732,8 @@ pub struct ProofVerdict {
 pub struct ProofCheck(pub ProofVerdict);
 
 pymethods_with_json! {
-    /// ``{"solution", "certified", "kind", "bound", "reason", "seconds"}``.
+    /// ``{"solution", "instance", "problem_hash", "certified", "kind", "bound", "grid",
+    /// "reason", "seconds"}``.
     fn to_dict;
     /// The check as JSON text (the ``to_dict`` form).
     fn to_json;
@@ -687,6 +745,20 @@ pymethods_with_json! {
         #[getter]
         fn solution(&self) -> &str {
             &self.0.solution
+        }
+
+        /// The name of the instance the solution carries.
+        #[getter]
+        fn instance(&self) -> Option<&str> {
+            self.0.instance.as_deref()
+        }
+
+        /// ``sha256:…``, the problem hash of the instance the solution carries (as
+        /// ``makespan check-proof`` prints it; ``Instance.problem_hash`` of the instance the
+        /// claim should be about must equal it). ``check_proof(instance=)`` compares them.
+        #[getter]
+        fn problem_hash(&self) -> Option<&str> {
+            self.0.problem_hash.as_deref()
         }
 
         /// Whether the certificate proves the solution's makespan a lower bound, and the
@@ -730,13 +802,17 @@ pymethods_with_json! {
             self.0.seconds
         }
 
-        /// The CLI's line: ``FILE: certified (makespan M proven optimal by a K proof, T ms)``
-        /// or ``FILE: not certified: REASON``.
+        /// The CLI's line: ``FILE: certified (makespan M proven optimal by a K proof,
+        /// instance NAME HASH, T ms)`` or ``FILE: not certified: REASON``.
         fn __str__(&self) -> String {
             let v = &self.0;
+            let instance = match (&v.instance, &v.problem_hash) {
+                (Some(name), Some(hash)) => format!(", instance {name} {hash}"),
+                _ => String::new(),
+            };
             match (&v.reason, v.bound, v.kind) {
                 (None, Some(bound), Some(kind)) => format!(
-                    "{}: certified ({}, {:.1} ms)",
+                    "{}: certified ({}{instance}, {:.1} ms)",
                     v.solution,
                     Certified {
                         kind,

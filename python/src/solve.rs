@@ -4,6 +4,7 @@
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
+use makespan::jobs::{check_jobs, default_jobs};
 use makespan::solve::{check_threads, check_time_limit};
 use makespan::{Method, Run, SolveOptions};
 
@@ -77,8 +78,11 @@ fn solve(
     solved.map(Solution).map_err(errors::solve)
 }
 
-/// Solves every instance in parallel, ``jobs`` at a time (default: every core), and returns
-/// the solutions in the order given. One bad instance is one ``error`` solution (its
+/// Solves every instance in parallel, ``jobs`` at a time, and returns the solutions in the
+/// order given. ``jobs`` defaults to one per ``threads`` cores, as many as the available
+/// memory (2 GiB each) and the address-space limit (``ulimit -v``) allow; a larger
+/// ``jobs`` than that limit holds raises ``makespan.Error`` (as ``makespan solve --jobs``
+/// refuses it) instead of failing to start the workers. One bad instance is one ``error`` solution (its
 /// ``reason`` says why); the others are solved. Options as in ``solve``; Ctrl-C stops
 /// every running solve and raises ``KeyboardInterrupt``.
 #[pyfunction]
@@ -93,12 +97,10 @@ fn solve_many(
     heuristic_only: bool,
 ) -> PyResult<Vec<Solution>> {
     let options = options(time_limit, threads, node_limit, heuristic_only)?;
-    let jobs = jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    if jobs == 0 {
-        return Err(errors::usage("jobs: at least 1 instance at a time"));
-    }
+    let jobs = match jobs {
+        Some(jobs) => check_jobs(jobs).map_err(|e| errors::usage(format!("jobs: {e}")))?,
+        None => default_jobs(threads),
+    };
     let instances: Vec<makespan::Instance> = instances.iter().map(|i| i.0.clone()).collect();
     let run = Run::default();
     let solved = interrupt::run(py, &run.cancel, || {

@@ -206,3 +206,30 @@ def test_the_docs_example_runs_as_written(tmp_path, monkeypatch):
     with contextlib.redirect_stdout(out):
         exec(compile(code, "docs/python.md", "exec"), {})
     assert out.getvalue() == printed
+
+
+def test_instance_pins_the_problem_a_certificate_must_be_about(assembly, tmp_path):
+    # The attack: the instance inside a solution file edited (same name, a shorter step),
+    # solved and certified; the certificate is right about the edited problem.
+    edited = assembly.to_dict()
+    edited["activities"][0]["duration"] = max(0, edited["activities"][0]["duration"] - 1)
+    edited = makespan.Instance.from_json(json.dumps(edited))
+    assert edited.name == assembly.name and edited.problem_hash != assembly.problem_hash
+    makespan.certify(makespan.solve(edited), tmp_path)
+    path = tmp_path / "three-agent-assembly.json"
+
+    unpinned = makespan.check_proof(path)
+    assert unpinned.certified
+    # Every result names the problem the claim is about, to compare by hand.
+    assert (unpinned.instance, unpinned.problem_hash) == (assembly.name, edited.problem_hash)
+    assert f"instance three-agent-assembly {edited.problem_hash}" in str(unpinned)
+
+    pinned = makespan.check_proof(path, instance=assembly)
+    assert not pinned.certified and pinned.bound is None
+    assert f"is not the pinned instance \"three-agent-assembly\" ({assembly.problem_hash})" in pinned.reason
+    assert pinned.problem_hash == edited.problem_hash
+    assert makespan.check_proof(path, instance=edited).certified
+    # The same with a Solution object and its folder.
+    sol = makespan.Solution.from_json(path.read_text())
+    assert not makespan.check_proof(sol, tmp_path, instance=assembly).certified
+    assert makespan.ProofCheck.from_json(pinned.to_json()) == pinned

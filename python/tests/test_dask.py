@@ -1,23 +1,47 @@
-"""The Dask example (docs/python.md): solve spread over a LocalCluster of 2 workers gives the
-same solutions as solve_many. Skipped, with the reason, where Dask is not installed."""
-
-import pathlib
-import sys
+"""makespan.dask: solving spread over a Dask cluster, importable from the package. With a local
+stand-in client (Dask's `submit`/`gather`) always; on a LocalCluster of 2 workers where Dask
+is installed, giving the same solutions as solve_many."""
 
 import pytest
 
 import makespan
+import makespan.dask
+from makespan.dask import solve_on_cluster
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "examples"))
 
-distributed = pytest.importorskip(
-    "distributed", reason="Dask is not installed: pip install 'dask[distributed]' to run this test"
-)
+class LocalClient:
+    """Dask's `submit`/`gather`, run here: what solve_on_cluster asks of a client."""
+
+    def __init__(self):
+        self.submitted = []
+
+    def submit(self, fn, *args, pure=True, **kwargs):
+        self.submitted.append((fn, args, pure, kwargs))
+        return lambda: fn(*args, **kwargs)
+
+    def gather(self, futures):
+        return [future() for future in futures]
+
+
+def test_solve_on_cluster_submits_one_task_per_instance_in_order(breakfast, paracook):
+    insts = [breakfast] + makespan.load(paracook, agents=[1, 2])
+    client = LocalClient()
+    sols = solve_on_cluster(client, insts, time_limit=30)
+    assert [s.instance for s in sols] == insts
+    assert [s.makespan for s in sols] == [s.makespan for s in makespan.solve_many(insts, jobs=1)]
+    # Each task is makespan.solve with the options, never cached by Dask (pure=False).
+    assert all(fn is makespan.solve and not pure and kw == {"time_limit": 30} for fn, _, pure, kw in client.submitted)
+
+
+def test_the_helper_is_the_packages_and_dask_stays_optional():
+    assert makespan.dask.solve_on_cluster is solve_on_cluster
+    assert "solve_on_cluster" in makespan.dask.__all__
 
 
 def test_solving_on_a_dask_cluster_matches_solve_many(paracook):
-    from dask_solve import solve_on_cluster
-
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask is not installed: pip install 'dask[distributed]' to run this test"
+    )
     insts = makespan.load(paracook) + makespan.load(paracook.with_name("orders_num_2.json"))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
         with distributed.Client(cluster) as client:

@@ -106,3 +106,63 @@ def test_a_bad_level_is_an_error(data):
 
 def test_load_accepts_path_objects():
     assert makespan.load(pathlib.Path(ROOT / "instances" / "two-cooks-breakfast.json"))
+
+
+def test_load_reads_a_folder_as_solve_does_skipping_files_that_are_not_instances(paracook, tmp_path):
+    # A clone as cloned: instances in a subfolder, beside configuration, assets and notes.
+    tasks = tmp_path / "data" / "abstract" / "burger" / "seed_42"
+    tasks.mkdir(parents=True)
+    (tasks / paracook.name).write_bytes(paracook.read_bytes())
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "gui_config.json").write_text('{"window": {"width": 800}}')
+    (tmp_path / "README.md").write_text("# a clone")
+    insts = makespan.load(tmp_path, agents=2)
+    assert [i.name for i in insts] == [i.name for i in makespan.load(paracook, agents=2)]
+    # The same folder given as text, and its file named directly.
+    assert makespan.load(str(tmp_path), agents=2) == insts
+
+
+def test_load_reads_a_benchmark_checkout_root(data):
+    checkout = data / "paracook" / "upstream"
+    if not checkout.is_dir():
+        pytest.skip(f"no ParaCook checkout at {checkout}")
+    insts = makespan.load(checkout, agents=2)
+    names = {i.name for i in insts}
+    one = makespan.load(checkout / "data" / "abstract" / "burger" / "seed_42" / "orders_num_4.json", agents=2)
+    assert one[0].name in names and len(insts) > 10
+
+
+def test_a_folder_with_no_instance_is_a_read_error_with_the_count(tmp_path):
+    (tmp_path / "settings.json").write_text('{"theme": "dark"}')
+    with pytest.raises(makespan.ReadError, match=r"no instances found \(1 file\(s\) skipped"):
+        makespan.load(tmp_path)
+
+
+def test_a_file_named_directly_is_never_skipped(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"theme": "dark"}')
+    with pytest.raises(makespan.ReadError, match="settings.json"):
+        makespan.load(settings)
+
+
+def test_load_reads_paracook_concrete_kitchens_with_mode(data):
+    checkout = data / "paracook" / "upstream"
+    if not (checkout / "data" / "cook").is_dir():
+        pytest.skip(f"no ParaCook concrete kitchens (data/cook) in {checkout}")
+    insts = makespan.load(checkout, mode="concrete")
+    assert insts and all(i.name.startswith("paracook-concrete-") for i in insts)
+
+
+def test_a_concrete_only_checkout_asks_for_the_mode_keyword(tmp_path):
+    # The shape ParaCook recognises as a checkout of its concrete kitchens, with no abstract
+    # task files: the fix names this package's keyword, and the keyword reaches ParaCook.
+    (tmp_path / "data" / "cook" / "maps").mkdir(parents=True)
+    (tmp_path / "data" / "cook" / "orders").mkdir()
+    (tmp_path / "data" / "cook" / "orders" / "all_orders.json").write_text("{}")
+    with pytest.raises(makespan.Error, match='holds the concrete kitchens only: add mode="concrete"'):
+        makespan.load(tmp_path)
+    with pytest.raises(makespan.Error) as err:
+        makespan.load(tmp_path, mode="concrete")
+    assert "concrete kitchens only" not in str(err.value)
+    with pytest.raises(makespan.Error, match='mode: "solid" is not a ParaCook mode'):
+        makespan.load(tmp_path, mode="solid")

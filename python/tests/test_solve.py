@@ -5,6 +5,7 @@ import json
 import pytest
 
 import makespan
+from conftest import ROOT
 
 
 def test_solve_proves_the_optimum(breakfast):
@@ -85,8 +86,43 @@ def test_bad_options_are_errors(breakfast, options, message):
 
 
 def test_solve_many_rejects_zero_jobs(breakfast):
-    with pytest.raises(makespan.Error, match="jobs"):
+    with pytest.raises(makespan.Error, match="jobs: at least 1"):
         makespan.solve_many([breakfast], jobs=0)
+
+
+# Under an address-space limit of 3 GiB, more workers than their stacks fit: the CLI's
+# `--jobs` check, in Python's words. Run in a child interpreter, whose limit is its own.
+JOBS_UNDER_A_LIMIT = """
+import resource, sys
+limit = 3 << 30
+resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+import makespan
+inst = makespan.load(sys.argv[1])[0]
+try:
+    makespan.solve_many([inst] * 2, jobs=64)
+except makespan.Error as err:
+    print(err)
+print(len(makespan.solve_many([inst] * 2)), "solved with the default jobs")
+"""
+
+
+def test_solve_many_refuses_more_jobs_than_the_address_space_holds():
+    import resource
+    import subprocess
+    import sys
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    if hard != resource.RLIM_INFINITY and hard < 3 << 30:
+        pytest.skip(f"the hard address-space limit ({hard} bytes) is below the test's 3 GiB")
+    out = subprocess.run(
+        [sys.executable, "-c", JOBS_UNDER_A_LIMIT, str(ROOT / "instances" / "two-cooks-breakfast.json")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.splitlines()[:2]
+    assert first.startswith("jobs: each worker reserves ") and "(ulimit -v) of 3072 MiB fits at most" in first
+    assert first.endswith("lower jobs= or raise the limit")
+    assert second == "2 solved with the default jobs"
 
 
 def test_only_instances_are_solved():

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
+use makespan_model::setting::Setting;
 use makespan_model::solution::Solution;
 use makespan_verify::Report;
 
@@ -121,7 +122,11 @@ pub fn verify_answer(
     }
     Err(LoadError::usage(
         answer.path,
-        "a native answer does not name its instance; pass --instance (and --agents for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
+        format!(
+            "a native answer does not name its instance; pass {} (and {} for ParaCook; e.g. robotouille:7 for Robotouille action strings)",
+            Setting::Instance,
+            Setting::Agents
+        ),
     ))
 }
 

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
+use makespan_model::setting::Setting;
 use makespan_verify::Report;
 
 /// The `format` tag of a serialised [`RunReport`].
@@ -250,8 +251,9 @@ pub fn find_in_checkout(
             LoadError::usage(
                 data,
                 format!(
-                    "no {what} in this checkout (looked for {}); pass --data with the root of your checkout of the benchmark",
-                    looked.join(", ")
+                    "no {what} in this checkout (looked for {}); pass {} with the root of your checkout of the benchmark",
+                    looked.join(", "),
+                    Setting::Data
                 ),
             )
         })

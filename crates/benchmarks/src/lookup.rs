@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{import, registry, ImportOptions};
 use makespan_model::instance::{Instance, LoadError};
+use makespan_model::setting::Setting;
 
 /// `BENCH:NAME`: a benchmark's instances looked up by name in its native file.
 pub trait Lookup: Sync {
@@ -74,8 +75,9 @@ fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Insta
             Err(LoadError::usage(
                 data,
                 format!(
-                    "no {benchmark} data here (looked for {}): give --data the root of your checkout of the benchmark, or name the file and the instance as FILE#NAME",
-                    looked.join(", ")
+                    "no {benchmark} data here (looked for {}): give {} the root of your checkout of the benchmark, or name the file and the instance as FILE#NAME",
+                    looked.join(", "),
+                    Setting::Data
                 ),
             ))
         }
@@ -97,7 +99,10 @@ pub fn load_instance(
         let Some(dir) = data_dir(data) else {
             return Err(LoadError::usage(
                 Path::new(spec),
-                "a benchmark name needs the benchmark's own files: give --data the root of your checkout of the benchmark (or set MAKESPAN_DATA), or name the file and the instance as FILE#NAME",
+                format!(
+                    "a benchmark name needs the benchmark's own files: give {} the root of your checkout of the benchmark (or set MAKESPAN_DATA), or name the file and the instance as FILE#NAME",
+                    Setting::Data
+                ),
             ));
         };
         if let Some(found) = resolve(spec, &dir, opts) {
@@ -136,8 +141,10 @@ pub fn load_instance(
         n => Err(LoadError::usage(
             file,
             format!(
-                "it holds {n} instances ({}); pick one with --instance {path}#NAME, or give --agents for a native file",
-                names(&instances)
+                "it holds {n} instances ({}); pick one with {}, or give {} for a native file",
+                names(&instances),
+                Setting::Instance.given(format!("{path}#NAME")),
+                Setting::Agents
             ),
         )),
     }
@@ -180,9 +187,10 @@ pub(crate) fn find_by_name(
                 path,
                 format!("instance \"{name}\""),
                 format!(
-                    "it names {} instances ({}); pick one variant (e.g. --level for Recipe2Plan)",
+                    "it names {} instances ({}); pick one variant (e.g. {} for Recipe2Plan)",
                     names.len(),
-                    names.join(", ")
+                    names.join(", "),
+                    Setting::Level
                 ),
             ))
         }

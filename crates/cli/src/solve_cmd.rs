@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use makespan::batch::{self, BatchOptions, Row};
-use makespan::benchmarks;
+use makespan::inputs::Inputs;
 use makespan::solution::{Status, Verdict};
 use makespan::{Method, SolveOptions};
 
@@ -172,38 +172,15 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
     let import = args.import.options()?;
     let out = out_folder(&args)?;
     args.out = Some(out.clone());
-    let mut instances = Vec::new();
-    let mut skipped = SkippedFiles::default();
+    let mut inputs = Inputs::default();
     for input in &args.inputs {
-        let walked = input.is_dir();
-        for file in benchmarks::input_files_outside(input, Some(&out))? {
-            if walked && file != *input {
-                match benchmarks::skipped_in_folder(&file) {
-                    Some(benchmarks::Skipped::Baseline(b)) => {
-                        skipped.baselines.push((file, b));
-                        continue;
-                    }
-                    Some(benchmarks::Skipped::Unrelated(why)) => {
-                        skipped.unrelated.push(why);
-                        continue;
-                    }
-                    None => {}
-                }
-            }
-            let name = file.display().to_string();
-            match benchmarks::import(&file, &import) {
-                Ok(found) => instances.extend(found.into_iter().map(|i| (name.clone(), i))),
-                // A file of a clone that looks like an instance but is not one (ParaCook's
-                // `config/item/*.json` are lists of named objects too); a file a benchmark
-                // claims by its extension is an input, and its error is the user's to see.
-                Err(e) if walked && file != *input && !benchmarks::claimed_by_extension(&file) => {
-                    skipped.unrelated.push(e.to_string())
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
+        inputs.add(input, &import, Some(&out))?;
     }
-    let mut instances = batch::dedupe_files(instances)?;
+    let skipped = SkippedFiles {
+        baselines: inputs.baselines,
+        unrelated: inputs.unrelated,
+    };
+    let mut instances = batch::dedupe_files(inputs.instances)?;
     if let Some(shard) = &args.shard {
         let (k, n) = parse_shard(shard)?;
         instances = instances

@@ -7,7 +7,7 @@
 //!
 //! | crate | what it holds | re-exported as |
 //! |---|---|---|
-//! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON | [`instance`], [`schedule`], [`solution`], [`certificate`] |
+//! | `makespan-model` | [`Instance`], schedules, [`Solution`] and their JSON, the settings messages ask for | [`instance`], [`schedule`], [`solution`], [`certificate`], [`setting`] |
 //! | `makespan-verify` | the independent checker: rules, [`Report`], metrics | [`mod@verify`] |
 //! | `makespan-benchmarks` | one folder per benchmark behind one trait, and their registry | [`benchmarks`] |
 //! | `makespan-solve` | bounds, heuristics, exact methods (the only crate with HiGHS) | [`mod@solve`] (its public API) |
@@ -40,7 +40,7 @@ use std::path::Path;
 
 pub use makespan_benchmarks as benchmarks;
 pub use makespan_explain as explain;
-pub use makespan_model::{certificate, input, instance, schedule, solution};
+pub use makespan_model::{certificate, input, instance, schedule, setting, solution};
 pub use makespan_verify as verify;
 
 pub use makespan_benchmarks::ImportOptions;
@@ -55,6 +55,8 @@ pub use score::page::score_html;
 pub mod batch;
 pub mod compare;
 mod comparison;
+pub mod inputs;
+pub mod jobs;
 pub mod references;
 pub mod score;
 mod solve_many;
@@ -281,9 +283,13 @@ pub fn verify_plan(
         reference,
     };
     let (benchmark, verified) = benchmarks::verify_answer(&answer)?;
-    let instance = instance
-        .cloned()
-        .ok_or_else(|| LoadError::usage(path, "a native answer needs its instance (--instance)"))?;
+    let instance = instance.cloned().ok_or_else(|| {
+        let needs = format!(
+            "a native answer needs its instance ({})",
+            setting::Setting::Instance
+        );
+        LoadError::usage(path, needs)
+    })?;
     Ok(VerifiedPlan {
         instance,
         benchmark: Some(benchmark),

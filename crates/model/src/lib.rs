@@ -7,6 +7,8 @@
 //! - [`schedule`]: a schedule, each activity's agent and pieces `[start, end)`.
 //! - [`solution`]: the solution file (`makespan-solution/1`): a schedule plus the evidence for
 //!   its status.
+//! - [`setting`]: the settings a message asks a user for, named in the words of the front
+//!   end (the CLI's flags, the Python package's keyword arguments).
 //! - [`certificate`]: the certificate file (`makespan-certificate/1`): a checkable proof of an
 //!   optimal solution's lower bound.
 //!
@@ -18,4 +20,5 @@ pub mod certificate;
 pub mod input;
 pub mod instance;
 pub mod schedule;
+pub mod setting;
 pub mod solution;

@@ -25,6 +25,7 @@ use makespan_model::instance::{
     content_hash, parse_instance, Instance, LoadError, INSTANCE_FORMAT,
 };
 use makespan_model::schedule::{Piece, ScheduledActivity};
+use makespan_model::setting::Setting;
 use makespan_model::solution::{Solution, SOLUTION_FORMAT};
 
 /// The format tag of unified plan files.
@@ -165,7 +166,10 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
         Some(INSTANCE_FORMAT) => Err(LoadError::format(
             path,
             "format",
-            "this is an instance, not a plan; pass it with --instance and give the plan file to verify",
+            format!(
+                "this is an instance, not a plan; pass it with {} and give the plan file to verify",
+                Setting::Instance
+            ),
         )),
         Some(other) => Err(LoadError::format(
             path,
@@ -197,7 +201,10 @@ impl PlanInput {
                 return Err(LoadError::format(
                     &self.path,
                     "instance",
-                    "the plan names no instance; add \"instance\" (a path or the instance itself) or pass --instance",
+                    format!(
+                        "the plan names no instance; add \"instance\" (a path or the instance itself) or pass {}",
+                        Setting::Instance
+                    ),
                 ))
             }
         };
@@ -241,8 +248,9 @@ impl PlanInput {
                 &self.path,
                 "instance",
                 format!(
-                    "{} is outside the plan's folder; a plan may only name an instance beside it or below it: pass the instance with --instance instead",
-                    file.display()
+                    "{} is outside the plan's folder; a plan may only name an instance beside it or below it: pass the instance with {} instead",
+                    file.display(),
+                    Setting::Instance
                 ),
             ))
         }

@@ -25,6 +25,7 @@ use serde_json::{Map, Number, Value};
 use super::{agent_counts, agents_suffix, ImportOptions, Knob};
 use makespan_model::instance::{Activity, Instance, LoadError, Precedence, Source, TimeUnit};
 use makespan_model::schedule::ScheduledActivity;
+use makespan_model::setting::Setting;
 
 /// `source.benchmark` of every ParaCook instance.
 pub const BENCHMARK: &str = "paracook";
@@ -334,8 +335,11 @@ impl crate::Checkout for ParaCook {
             .ok_or_else(|| {
                 LoadError::usage(
                     dir,
-                    "this ParaCook folder holds the concrete kitchens only: add --mode concrete \
-                     (or name the data/abstract folder for the abstract task files)",
+                    format!(
+                        "this ParaCook folder holds the concrete kitchens only: add {} \
+                         (or name the data/abstract folder for the abstract task files)",
+                        Setting::Mode.given("concrete")
+                    ),
                 )
             })?;
         let mut instances = Vec::new();

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
+use makespan_model::setting::Setting;
 use makespan_model::solution::{Solution, Status};
 
 use super::log::{aggregate, is_decision_log, read_decisions, verify_decisions, RunMetrics};
@@ -146,7 +147,11 @@ impl Answers for TimeArena {
         let Some(instance) = answer.instance else {
             return Some(Err(LoadError::usage(
                 answer.path,
-                "a TimeArena decision list does not name its run; pass --instance, e.g. --instance timearena:cooking1+cooking2",
+                format!(
+                    "a TimeArena decision list does not name its run; pass {}, e.g. {}",
+                    Setting::Instance,
+                    Setting::Instance.given("timearena:cooking1+cooking2")
+                ),
             )));
         };
         Some(read_decisions(answer.path, answer.text).map(|log| {

@@ -123,7 +123,7 @@ pub enum BatchError {
         /// Why.
         source: std::io::Error,
     },
-    #[error("cannot start {jobs} worker threads with {} MiB of stack each: {message}; lower --jobs", WORKER_STACK >> 20)]
+    #[error("cannot start {jobs} worker threads with {} MiB of stack each: {message}; lower {}", WORKER_STACK >> 20, crate::setting::Setting::Jobs)]
     /// The worker threads could not be started (an address-space or thread limit).
     Workers {
         /// Workers asked for.

@@ -45,10 +45,11 @@ pub fn checkout(run: &Path, data: Option<&Path>) -> Result<PathBuf, LoadError> {
     data.map(Path::to_path_buf)
         .or_else(|| std::env::var_os("MAKESPAN_DATA").map(PathBuf::from))
         .ok_or_else(|| {
-            LoadError::usage(
-                run,
-                "makespan needs the benchmark's own files: pass --data with the root of your checkout of the benchmark (or set MAKESPAN_DATA)",
-            )
+            let needs = format!(
+                "makespan needs the benchmark's own files: pass {} with the root of your checkout of the benchmark (or set MAKESPAN_DATA)",
+                crate::setting::Setting::Data
+            );
+            LoadError::usage(run, needs)
         })
 }
 

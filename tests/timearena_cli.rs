@@ -233,14 +233,22 @@ fn solve_flags_runs_the_environment_cannot_complete_in_table_summary_and_answers
     assert!(line("cooking2+cooking3").contains("optimal*"), "{printed}");
     assert!(!line("lab1 ").contains('*'), "{printed}");
     assert!(
-        printed.contains("1 instance(s) (marked *) cannot be completed in the benchmark's own environment"),
+        printed.contains(
+            "1 instance(s) (marked *) cannot be completed in the benchmark's own environment"
+        ),
         "{printed}"
     );
     let mut summary = csv::Reader::from_path(out.join("summary.csv")).unwrap();
-    assert_eq!(summary.headers().unwrap().iter().last(), Some("unfinishable"));
+    assert_eq!(
+        summary.headers().unwrap().iter().last(),
+        Some("unfinishable")
+    );
     let rows: Vec<csv::StringRecord> = summary.records().map(Result::unwrap).collect();
     let why = |name: &str| rows.iter().find(|r| &r[0] == name).unwrap()[8].to_string();
-    assert!(why("cooking2+cooking3").contains("container restriction"), "{rows:?}");
+    assert!(
+        why("cooking2+cooking3").contains("container restriction"),
+        "{rows:?}"
+    );
     assert_eq!(why("lab1"), "");
     // The answer still replays the optimum; its first record says why it never finishes there.
     let answer = |name: &str| -> Vec<serde_json::Value> {

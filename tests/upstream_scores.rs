@@ -244,7 +244,9 @@ fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
     let mut i = 0;
     for recipe in ["burger", "salad"] {
         for orders in 1..=3 {
-            let file = upstream.join(format!("data/abstract/{recipe}/seed_42/orders_num_{orders}.json"));
+            let file = upstream.join(format!(
+                "data/abstract/{recipe}/seed_42/orders_num_{orders}.json"
+            ));
             let options = ImportOptions {
                 agents: vec![Some(1), Some(2), Some(3)],
                 ..ImportOptions::default()
@@ -253,7 +255,8 @@ fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
                 let agents = instance.agents.unwrap();
                 let key = format!("{recipe}/seed_42/agent_num_{agents}/orders_num_{orders}");
                 let optimum = makespan::solve(&instance, &makespan::SolveOptions::default());
-                let native = makespan::benchmarks::export_native(&instance, &optimum.schedule).unwrap();
+                let native =
+                    makespan::benchmarks::export_native(&instance, &optimum.schedule).unwrap();
                 let mut lists: Vec<Vec<String>> = serde_json::from_str(&native.text).unwrap();
                 let optimal = serde_json::to_string(&lists).unwrap();
                 let text = match i % 6 {
@@ -297,7 +300,11 @@ fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
         }
     }
     let request = root.join("request.json");
-    std::fs::write(&request, json!({"model": model, "reference": reference}).to_string()).unwrap();
+    std::fs::write(
+        &request,
+        json!({"model": model, "reference": reference}).to_string(),
+    )
+    .unwrap();
     let printed = driver("paracook_harness.py", &[&upstream, &request], root);
     let options = ScoreOptions {
         data: Some(upstream.clone()),
@@ -316,14 +323,27 @@ fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
         "ParaCook: makespan original SR {sr:.4} nOCT {noct:.4} pOCT {poct:.4}; get_abstract_results.py: {}",
         printed["line"].as_str().unwrap()
     );
-    assert!(same_to_the_digit(sr / 100.0, printed["success_rate"].as_f64().unwrap(), 2), "{sr}");
-    assert!(same_to_the_digit(noct, printed["average_time_rate"].as_f64().unwrap(), 4), "{noct}");
-    assert!(same_to_the_digit(poct, printed["average_time"].as_f64().unwrap(), 2), "{poct}");
+    assert!(
+        same_to_the_digit(sr / 100.0, printed["success_rate"].as_f64().unwrap(), 2),
+        "{sr}"
+    );
+    assert!(
+        same_to_the_digit(noct, printed["average_time_rate"].as_f64().unwrap(), 4),
+        "{noct}"
+    );
+    assert!(
+        same_to_the_digit(poct, printed["average_time"].as_f64().unwrap(), 2),
+        "{poct}"
+    );
     // The answers test.py dropped are the checkout's unanswered keys, and count as failures
     // in the success rate over every key.
     assert!(!dropped.is_empty());
     for key in &dropped {
-        assert!(report.unanswered.contains(key), "{key} not among {:?}", report.unanswered);
+        assert!(
+            report.unanswered.contains(key),
+            "{key} not among {:?}",
+            report.unanswered
+        );
     }
     assert!(report.headline.metrics.iter().any(|m| m.name == "SR-all"));
     // Without cp_sat.json the script counts no success: the note says so.
@@ -331,8 +351,16 @@ fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
     std::fs::create_dir_all(&alone).unwrap();
     std::fs::copy(&run, alone.join("gpt-5.json")).unwrap();
     let report = score_run(&alone.join("gpt-5.json"), &options).unwrap();
-    let sr = report.headline.metrics.iter().find(|m| m.name == "SR").unwrap();
-    assert!(sr.note.as_deref().unwrap().contains("prints 0.00"), "{sr:?}");
+    let sr = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "SR")
+        .unwrap();
+    assert!(
+        sr.note.as_deref().unwrap().contains("prints 0.00"),
+        "{sr:?}"
+    );
     assert_eq!(metric(&report, "nOCT"), None);
 }
 
@@ -345,11 +373,15 @@ fn timearena_runs(names: &[&str], prompting: Option<&str>) -> Vec<Value> {
         .skip(1)
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter_map(|v| {
-            let records: Vec<Value> =
-                serde_json::from_str(v["answer"]["text"].as_str()?).ok()?;
+            let records: Vec<Value> = serde_json::from_str(v["answer"]["text"].as_str()?).ok()?;
             let decisions = records
                 .iter()
-                .map(|r| (r["time"].as_i64().unwrap(), r["action"].as_str().unwrap().to_string()))
+                .map(|r| {
+                    (
+                        r["time"].as_i64().unwrap(),
+                        r["action"].as_str().unwrap().to_string(),
+                    )
+                })
                 .collect();
             Some((v["name"].as_str()?.to_string(), decisions))
         })
@@ -431,22 +463,39 @@ fn timearena_original_figures_are_cal_metrics_on_trajectories_llm_test_wrote() {
         .count();
     assert!(completed > 0 && completed < report.rows.len());
     for (k, name) in ["AS", "CS", "CR", "CT"].into_iter().enumerate() {
-        let m = report.headline.metrics.iter().find(|m| m.name == name).unwrap();
+        let m = report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap();
         let ours = m.original.unwrap();
         println!(
             "TimeArena raw: {name} makespan original {ours:.4} (note: {}); cal_metric.py {}",
             m.note.as_deref().unwrap_or("none"),
             theirs[k]
         );
-        assert!(same_to_the_digit(ours, theirs[k], 2), "{name}: {ours} against {}", theirs[k]);
+        assert!(
+            same_to_the_digit(ours, theirs[k], 2),
+            "{name}: {ours} against {}",
+            theirs[k]
+        );
     }
     // Its bug: complete runs never reach 100 in a logged record, so CR reads 0; the note gives
     // the rate of the environment's own completions.
-    let cr = report.headline.metrics.iter().find(|m| m.name == "CR").unwrap();
+    let cr = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "CR")
+        .unwrap();
     assert_eq!(theirs[2], 0.0);
     let meant = 100.0 * completed as f64 / report.rows.len() as f64;
     assert!(
-        cr.note.as_deref().unwrap().contains(&format!("it would print {meant:.2}")),
+        cr.note
+            .as_deref()
+            .unwrap()
+            .contains(&format!("it would print {meant:.2}")),
         "{cr:?}"
     );
     // ReAct trajectories crash it; makespan shows no original and says why.
@@ -456,6 +505,10 @@ fn timearena_original_figures_are_cal_metrics_on_trajectories_llm_test_wrote() {
     for m in &report.headline.metrics {
         assert_eq!(m.original, None, "{m:?}");
         assert!(m.note.as_deref().unwrap().contains("KeyError"), "{m:?}");
-        println!("TimeArena react: {} makespan original - (note: {})", m.name, m.note.as_deref().unwrap());
+        println!(
+            "TimeArena react: {} makespan original - (note: {})",
+            m.name,
+            m.note.as_deref().unwrap()
+        );
     }
 }

@@ -178,10 +178,7 @@ impl Harness for ParaCookHarness {
         Some(Scope {
             keys,
             success_metric: "SR",
-            about: format!(
-                "the checkout's task files for {} cook(s)",
-                cooks.join(", ")
-            ),
+            about: format!("the checkout's task files for {} cook(s)", cooks.join(", ")),
         })
     }
 

@@ -97,7 +97,8 @@ pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String 
             }
         }
     }
-    if let (Some(first), Some(why)) = (records.first_mut(), super::harness::unfinishable(instance)) {
+    if let (Some(first), Some(why)) = (records.first_mut(), super::harness::unfinishable(instance))
+    {
         first["warning"] = json!(why);
     }
     serde_json::to_string_pretty(&records).expect("records always serialise") + "\n"

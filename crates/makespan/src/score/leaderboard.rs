@@ -377,7 +377,12 @@ pub fn leaderboard_html(board: &Leaderboard) -> String {
         .iter()
         .flat_map(|s| {
             s.metrics.iter().filter_map(move |m| {
-                Some(format!("{}: original {}: {}", s.model, m.name, m.note.as_ref()?))
+                Some(format!(
+                    "{}: original {}: {}",
+                    s.model,
+                    m.name,
+                    m.note.as_ref()?
+                ))
             })
         })
         .collect();
@@ -423,7 +428,10 @@ mod tests {
         };
         let page = leaderboard_html(&board);
         assert!(page.contains("&lt;b&gt;m&lt;/b&gt;"), "{page}");
-        assert!(page.contains("90.0000") && page.contains("50.0000"), "{page}");
+        assert!(
+            page.contains("90.0000") && page.contains("50.0000"),
+            "{page}"
+        );
         let text = render_text(&board);
         assert!(text.contains("90.0000 / 50.0000"), "{text}");
     }

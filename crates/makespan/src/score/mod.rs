@@ -153,7 +153,11 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
 /// The scope's keys with no row, sorted; and beside the harness's success metric its twin over
 /// every key of the scope, an unanswered key counted as a failure (by the original's verdict
 /// and by the strict one).
-fn over_scope(scope: &benchmarks::harness::Scope, rows: &[Row], headline: &mut Headline) -> Vec<String> {
+fn over_scope(
+    scope: &benchmarks::harness::Scope,
+    rows: &[Row],
+    headline: &mut Headline,
+) -> Vec<String> {
     let answered: HashMap<&str, &Row> = rows.iter().map(|r| (r.key.as_str(), r)).collect();
     let mut unanswered: Vec<String> = scope
         .keys

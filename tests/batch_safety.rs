@@ -388,3 +388,24 @@ fn temporaries_left_by_a_killed_run_are_removed_and_names_never_hide_files() {
     assert!(files.iter().all(|f| !f.starts_with('.')), "{files:?}");
     assert_eq!(summary_rows(&out).len(), 2);
 }
+
+#[test]
+fn a_summary_that_cannot_be_written_is_one_error_and_every_solution_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = inputs(dir.path(), &["a", "b", "c"].map(named));
+    let out = dir.path().join("out");
+    // A folder where summary.csv goes: the rename onto it fails, as on a full disk.
+    std::fs::create_dir_all(out.join("summary.csv")).unwrap();
+    let run = makespan(&[
+        "solve",
+        "--out",
+        out.to_str().unwrap(),
+        folder.to_str().unwrap(),
+    ]);
+    let printed = text(&run);
+    assert_eq!(run.status.code(), Some(1), "{printed}");
+    assert!(printed.contains("summary.csv: not written"), "{printed}");
+    // Every instance was solved and reported, and its solution file written.
+    assert!(printed.contains("3 instances: 3 optimal"), "{printed}");
+    assert_eq!(json_files(&out), ["a.json", "b.json", "c.json"]);
+}

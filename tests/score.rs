@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use makespan::score::{score_run, RunReport, ScoreOptions};
+use makespan::score::{leaderboard, score_run, RunReport, ScoreOptions};
 
 use crate::common::{makespan, text};
 
@@ -77,8 +77,10 @@ fn paracook_results_file_rows_headline_and_differences() {
             .find(|m| m.name == name)
             .unwrap()
     };
-    assert_eq!(metric("SR").original, Some(75.0));
-    assert_eq!(metric("SR").corrected, Some(50.0));
+    // SR as get_abstract_results.py counts it: a done key cp_sat.json has too, over every
+    // key of the file (3 of 6).
+    assert_eq!(metric("SR").original, Some(50.0));
+    assert!((metric("SR").corrected.unwrap() - 100.0 / 3.0).abs() < 1e-9);
     // pOCT against cp_sat.json (3 keys), and against the optima with 1.2 × for failures.
     assert!((metric("pOCT").original.unwrap() - (61.0 + 61.0 + 65.0) / 3.0).abs() < 1e-9);
     assert!(
@@ -252,4 +254,215 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
     assert_eq!(metric("CR").original, Some(0.0));
     assert!((metric("CR").corrected.unwrap() - 200.0 / 3.0).abs() < 1e-9);
     assert_eq!(metric("CT").corrected, Some(14.5));
+}
+
+#[test]
+fn paracook_lists_the_checkouts_unanswered_keys_and_sr_over_all_of_them() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let report = score(&fixture("paracook/results/abstract/model-x.json"), &data);
+    // Every task file of the checkout for the 1, 2 and 3 cooks the run answers; the run has 4
+    // of those keys (the others are a bad key and a seed the checkout lacks).
+    let files = walkdir_count(&data.join("abstract"));
+    assert_eq!(report.unanswered.len(), 3 * files - 4);
+    assert!(report
+        .unanswered
+        .contains(&"sushi/seed_126/agent_num_3/orders_num_4".to_string()));
+    assert!(!report
+        .unanswered
+        .contains(&"burger/seed_42/agent_num_2/orders_num_1".to_string()));
+    let all = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "SR-all")
+        .unwrap();
+    let n = (3 * files) as f64;
+    assert!((all.original.unwrap() - 300.0 / n).abs() < 1e-9, "{all:?}");
+    assert!((all.corrected.unwrap() - 200.0 / n).abs() < 1e-9, "{all:?}");
+    let printed = makespan::score::render_text(&report);
+    assert!(
+        printed.contains(&format!(
+            "{} key(s) of the checkout have no answer",
+            3 * files - 4
+        )),
+        "{printed}"
+    );
+}
+
+/// The `.json` files below `dir`.
+fn walkdir_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            if p.is_dir() {
+                walkdir_count(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "json"))
+            }
+        })
+        .sum()
+}
+
+#[test]
+fn recipe2plan_lists_the_pairs_without_a_log_and_the_pass_rate_over_all_pairs() {
+    let Some(data) = makespan_testkit::data("recipe2plan") else {
+        return;
+    };
+    let run = fixture("recipe2plan/logs/model-y/medium/plan_solve/cooking");
+    let report = score(&run, &data);
+    // Every row but `Nope_Recipe` (no such pair) answers a pair of the checkout.
+    let in_scope = report.rows.len() - 1;
+    assert_eq!(
+        report.unanswered.len(),
+        65 - in_scope,
+        "{:?}",
+        report.unanswered
+    );
+    let all = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "pass-all")
+        .unwrap();
+    assert!(
+        (all.corrected.unwrap() - 100.0 / 65.0).abs() < 1e-9,
+        "{all:?}"
+    );
+}
+
+#[test]
+fn timearena_keys_are_the_users_names_so_none_is_listed_unanswered() {
+    let Some(data) = makespan_testkit::data("timearena") else {
+        return;
+    };
+    let report = score(&fixture("timearena/trajectory/model-z"), &data);
+    assert!(report.unanswered.is_empty());
+    assert!(report
+        .headline
+        .metrics
+        .iter()
+        .all(|m| !m.name.ends_with("-all")));
+}
+
+#[test]
+fn one_paracook_answer_nested_too_deep_is_one_error_row_naming_the_key_and_the_limit() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("model.json");
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    std::fs::write(
+        &run,
+        format!(
+            r#"{{"burger/seed_42/agent_num_2/orders_num_1": {{"done": true, "time": 61, "answer": [["subtask2", "subtask3", "subtask4", "subtask5", "subtask7"], ["subtask1", "subtask6"]]}},
+"burger/seed_42/agent_num_1/orders_num_1": {{"done": false, "time": -1, "answer": {deep}}},
+"burger/seed_84/agent_num_2/orders_num_1": {{"done": false, "time": -1, "answer": [[""]]}}}}"#
+        ),
+    )
+    .unwrap();
+    let report = score(run.to_str().unwrap(), &data);
+    assert_eq!(report.rows.len(), 3);
+    let deep_row = &report.rows[1];
+    assert_eq!(deep_row.key, "burger/seed_42/agent_num_1/orders_num_1");
+    let why = deep_row.error.as_deref().unwrap();
+    assert!(
+        why.contains("100001 levels deep") && why.contains("limit of 128"),
+        "{why}"
+    );
+    assert_eq!(report.rows[0].valid, Some(true));
+    assert_eq!(report.unscored(), 1);
+}
+
+/// A folder of several models' ParaCook results files: the fixture's, a second model's, and
+/// the reference run, as `results/abstract/` holds them.
+fn leaderboard_folder(dir: &Path) -> std::path::PathBuf {
+    let folder = dir.join("abstract");
+    std::fs::create_dir_all(&folder).unwrap();
+    for file in ["model-x.json", "cp_sat.json"] {
+        std::fs::copy(
+            fixture(&format!("paracook/results/abstract/{file}")),
+            folder.join(file),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        folder.join("model-y.json"),
+        r#"{"burger/seed_42/agent_num_2/orders_num_1": {"done": true, "time": 61, "answer": [["subtask2", "subtask3", "subtask4", "subtask5", "subtask7"], ["subtask1", "subtask6"]]},
+"burger/seed_42/agent_num_3/orders_num_1": {"done": true, "time": 61, "answer": [["subtask2", "subtask3", "subtask4", "subtask5", "subtask7"], ["subtask1", "subtask6"], []]}}"#,
+    )
+    .unwrap();
+    folder
+}
+
+#[test]
+fn a_folder_of_several_models_is_one_leaderboard() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = leaderboard_folder(dir.path());
+    let options = ScoreOptions {
+        data: Some(data.clone()),
+        ..ScoreOptions::default()
+    };
+    let board = leaderboard::score_folder(&folder, &options).unwrap();
+    assert_eq!(board.benchmark, "paracook");
+    // Ranked by corrected SR (the reference and model-y answer validly), then by name.
+    let models: Vec<&str> = board.standings.iter().map(|s| s.model.as_str()).collect();
+    assert_eq!(models, ["cp_sat", "model-y", "model-x"]);
+    // Each standing carries the same headline as scoring its file alone.
+    let alone = score(&fixture("paracook/results/abstract/model-x.json"), &data);
+    let x = &board.standings[2];
+    assert_eq!(x.metrics, alone.headline.metrics);
+    assert_eq!((x.answers, x.unscored), (6, 2));
+}
+
+#[test]
+fn score_cli_prints_and_writes_the_leaderboard_as_text_csv_json_and_html() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = leaderboard_folder(dir.path());
+    let (csv, json, html) = (
+        dir.path().join("board.csv"),
+        dir.path().join("board.json"),
+        dir.path().join("board.html"),
+    );
+    let output = makespan(&[
+        "score",
+        folder.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let printed = text(&output);
+    // model-x has entries that cannot be scored.
+    assert_eq!(output.status.code(), Some(3), "{printed}");
+    assert!(printed.starts_with("model "), "{printed}");
+    let row = |model: &str| printed.lines().find(|l| l.starts_with(model)).unwrap();
+    assert!(row("model-x").contains("50.0000 / 33.3333"), "{printed}");
+    assert!(printed.contains("paracook leaderboard"), "{printed}");
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(table.lines().count(), 4, "{table}");
+    assert!(
+        table.starts_with("model,run,answers,valid,invalid,unscored,unanswered,SR_original,SR_corrected,SR-all_original"),
+        "{table}"
+    );
+    let board: leaderboard::Leaderboard =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(board.standings.len(), 3);
+    let page = std::fs::read_to_string(&html).unwrap();
+    for model in ["cp_sat", "model-x", "model-y"] {
+        assert!(page.contains(&format!("<td>{model}</td>")), "{page}");
+    }
 }

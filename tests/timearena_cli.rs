@@ -197,3 +197,69 @@ fn several_decision_logs_get_the_benchmarks_metrics_over_all_runs() {
     assert!(out.contains("TimeArena over 2 runs:"), "{out}");
     assert!(out.contains("completion rate 50.0%"), "{out}");
 }
+
+/// Runs the original environment cannot complete (its container restriction) are flagged
+/// wherever `solve` reports: its table, `summary.csv` and the answer file it writes.
+#[test]
+fn solve_flags_runs_the_environment_cannot_complete_in_table_summary_and_answers() {
+    if timearena().is_none() {
+        return;
+    }
+    let data = makespan_testkit::data_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    for name in ["cooking2+cooking3", "lab1"] {
+        let instance = makespan::benchmarks::load_instance(
+            &format!("timearena:{name}"),
+            Some(&data),
+            &makespan::ImportOptions::default(),
+        )
+        .unwrap();
+        let file = inputs.join(format!("{name}.json"));
+        std::fs::write(file, serde_json::to_string(&instance).unwrap()).unwrap();
+    }
+    let out = dir.path().join("out");
+    let run = makespan(&[
+        "solve",
+        inputs.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--emit-native",
+    ]);
+    let printed = text(&run);
+    assert!(run.status.success(), "{printed}");
+    let line = |name: &str| printed.lines().find(|l| l.starts_with(name)).unwrap();
+    assert!(line("cooking2+cooking3").contains("optimal*"), "{printed}");
+    assert!(!line("lab1 ").contains('*'), "{printed}");
+    assert!(
+        printed.contains(
+            "1 instance(s) (marked *) cannot be completed in the benchmark's own environment"
+        ),
+        "{printed}"
+    );
+    let mut summary = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    assert_eq!(
+        summary.headers().unwrap().iter().last(),
+        Some("unfinishable")
+    );
+    let rows: Vec<csv::StringRecord> = summary.records().map(Result::unwrap).collect();
+    let why = |name: &str| rows.iter().find(|r| &r[0] == name).unwrap()[8].to_string();
+    assert!(
+        why("cooking2+cooking3").contains("container restriction"),
+        "{rows:?}"
+    );
+    assert_eq!(why("lab1"), "");
+    // The answer still replays the optimum; its first record says why it never finishes there.
+    let answer = |name: &str| -> Vec<serde_json::Value> {
+        let path = out.join(format!("{name}.answer.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let flagged = answer("cooking2+cooking3");
+    assert!(flagged[0]["warning"]
+        .as_str()
+        .unwrap()
+        .contains("cannot complete this run whatever the answer"));
+    assert!(flagged.iter().skip(1).all(|r| r.get("warning").is_none()));
+    assert!(answer("lab1")[0].get("warning").is_none());
+}

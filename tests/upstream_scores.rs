@@ -1,8 +1,11 @@
 //! The "original" figures of `makespan score` against the benchmarks' own scoring scripts,
 //! run with `python3` on the upstream checkouts in `../shared`: a run folder is written by the
-//! benchmark's own harness code (its agent classes, with a scripted model), scored by
-//! makespan before and after the benchmark's summarizer rewrites it, and by the summarizer.
-//! Skipped, saying so, where `python3` or the checkout is missing.
+//! benchmark's own harness code (its agent classes or run loop, with a scripted model), then
+//! scored by makespan and by the benchmark's script (Recipe2Plan's `result_summarizer.py`,
+//! before and after it rewrites the logs; TimeArena's `cal_metric.py`; ParaCook's
+//! `get_abstract_results.py`). Where a script crashes or has a known bug, the report's note and
+//! the value it meant are checked instead. Skipped, saying so, where `python3` or the checkout
+//! is missing.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -197,4 +200,315 @@ fn recipe2plan_original_figures_are_result_summarizers_on_raw_and_summarized_log
         }
     }
     assert_eq!(compared, 2 * 2 * 2 * 4);
+}
+
+/// Runs a driver in `tests/fixtures/upstream/` and returns the JSON of its last line.
+fn driver(name: &str, args: &[&Path], cwd: &Path) -> Value {
+    let script = Path::new("tests/fixtures/upstream")
+        .join(name)
+        .canonicalize()
+        .unwrap();
+    let output = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap()).unwrap()
+}
+
+/// A figure as a script rounds it (`round(x, 2)`, or `:.2f`): equal to the digit.
+fn same_to_the_digit(ours: f64, theirs: f64, digits: i32) -> bool {
+    (ours - theirs).abs() <= 0.5 * 10f64.powi(-digits) + 1e-9
+}
+
+#[test]
+fn paracook_original_figures_are_get_abstract_results_on_a_run_test_py_wrote() {
+    let Some(upstream) = makespan_testkit::data("paracook/upstream") else {
+        return;
+    };
+    if !python3() {
+        return;
+    }
+    let upstream = upstream.canonicalize().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path();
+    let (mut model, mut reference) = (serde_json::Map::new(), serde_json::Map::new());
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    for recipe in ["burger", "salad"] {
+        for orders in 1..=3 {
+            let file = upstream.join(format!(
+                "data/abstract/{recipe}/seed_42/orders_num_{orders}.json"
+            ));
+            let options = ImportOptions {
+                agents: vec![Some(1), Some(2), Some(3)],
+                ..ImportOptions::default()
+            };
+            for instance in makespan::benchmarks::import(&file, &options).unwrap() {
+                let agents = instance.agents.unwrap();
+                let key = format!("{recipe}/seed_42/agent_num_{agents}/orders_num_{orders}");
+                let optimum = makespan::solve(&instance, &makespan::SolveOptions::default());
+                let native =
+                    makespan::benchmarks::export_native(&instance, &optimum.schedule).unwrap();
+                let mut lists: Vec<Vec<String>> = serde_json::from_str(&native.text).unwrap();
+                let optimal = serde_json::to_string(&lists).unwrap();
+                let text = match i % 6 {
+                    // Everything for the first cook, in the optimum's order: valid and slower.
+                    1 => {
+                        let all: Vec<String> = lists.concat();
+                        let mut serial = vec![Vec::new(); lists.len()];
+                        serial[0] = all;
+                        serde_json::to_string(&serial).unwrap()
+                    }
+                    // One list more than cooks: done for test.py, too many agents here.
+                    2 => {
+                        lists.push(Vec::new());
+                        serde_json::to_string(&lists).unwrap()
+                    }
+                    // The busiest cook's list backwards: it deadlocks.
+                    3 => {
+                        let busiest = (0..lists.len()).max_by_key(|&k| lists[k].len()).unwrap();
+                        lists[busiest].reverse();
+                        serde_json::to_string(&lists).unwrap()
+                    }
+                    // Prose: extract_json fails and test.py records nothing.
+                    4 => {
+                        dropped.push(key.clone());
+                        "Sorry, I cannot schedule this.".to_string()
+                    }
+                    // A subtask left out: not done.
+                    5 => {
+                        lists[0].pop();
+                        serde_json::to_string(&lists).unwrap()
+                    }
+                    _ => optimal.clone(),
+                };
+                model.insert(key.clone(), json!(format!("```json\n{text}\n```")));
+                // The reference run lacks some keys: get_abstract_results.py skips them.
+                if i % 5 != 3 {
+                    reference.insert(key, json!(optimal));
+                }
+                i += 1;
+            }
+        }
+    }
+    let request = root.join("request.json");
+    std::fs::write(
+        &request,
+        json!({"model": model, "reference": reference}).to_string(),
+    )
+    .unwrap();
+    let printed = driver("paracook_harness.py", &[&upstream, &request], root);
+    let options = ScoreOptions {
+        data: Some(upstream.clone()),
+        solutions: Some(root.join("solutions")),
+        ..ScoreOptions::default()
+    };
+    let run = root.join("results/abstract/gpt-5.json");
+    let report = score_run(&run, &options).unwrap();
+    assert_eq!(report.rows.len() as u64, printed["count"].as_u64().unwrap());
+    let (sr, noct, poct) = (
+        metric(&report, "SR").unwrap(),
+        metric(&report, "nOCT").unwrap(),
+        metric(&report, "pOCT").unwrap(),
+    );
+    println!(
+        "ParaCook: makespan original SR {sr:.4} nOCT {noct:.4} pOCT {poct:.4}; get_abstract_results.py: {}",
+        printed["line"].as_str().unwrap()
+    );
+    assert!(
+        same_to_the_digit(sr / 100.0, printed["success_rate"].as_f64().unwrap(), 2),
+        "{sr}"
+    );
+    assert!(
+        same_to_the_digit(noct, printed["average_time_rate"].as_f64().unwrap(), 4),
+        "{noct}"
+    );
+    assert!(
+        same_to_the_digit(poct, printed["average_time"].as_f64().unwrap(), 2),
+        "{poct}"
+    );
+    // The answers test.py dropped are the checkout's unanswered keys, and count as failures
+    // in the success rate over every key.
+    assert!(!dropped.is_empty());
+    for key in &dropped {
+        assert!(
+            report.unanswered.contains(key),
+            "{key} not among {:?}",
+            report.unanswered
+        );
+    }
+    assert!(report.headline.metrics.iter().any(|m| m.name == "SR-all"));
+    // Without cp_sat.json the script counts no success: the note says so.
+    let alone = root.join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    std::fs::copy(&run, alone.join("gpt-5.json")).unwrap();
+    let report = score_run(&alone.join("gpt-5.json"), &options).unwrap();
+    let sr = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "SR")
+        .unwrap();
+    assert!(
+        sr.note.as_deref().unwrap().contains("prints 0.00"),
+        "{sr:?}"
+    );
+    assert_eq!(metric(&report, "nOCT"), None);
+}
+
+/// The trajectories of a TimeArena run: for each of `names` (runs with their optimal decision
+/// lists), the scripted answers, broken in one of several ways by its index.
+fn timearena_runs(names: &[&str], prompting: Option<&str>) -> Vec<Value> {
+    let text = std::fs::read_to_string("references/timearena.jsonl").unwrap();
+    let answers: BTreeMap<String, Vec<(i64, String)>> = text
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| {
+            let records: Vec<Value> = serde_json::from_str(v["answer"]["text"].as_str()?).ok()?;
+            let decisions = records
+                .iter()
+                .map(|r| {
+                    (
+                        r["time"].as_i64().unwrap(),
+                        r["action"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            Some((v["name"].as_str()?.to_string(), decisions))
+        })
+        .collect();
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let decisions = &answers[*name];
+            let mut actions: Vec<String> = decisions.iter().map(|(_, a)| a.clone()).collect();
+            // The last decision's minute and ample time for its action.
+            let mut minutes = decisions.last().unwrap().0 + 16;
+            match i % 4 {
+                // Half the plan, then waits: never complete.
+                1 => actions.truncate(actions.len() / 2),
+                // An action the environment rejects, then the plan: complete, a minute later.
+                2 => actions.insert(0, "fly to the moon".into()),
+                // Too few minutes for the plan.
+                3 => minutes = decisions[decisions.len() / 2].0 + 1,
+                _ => {}
+            }
+            if prompting.is_some() {
+                actions = actions
+                    .into_iter()
+                    .flat_map(|a| ["I should act.".to_string(), a])
+                    .collect();
+            }
+            json!({
+                "name": name.replace('+', "_"),
+                "tasks": name.split('+').collect::<Vec<_>>(),
+                "prompting": prompting,
+                "minutes": minutes,
+                "answers": actions,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn timearena_original_figures_are_cal_metrics_on_trajectories_llm_test_wrote() {
+    let Some(checkout) = makespan_testkit::data("timearena/checkout") else {
+        return;
+    };
+    if !python3() {
+        return;
+    }
+    let checkout = checkout.canonicalize().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let root = scratch.path();
+    let names = [
+        "cooking1",
+        "lab1",
+        "household1",
+        "cooking2",
+        "lab2",
+        "household2",
+        "cooking1+cooking2",
+        "lab1+lab3",
+    ];
+    let mut runs = timearena_runs(&names, None);
+    runs.extend(timearena_runs(&names[..3], Some("react")));
+    let request = root.join("request.json");
+    std::fs::write(&request, Value::Array(runs).to_string()).unwrap();
+    let out = root.join("trajectories");
+    let printed = driver("timearena_harness.py", &[&checkout, &request, &out], root);
+    let options = ScoreOptions {
+        data: Some(checkout.clone()),
+        solutions: Some(root.join("solutions")),
+        ..ScoreOptions::default()
+    };
+    // The raw runs: cal_metric.py prints its figures, which never see the final record.
+    let report = score_run(&out.join("raw"), &options).unwrap();
+    assert_eq!(report.unscored(), 0, "{:?}", report.rows);
+    let theirs: Vec<f64> = serde_json::from_value(printed["raw"].clone()).unwrap();
+    let completed = report
+        .rows
+        .iter()
+        .filter(|r| r.original_valid == Some(true))
+        .count();
+    assert!(completed > 0 && completed < report.rows.len());
+    for (k, name) in ["AS", "CS", "CR", "CT"].into_iter().enumerate() {
+        let m = report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap();
+        let ours = m.original.unwrap();
+        println!(
+            "TimeArena raw: {name} makespan original {ours:.4} (note: {}); cal_metric.py {}",
+            m.note.as_deref().unwrap_or("none"),
+            theirs[k]
+        );
+        assert!(
+            same_to_the_digit(ours, theirs[k], 2),
+            "{name}: {ours} against {}",
+            theirs[k]
+        );
+    }
+    // Its bug: complete runs never reach 100 in a logged record, so CR reads 0; the note gives
+    // the rate of the environment's own completions.
+    let cr = report
+        .headline
+        .metrics
+        .iter()
+        .find(|m| m.name == "CR")
+        .unwrap();
+    assert_eq!(theirs[2], 0.0);
+    let meant = 100.0 * completed as f64 / report.rows.len() as f64;
+    assert!(
+        cr.note
+            .as_deref()
+            .unwrap()
+            .contains(&format!("it would print {meant:.2}")),
+        "{cr:?}"
+    );
+    // ReAct trajectories crash it; makespan shows no original and says why.
+    assert_eq!(printed["react"]["crash"], "KeyError");
+    let report = score_run(&out.join("react"), &options).unwrap();
+    assert_eq!(report.unscored(), 0, "{:?}", report.rows);
+    for m in &report.headline.metrics {
+        assert_eq!(m.original, None, "{m:?}");
+        assert!(m.note.as_deref().unwrap().contains("KeyError"), "{m:?}");
+        println!(
+            "TimeArena react: {} makespan original - (note: {})",
+            m.name,
+            m.note.as_deref().unwrap()
+        );
+    }
 }

@@ -33,6 +33,14 @@ pub trait Answers: Sync {
         let _ = runs;
         None
     }
+
+    /// Why the benchmark's own environment cannot complete any answer to this instance,
+    /// however good (a restriction of the environment, not a rule of the task); `None` when
+    /// an answer can complete it.
+    fn unfinishable(&self, instance: &Instance) -> Option<String> {
+        let _ = instance;
+        None
+    }
 }
 
 /// A schedule written in a benchmark's own answer form, ready to save beside a solution.
@@ -159,6 +167,15 @@ pub fn reference_solution(path: &Path) -> Result<Solution, LoadError> {
         LoadError::usage(path, format!("not a trustworthy reference solution: {why}"))
     })?;
     Ok(solution)
+}
+
+/// Why the environment of the benchmark the instance came from cannot complete any answer
+/// to it ([`Answers::unfinishable`]): `solve` flags such instances, and the fair metrics of a
+/// run leave them out.
+pub fn unfinishable(instance: &Instance) -> Option<String> {
+    crate::benchmark_of(instance)?
+        .answers()?
+        .unfinishable(instance)
 }
 
 /// The schedule in the native answer form of the benchmark the instance came from, or

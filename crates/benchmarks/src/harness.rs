@@ -15,7 +15,7 @@
 //! `makespan::score` fills them; each benchmark's folder knows its harness's files, its
 //! original scorer and its headline metrics.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -48,6 +48,11 @@ pub struct RunReport {
     pub headline: Headline,
     /// Every answer whose original and strict verdicts differ, with the reason.
     pub differences: Vec<Difference>,
+    /// The checkout's keys in the run's scope that have no entry in the run (a harness that
+    /// drops an answer it cannot parse leaves no trace of it but this), sorted; empty where
+    /// the harness's keys are the user's own names.
+    #[serde(default)]
+    pub unanswered: Vec<String>,
 }
 
 impl RunReport {
@@ -183,6 +188,27 @@ pub trait Harness: Sync {
     /// The headline metrics, original and corrected, over the rows (optima filled in) and
     /// their entries, in the same order.
     fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline;
+
+    /// The keys of the checkout the run was meant to answer, given the keys it has (`run`'s
+    /// entries), and the headline's success metric, so that an answer the harness never
+    /// recorded is listed and counted as a failure. `None` where the keys are names the user
+    /// chose (they cannot be matched with the checkout).
+    fn scope(&self, run: &Path, data: &Path, entries: &[Entry]) -> Option<Scope> {
+        let _ = (run, data, entries);
+        None
+    }
+}
+
+/// The checkout's keys a run was meant to answer ([`Harness::scope`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    /// Every key, in the harness's own form.
+    pub keys: Vec<String>,
+    /// The name of the headline metric that is a success rate (`SR`, `pass`): its twin over
+    /// every key of the scope is added beside it.
+    pub success_metric: &'static str,
+    /// What the scope is, in a few words (`the checkout's task files for 2 and 3 cooks`).
+    pub about: String,
 }
 
 /// One answer of a run as the harness wrote it.
@@ -294,4 +320,141 @@ pub(crate) fn json_files(run: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The deepest nesting serde_json reads (its recursion limit); a value nested deeper is an
+/// error of that value alone once a results file is split into its entries.
+pub const JSON_DEPTH_LIMIT: usize = 128;
+
+/// A results file's top-level object split into its entries without parsing them: each key
+/// (decoded) with its value's text and nesting depth, in the file's order (a repeated key keeps
+/// its first place and its last value, as Python's `json.load` and serde_json do). The split is
+/// one pass with a depth counter, never recursion, so one entry nested beyond
+/// [`JSON_DEPTH_LIMIT`] is that entry's error, not the whole file's.
+pub(crate) fn object_entries<'t>(
+    path: &Path,
+    text: &'t str,
+) -> Result<Vec<(String, &'t str, usize)>, LoadError> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    let skip_space = |at: &mut usize| {
+        while *at < bytes.len() && bytes[*at].is_ascii_whitespace() {
+            *at += 1;
+        }
+    };
+    let broken = |at: usize, what: &str| {
+        LoadError::format(
+            path,
+            format!("byte {at}"),
+            format!("{what}; a results file is one JSON object of entries"),
+        )
+    };
+    // The end of the string opening at `start` (just past its closing quote).
+    let string_end = |start: usize| -> Option<usize> {
+        let mut i = start + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+        None
+    };
+    skip_space(&mut at);
+    if bytes.get(at) != Some(&b'{') {
+        return Err(broken(at, "expected `{` (the top level is not an object)"));
+    }
+    at += 1;
+    let mut entries: Vec<(String, &str, usize)> = Vec::new();
+    let mut place: HashMap<String, usize> = HashMap::new();
+    loop {
+        skip_space(&mut at);
+        match bytes.get(at) {
+            Some(b'}') if entries.is_empty() => break,
+            Some(b'"') => {}
+            _ => return Err(broken(at, "expected a key in double quotes")),
+        }
+        let key_end = string_end(at).ok_or_else(|| broken(at, "a key's string never ends"))?;
+        let key: String = serde_json::from_str(&text[at..key_end])
+            .map_err(|e| broken(at, &format!("the key is not a JSON string ({e})")))?;
+        at = key_end;
+        skip_space(&mut at);
+        if bytes.get(at) != Some(&b':') {
+            return Err(broken(at, "expected `:` after the key"));
+        }
+        at += 1;
+        skip_space(&mut at);
+        let start = at;
+        let (mut depth, mut deepest) = (0usize, 0usize);
+        while at < bytes.len() {
+            match bytes[at] {
+                b'"' => {
+                    at = string_end(at).ok_or_else(|| broken(at, "a string never ends"))?;
+                    if depth == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        at += 1;
+                        break;
+                    }
+                }
+                b',' | b'}' | b']' if depth == 0 => break,
+                _ => {}
+            }
+            at += 1;
+        }
+        if depth > 0 || at == start {
+            return Err(broken(start, &format!("the value of {key:?} never ends")));
+        }
+        let value = text[start..at].trim_end();
+        match place.get(&key) {
+            Some(&i) => entries[i] = (key, value, deepest),
+            None => {
+                place.insert(key.clone(), entries.len());
+                entries.push((key, value, deepest));
+            }
+        }
+        skip_space(&mut at);
+        match bytes.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => break,
+            _ => return Err(broken(at, "expected `,` or `}` after an entry")),
+        }
+    }
+    at += 1;
+    skip_space(&mut at);
+    if at < bytes.len() {
+        return Err(broken(at, "text after the object's end"));
+    }
+    Ok(entries)
+}
+
+/// Each entry of a results file ([`object_entries`]) parsed on its own: its value, or why that
+/// entry alone cannot be read (nested beyond [`JSON_DEPTH_LIMIT`], not JSON).
+pub(crate) fn results_entries(
+    path: &Path,
+) -> Result<Vec<(String, Result<serde_json::Value, String>)>, LoadError> {
+    let text = makespan_model::input::read_text(path)?;
+    Ok(object_entries(path, &text)?
+        .into_iter()
+        .map(|(key, value, depth)| {
+            let parsed = if depth > JSON_DEPTH_LIMIT {
+                Err(format!(
+                    "the entry is nested {depth} levels deep, over the JSON reader's limit of {JSON_DEPTH_LIMIT}; an answer is a list of lists of names (3 levels with its entry)"
+                ))
+            } else {
+                serde_json::from_str(value).map_err(|e| format!("the entry is not JSON: {e}"))
+            };
+            (key, parsed)
+        })
+        .collect())
 }

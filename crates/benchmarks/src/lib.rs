@@ -43,8 +43,8 @@ use std::path::Path;
 use makespan_model::instance::{parse_instance, Instance, LoadError};
 
 pub use answers::{
-    export_native, reference_solution, verify_answer, Answer, Answers, NativeAnswer, NativeJson,
-    VerifiedAnswer,
+    export_native, reference_solution, unfinishable, verify_answer, Answer, Answers, NativeAnswer,
+    NativeJson, VerifiedAnswer,
 };
 pub use baseline::{Baseline, BaselineFile, BaselinePlans};
 pub use benchmark::Benchmark;

@@ -17,7 +17,8 @@ use crate::terminal;
 pub struct ScoreArgs {
     /// The run: a ParaCook results file (results/abstract/<model>.json), a folder of
     /// TimeArena trajectories (LLM_test.py --save_path), or a folder of Recipe2Plan logs
-    /// (evaluation/logs/<model>/<level>/<agent>/<domain>).
+    /// (evaluation/logs/<model>/<level>/<agent>/<domain>). A folder of several models' runs
+    /// (their results files, or one folder each) gives one leaderboard: a row per model.
     run: PathBuf,
     /// The root of your checkout of the benchmark, as cloned (a folder of several
     /// benchmarks' files works too); default: $MAKESPAN_DATA.
@@ -27,7 +28,7 @@ pub struct ScoreArgs {
     /// solutions written there.
     #[arg(long, value_name = "DIR")]
     solutions: Option<PathBuf>,
-    /// Write the rows as CSV to this file.
+    /// Write the rows (a leaderboard: one per model) as CSV to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Write the whole report as JSON to this file (`-` for standard output).
@@ -56,6 +57,9 @@ pub fn run(args: ScoreArgs) -> Result<ExitCode> {
         solutions: args.solutions.clone(),
         solve,
     };
+    if !score::leaderboard::runs_in(&args.run).is_empty() {
+        return leaderboard(&args, &options);
+    }
     let scored = score::score_run_detailed(&args.run, &options)?;
     if let Some(path) = &args.html {
         write_atomically(path, makespan::score_html(&scored).as_bytes())?;
@@ -77,6 +81,38 @@ pub fn run(args: ScoreArgs) -> Result<ExitCode> {
         ExitCode::from(3)
     } else if report.invalid() > 0 {
         ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `score DIR` on a folder of several models' runs: the leaderboard, as text, CSV, JSON and a
+/// page. Exit code 3 when a model's run (or some of its answers) could not be scored, else 0:
+/// invalid answers are what a leaderboard ranks.
+fn leaderboard(args: &ScoreArgs, options: &ScoreOptions) -> Result<ExitCode> {
+    use score::leaderboard;
+    let board = leaderboard::score_folder(&args.run, options)?;
+    if let Some(path) = &args.html {
+        write_atomically(path, leaderboard::leaderboard_html(&board).as_bytes())?;
+    }
+    if let Some(path) = &args.out {
+        write_atomically(path, &leaderboard::csv(&board)?)?;
+    }
+    let json = serde_json::to_string_pretty(&board)?;
+    match &args.json {
+        Some(path) if path.as_os_str() == "-" => println!("{json}"),
+        Some(path) => {
+            write_atomically(path, json.as_bytes())?;
+            print!("{}", terminal::safe(&leaderboard::render_text(&board)));
+        }
+        None => print!("{}", terminal::safe(&leaderboard::render_text(&board))),
+    }
+    let unscored = board
+        .standings
+        .iter()
+        .any(|s| s.error.is_some() || s.unscored > 0);
+    Ok(if unscored {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })

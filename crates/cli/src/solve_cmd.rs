@@ -225,7 +225,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         .collect();
     let cancel = interrupt::install(folders).map_err(anyhow::Error::msg)?;
     let bar = progress_bar(instances.len(), args.quiet);
-    let rows = batch::run(
+    let batch = batch::run(
         &instances,
         &options,
         &|row: &Row| {
@@ -235,6 +235,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         &cancel,
     )
     .context("solve")?;
+    let rows = batch.rows;
     bar.finish_and_clear();
     if !args.quiet {
         print_summary(&rows, started.elapsed().as_secs_f64(), &out);
@@ -243,6 +244,15 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         if let Some(why) = &r.failed {
             eprintln!("{}: {}", terminal::name(&r.instance), terminal::safe(why));
         }
+    }
+    // Every solution file is written by now: the summary's failure is one error, and the
+    // run's results stand.
+    if let Some(why) = &batch.summary_failed {
+        eprintln!(
+            "summary.csv: not written: {}; the solution files are complete, and the next run into {} rewrites it",
+            terminal::safe(&why.to_string()),
+            out.display()
+        );
     }
     if cancel.is_cancelled() {
         eprintln!(
@@ -266,7 +276,7 @@ pub fn run(mut args: SolveArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(3));
     }
-    let failed = rows.iter().any(|r| r.status == Status::Error);
+    let failed = rows.iter().any(|r| r.status == Status::Error) || batch.summary_failed.is_some();
     Ok(if failed {
         ExitCode::from(1)
     } else {
@@ -290,10 +300,14 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
         );
         for r in rows {
             let cell = |v: Option<i64>| v.map_or("-".into(), |x| x.to_string());
+            let status = match r.unfinishable {
+                Some(_) => format!("{}*", r.status),
+                None => r.status.to_string(),
+            };
             println!(
                 "{:<width$}  {:<10} {:>9} {:>9} {:>7} {:>8.3}  {}{}",
                 terminal::name(&r.instance),
-                r.status.to_string(),
+                status,
                 cell(r.makespan),
                 cell(r.lower_bound),
                 r.gap.map_or("-".into(), |g| format!("{:.2}%", g * 100.0)),
@@ -318,8 +332,34 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
         seconds,
         out.display()
     );
+    print_unfinishable(rows);
     print_resolved(rows);
     print_certified(rows);
+}
+
+/// How many instances the benchmark's own environment cannot complete (marked `*` in the
+/// table), and why: its answers, the optimum's included, never finish there.
+fn print_unfinishable(rows: &[Row]) {
+    let mut why: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for r in rows {
+        if let Some(reason) = &r.unfinishable {
+            why.entry(reason.as_str()).or_default().push(&r.instance);
+        }
+    }
+    let total: usize = why.values().map(Vec::len).sum();
+    if total == 0 {
+        return;
+    }
+    println!(
+        "{total} instance(s) (marked *) cannot be completed in the benchmark's own environment, whatever the answer (the `unfinishable` column of summary.csv says why; a run's fair metrics in `makespan score` leave them out)"
+    );
+    if total <= 10 {
+        for (reason, instances) in why {
+            for instance in instances {
+                println!("  {}: {}", terminal::name(instance), terminal::safe(reason));
+            }
+        }
+    }
 }
 
 /// With `--certify`: how many optima carry a certificate, and why the others do not (per

@@ -22,7 +22,8 @@ use super::original::{self, Log, RawRecipe, Summary};
 use super::steps::{final_answer, parse_steps, verify_steps, StepPlan, ORIGINAL_LETS_THROUGH};
 use super::{key_and_level, read_baseline, BaselinePlans, Level, PlanAction};
 use crate::harness::{
-    find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scored,
+    find_in_checkout, json_files, mean, rule_counts, Entry, Harness, Headline, Metric, Row, Scope,
+    Scored,
 };
 use crate::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
@@ -156,6 +157,19 @@ impl Harness for Recipe2PlanHarness {
             });
         }
         Ok(entries)
+    }
+
+    /// Every recipe pair of the checkout's `cooking.json`: an agent that crashed on a pair
+    /// leaves no log of it.
+    fn scope(&self, _run: &Path, data: &Path, _entries: &[Entry]) -> Option<Scope> {
+        let cooking = find_in_checkout(data, &COOKING, "Recipe2Plan data/cooking.json").ok()?;
+        let text = makespan_model::input::read_text(&cooking).ok()?;
+        let pairs: Vec<Vec<RawRecipe>> = serde_json::from_str(&text).ok()?;
+        Some(Scope {
+            keys: pairs.iter().map(|pair| original::pair_key(pair)).collect(),
+            success_metric: "pass",
+            about: "the recipe pairs of the checkout's cooking.json".into(),
+        })
     }
 
     fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline {

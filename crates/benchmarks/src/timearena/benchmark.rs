@@ -133,6 +133,11 @@ impl Answers for TimeArena {
         })
     }
 
+    /// Its container restriction: a run whose actions it rejects with every container.
+    fn unfinishable(&self, instance: &Instance) -> Option<String> {
+        super::harness::unfinishable(instance)
+    }
+
     /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer
     /// to a TimeArena run (one that does not parse is a malformed answer).
     fn verify(&self, answer: &Answer<'_>) -> Option<Result<VerifiedAnswer, LoadError>> {

@@ -351,7 +351,7 @@ fn score(instance: &Instance, path: &Path, text: &str, value: &Value) -> Result<
 
 /// Why the original environment cannot complete this run whatever the answer: its container
 /// restriction rejects some action with every container (the instance's note).
-fn unfinishable(instance: &Instance) -> Option<String> {
+pub(super) fn unfinishable(instance: &Instance) -> Option<String> {
     let actions: Vec<String> = instance
         .source
         .as_ref()?

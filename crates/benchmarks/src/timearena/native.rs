@@ -3,6 +3,10 @@
 //! records). Idle free minutes are `wait`, up to the last minute of the run, so feeding the
 //! actions to the environment in order replays the schedule exactly. Pooled actions name
 //! a concrete free instance (`fry beef in fryer_2`), assigned by interval colouring.
+//!
+//! A run the original environment cannot complete whatever the answer (its container
+//! restriction) says so in its first record's `warning`: the environment reads only `time` and
+//! `action`, and whoever replays the answer learns why it never finishes there.
 
 use std::collections::BTreeMap;
 
@@ -78,7 +82,7 @@ pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String 
         .filter_map(|s| s.pieces.last().map(|p| p.end()))
         .max()
         .unwrap_or(0);
-    let mut records = Vec::new();
+    let mut records: Vec<serde_json::Value> = Vec::new();
     let mut next = text_of.iter().peekable();
     let mut minute = 0;
     while minute < makespan {
@@ -92,6 +96,10 @@ pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String 
                 minute += 1;
             }
         }
+    }
+    if let (Some(first), Some(why)) = (records.first_mut(), super::harness::unfinishable(instance))
+    {
+        first["warning"] = json!(why);
     }
     serde_json::to_string_pretty(&records).expect("records always serialise") + "\n"
 }

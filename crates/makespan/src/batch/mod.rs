@@ -79,6 +79,9 @@ pub struct Row {
     pub certificate: Option<ProofKind>,
     /// With `--certify`, why an optimal solution got no certificate.
     pub uncertified: Option<String>,
+    /// Why the benchmark's own environment cannot complete any answer to the instance, the
+    /// optimum's included ([`benchmarks::unfinishable`]).
+    pub unfinishable: Option<String>,
 }
 
 impl Row {
@@ -97,6 +100,7 @@ impl Row {
             failed: None,
             certificate: solution.certificate.as_ref().map(|c| c.kind),
             uncertified: None,
+            unfinishable: benchmarks::unfinishable(&solution.instance.instance),
         }
     }
 
@@ -145,15 +149,26 @@ pub enum BatchError {
     },
 }
 
+/// What a batch did: a row per instance completed, and whether `summary.csv` was written.
+#[derive(Debug)]
+pub struct Batch {
+    /// One row per instance completed, in the input order.
+    pub rows: Vec<Row>,
+    /// Why `summary.csv` could not be rewritten (a full disk, a folder of that name); the
+    /// solution files are complete, and the next run into the folder rewrites it.
+    pub summary_failed: Option<BatchError>,
+}
+
 /// Solves every instance and writes one solution file each, then `summary.csv`; `progress`
 /// is called with each finished row. Once `cancel` is tripped it starts no further instance
-/// and returns the rows of those that were completed.
+/// and returns the rows of those that were completed. A `summary.csv` that cannot be
+/// written is reported in the [`Batch`], not an error: every solution is written by then.
 pub fn run(
     instances: &[Instance],
     options: &BatchOptions,
     progress: &(dyn Fn(&Row) + Sync),
     cancel: &Cancel,
-) -> Result<Vec<Row>, BatchError> {
+) -> Result<Batch, BatchError> {
     writable_folder(&options.out)?;
     temp::clean(&options.out);
     if let Some(dir) = &options.export_lp {
@@ -186,8 +201,10 @@ pub fn run(
             .collect()
     });
     let rows = rows?;
-    write_summary(&options.out)?;
-    Ok(rows.into_iter().flatten().collect())
+    Ok(Batch {
+        rows: rows.into_iter().flatten().collect(),
+        summary_failed: write_summary(&options.out).err(),
+    })
 }
 
 /// Creates `dir` if needed and checks that files can be written there, before any
@@ -383,7 +400,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
 /// Rewrites `summary.csv` from every solution file in the folder, so it describes the
 /// folder, not just the latest run. Written by the `csv` crate: a name with a comma, quote
 /// or line break stays one cell, and a cell a spreadsheet would run as a formula (`=`, `+`,
-/// `-`, `@` first) is quoted and prefixed with `'`.
+/// `-`, `@` first) is quoted and prefixed with `'`. The `unfinishable` column says why the
+/// benchmark's own environment cannot complete an instance (empty when it can).
 pub(crate) fn write_summary(out: &Path) -> Result<(), BatchError> {
     let entries = fs::read_dir(out).map_err(|source| BatchError::Io {
         path: out.to_path_buf(),
@@ -408,8 +426,9 @@ pub(crate) fn write_summary(out: &Path) -> Result<(), BatchError> {
         "seconds",
         "method",
         "check",
+        "unfinishable",
     ];
-    let mut record = |fields: [String; 8]| {
+    let mut record = |fields: [String; 9]| {
         csv.write_record(&fields)
             .expect("writing CSV to memory cannot fail")
     };
@@ -424,6 +443,7 @@ pub(crate) fn write_summary(out: &Path) -> Result<(), BatchError> {
             format!("{:.3}", r.seconds),
             spreadsheet_safe(&r.method),
             r.check.map(Verdict::name).unwrap_or_default().into(),
+            spreadsheet_safe(r.unfinishable.as_deref().unwrap_or_default()),
         ]);
     }
     let bytes = csv.into_inner().expect("writing CSV to memory cannot fail");

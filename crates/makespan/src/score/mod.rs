@@ -9,10 +9,12 @@
 //! corrected, and the [`Difference`]s between the two verdicts.
 //!
 //! The report's types are plain data, defined beside the harness readers in
-//! [`benchmarks::harness`] and re-exported here; [`page`] draws a scored run as one HTML page.
+//! [`benchmarks::harness`] and re-exported here; [`page`] draws a scored run as one HTML page;
+//! [`leaderboard`] scores a folder of several models' runs side by side.
 //! Everything about scoring a run is here or in a benchmark's `harness.rs`: the CLI's
 //! `score` command and Python's `score` only call these.
 
+pub mod leaderboard;
 pub mod page;
 
 use std::collections::{BTreeMap, HashMap};
@@ -126,7 +128,11 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
             })
         })
         .collect();
-    let headline = harness.headline(&rows, &entries);
+    let mut headline = harness.headline(&rows, &entries);
+    let unanswered = match harness.scope(run, &data, &entries) {
+        Some(scope) => over_scope(&scope, &rows, &mut headline),
+        None => Vec::new(),
+    };
     let report = RunReport {
         format: RUN_REPORT_FORMAT.to_string(),
         benchmark: benchmark.to_string(),
@@ -136,12 +142,62 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
         rows,
         headline,
         differences,
+        unanswered,
     };
     Ok(ScoredRun {
         report,
         entries,
         optima,
     })
+}
+
+/// The scope's keys with no row, sorted; and beside the harness's success metric its twin over
+/// every key of the scope, an unanswered key counted as a failure (by the original's verdict
+/// and by the strict one).
+fn over_scope(
+    scope: &benchmarks::harness::Scope,
+    rows: &[Row],
+    headline: &mut Headline,
+) -> Vec<String> {
+    let answered: HashMap<&str, &Row> = rows.iter().map(|r| (r.key.as_str(), r)).collect();
+    let mut unanswered: Vec<String> = scope
+        .keys
+        .iter()
+        .filter(|k| !answered.contains_key(k.as_str()))
+        .cloned()
+        .collect();
+    unanswered.sort();
+    unanswered.dedup();
+    let n = scope.keys.len();
+    if n == 0 {
+        return unanswered;
+    }
+    let share = |success: &dyn Fn(&Row) -> bool| {
+        let hits = scope
+            .keys
+            .iter()
+            .filter(|k| answered.get(k.as_str()).is_some_and(|r| success(r)))
+            .count();
+        Some(100.0 * hits as f64 / n as f64)
+    };
+    let at = headline
+        .metrics
+        .iter()
+        .position(|m| m.name == scope.success_metric)
+        .map_or(headline.metrics.len(), |i| i + 1);
+    headline.metrics.insert(
+        at,
+        Metric::new(
+            &format!("{}-all", scope.success_metric),
+            &format!(
+                "{} over all {n} keys of {} (an unanswered key counts as a failure; original: the benchmark's own verdict per answer)",
+                scope.success_metric, scope.about
+            ),
+            share(&|r| r.original_valid == Some(true)),
+            share(&|r| r.valid == Some(true)),
+        ),
+    );
+    unanswered
 }
 
 /// The optimum (or best known makespan) of each instance, by problem hash, and whether it is
@@ -378,6 +434,26 @@ pub fn render_text(report: &RunReport) -> String {
         report.unscored(),
         report.score_name
     );
+    if !report.unanswered.is_empty() {
+        const SHOWN: usize = 10;
+        let shown: Vec<&str> = report
+            .unanswered
+            .iter()
+            .take(SHOWN)
+            .map(String::as_str)
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} key(s) of the checkout have no answer in the run (the harness recorded none): {}{}",
+            report.unanswered.len(),
+            shown.join(", "),
+            if report.unanswered.len() > SHOWN {
+                ", … (the JSON report lists every one)"
+            } else {
+                ""
+            }
+        );
+    }
     let fair = report.headline.metrics.iter().any(|m| m.fair.is_some());
     let unfinishable = report
         .rows

@@ -16,6 +16,10 @@ use rustc_hash::FxHashMap;
 use crate::astar::Limits;
 use crate::world::{Plan, World};
 
+/// An action the beam took: the entry it was taken from, the action and its cost (none for
+/// the initial state).
+type Entry<A> = (usize, Option<(A, i64)>);
+
 /// The best plan a beam of `width` states per round finds within `limits` (its time and
 /// cancel; `max_states` caps the states remembered), if any. States are ranked by elapsed
 /// plus `weight` × the bound; plans no shorter than `upper` are not looked for.
@@ -27,9 +31,8 @@ pub fn beam<W: World>(
     upper: i64,
 ) -> Option<Plan<W::Action>> {
     let started = Instant::now();
-    // Every action taken, as (parent entry, action, cost): plans are rebuilt for the best
-    // goal only.
-    let mut arena: Vec<(usize, Option<(W::Action, i64)>)> = vec![(usize::MAX, None)];
+    // Every action taken: plans are rebuilt for the best goal only.
+    let mut arena: Vec<Entry<W::Action>> = vec![(usize::MAX, None)];
     let initial = world.initial();
     let mut best: Option<(i64, usize)> = None;
     if world.is_goal(&initial) {

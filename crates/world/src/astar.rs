@@ -48,7 +48,7 @@ impl std::fmt::Debug for Limits {
 
 impl Limits {
     /// Whether the search must stop now: out of time or cancelled.
-    fn stop_now(&self, started: Instant) -> bool {
+    pub(crate) fn stop_now(&self, started: Instant) -> bool {
         self.time.is_some_and(|t| started.elapsed() >= t)
             || self.cancel.as_ref().is_some_and(|cancelled| cancelled())
     }
@@ -96,6 +96,17 @@ struct Node<S, A> {
 
 /// Searches `world` for a shortest plan within `limits`.
 pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
+    search_below(world, limits, i64::MAX)
+}
+
+/// Searches `world` for a plan shorter than `upper` (the cost of a plan known already,
+/// from a quick search), within `limits`: states whose elapsed time plus bound reach
+/// `upper` are never kept, since no plan through them can beat the known one. That is what
+/// makes a good incumbent pay: the queue holds only states that may still improve on it.
+///
+/// [`Outcome::Infeasible`] then says that no plan shorter than `upper` exists (the known
+/// one is optimal), and [`Outcome::Unknown`] that none was found before a limit.
+pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome<W::Action> {
     let started = Instant::now();
     let initial = world.initial();
     let mut nodes: Vec<Node<W::State, W::Action>> = Vec::new();
@@ -104,6 +115,9 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
     // goal) first, which finds plans sooner without changing what is proven.
     let mut queue: BinaryHeap<(Reverse<i64>, i64, Reverse<usize>)> = BinaryHeap::new();
     let f0 = world.lower_bound(&initial).max(limits.known_bound);
+    if f0 >= upper {
+        return Outcome::Infeasible;
+    }
     index.insert(initial.clone(), 0);
     nodes.push(Node {
         state: initial,
@@ -144,9 +158,16 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
         world.successors(&nodes[id].state, &mut children);
         for (action, cost, state) in children.drain(..) {
             let reached = elapsed + cost.max(0);
-            let child = match index.get(&state) {
-                Some(&known) if nodes[known].elapsed <= reached => continue,
-                Some(&known) => {
+            let known = index.get(&state).copied();
+            if known.is_some_and(|k| nodes[k].elapsed <= reached) {
+                continue;
+            }
+            let bound = reached + world.lower_bound(&state).max(0);
+            if bound >= upper {
+                continue; // cannot beat the plan known already
+            }
+            let child = match known {
+                Some(known) => {
                     nodes[known].elapsed = reached;
                     nodes[known].parent = Some((id, action, cost));
                     known
@@ -165,7 +186,6 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
             if world.is_goal(&nodes[child].state) && incumbent.is_none_or(|(c, _)| reached < c) {
                 incumbent = Some((reached, child));
             }
-            let bound = reached + world.lower_bound(&nodes[child].state).max(0);
             queue.push((Reverse(bound.max(f)), reached, Reverse(child)));
         }
     }

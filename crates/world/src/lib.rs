@@ -47,7 +47,9 @@
 #![warn(missing_docs)]
 
 mod astar;
+mod beam;
 mod world;
 
-pub use astar::{search, Cancelled, Limits, Outcome};
+pub use astar::{search, search_below, Cancelled, Limits, Outcome};
+pub use beam::beam;
 pub use world::{Plan, Step, World};

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BinaryHeap};
 
-use makespan_world::{search, Limits, Outcome, Plan, World};
+use makespan_world::{beam, search, search_below, Limits, Outcome, Plan, World};
 use proptest::prelude::*;
 
 /// A directed graph; states are vertices, actions are arcs, the goal is the last vertex.
@@ -148,6 +148,44 @@ proptest! {
             }
             Outcome::Infeasible => prop_assert_eq!(optimum, None),
         }
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_search_below_a_known_plan_finds_only_shorter_ones(graph in graphs(), extra in 0i64..4) {
+        let Some(optimum) = graph.distance[0] else { return Ok(()) };
+        // A known plan of the optimum's cost: nothing shorter exists.
+        prop_assert!(matches!(search_below(&graph, &Limits::default(), optimum), Outcome::Infeasible));
+        // A longer one: the optimum is found below it.
+        match search_below(&graph, &Limits::default(), optimum + 1 + extra) {
+            Outcome::Optimal(plan) => {
+                prop_assert_eq!(plan.cost, optimum);
+                prop_assert!(replays(&graph, &plan));
+            }
+            other => prop_assert!(false, "{other:?} below {}", optimum + 1 + extra),
+        }
+    }
+
+    #[test]
+    fn a_beam_plan_replays_and_is_never_shorter_than_the_optimum(
+        graph in graphs(),
+        width in 1usize..5,
+        weight in 1i64..4,
+    ) {
+        if let Some(plan) = beam(&graph, width, weight, &Limits::default(), i64::MAX) {
+            prop_assert!(replays(&graph, &plan));
+            prop_assert!(graph.distance[0].is_some_and(|d| d <= plan.cost));
+            // Asked for a shorter plan than its own, it finds none or a shorter one.
+            if let Some(shorter) = beam(&graph, width, weight, &Limits::default(), plan.cost) {
+                prop_assert!(shorter.cost < plan.cost && replays(&graph, &shorter));
+            }
+        }
+        // Wide enough to keep every vertex, it finds a plan wherever one exists.
+        prop_assert_eq!(
+            beam(&graph, 64, weight, &Limits::default(), i64::MAX).is_some(),
+            graph.distance[0].is_some()
+        );
     }
 }
 

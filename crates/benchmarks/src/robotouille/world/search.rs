@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use makespan_model::solution::Status;
-use makespan_world::{search, Limits, Outcome, World};
+use makespan_world::{beam, search_below, Limits, Outcome, World};
 
 use super::goal::{Literal, Obj};
 use super::kitchen::{Kitchen, StationKind};
@@ -603,6 +603,13 @@ impl KitchenWorld<'_> {
     }
 }
 
+/// The share of the time limit the searches that find the incumbent may take (the first
+/// beam runs to its end whatever the time when no plan is known yet).
+const INCUMBENT_SHARE: f64 = 0.3;
+
+/// The widest beam tried for the incumbent.
+const MAX_WIDTH: usize = 4096;
+
 /// Memory one search may use: the search keeps every distinct state twice (its node and
 /// its index key) plus a queue entry.
 const MEMORY: usize = 3_500_000_000;
@@ -657,41 +664,71 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
         max_states: limits.max_states.min(max_states(k)),
         ..limits.clone()
     };
-    // A quick incumbent first, unless the exact search is cheap anyway: weighted A*
-    // (twice the bound) on a fifth of the limits. Its plan is kept only if the exact search
-    // ends without a better one; its length proves nothing.
+    // A quick incumbent first: weighted A* (twice the bound), then beams of growing width
+    // for a shorter plan (the first beam runs whatever the time if A* found none, so that
+    // no instance ends without a plan); then A* looks only for plans shorter than the
+    // incumbent, keeping only states that may beat it. Which of the two finds the better
+    // plan differs by kitchen (the beam on one robot's long recipes, weighted A* with
+    // several robots), so both run.
     let mut incumbent: Option<Vec<Act>> = None;
     if !blind {
-        let quick = Limits {
+        let share = limits.time.map(|t| t.mul_f64(INCUMBENT_SHARE));
+        let weighted = Limits {
             max_states: limits.max_states / 5,
-            time: limits.time.map(|t| t / 5),
+            time: share.map(|t| t / 2),
             known_bound: 0,
             ..limits.clone()
         };
-        let weighted = Weighted(&world);
-        if let Outcome::Optimal(plan) | Outcome::Feasible { plan, .. } = search(&weighted, &quick) {
+        if let Outcome::Optimal(plan) | Outcome::Feasible { plan, .. } =
+            search_below(&Weighted(&world), &weighted, i64::MAX)
+        {
             incumbent = Some(real_plan(&world, k, &plan.steps)?);
         }
+        let mut width = 16;
+        while width <= MAX_WIDTH {
+            let upper = incumbent.as_ref().map_or(i64::MAX, |p| p.len() as i64);
+            if upper <= limits.known_bound.max(world.initial_bound()) {
+                break; // the incumbent meets a bound: nothing shorter exists
+            }
+            let quick = Limits {
+                time: if incumbent.is_none() {
+                    limits.time
+                } else {
+                    share.map(|t| t.saturating_sub(started.elapsed()))
+                },
+                max_states: limits.max_states / 4,
+                ..limits.clone()
+            };
+            if let Some(plan) = beam(&world, width, 2, &quick, upper) {
+                incumbent = Some(real_plan(&world, k, &plan.steps)?);
+            }
+            if share.is_some_and(|t| started.elapsed() >= t)
+                || limits.cancel.as_ref().is_some_and(|c| c())
+            {
+                break;
+            }
+            width *= 4;
+        }
     }
+    let upper = incumbent.as_ref().map_or(i64::MAX, |p| p.len() as i64);
     let exact = Limits {
         time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
         ..limits.clone()
     };
-    let (status, plan, bound) = match search(&world, &exact) {
+    let (status, plan, bound) = match search_below(&world, &exact, upper) {
         Outcome::Optimal(plan) => {
             let cost = plan.cost;
             (Status::Optimal, real_plan(&world, k, &plan.steps)?, cost)
         }
         Outcome::Feasible { plan, bound } => {
-            let found = real_plan(&world, k, &plan.steps)?;
-            match incumbent {
-                Some(quick) if quick.len() < found.len() => (Status::Feasible, quick, bound),
-                _ => (Status::Feasible, found, bound),
-            }
+            (Status::Feasible, real_plan(&world, k, &plan.steps)?, bound)
         }
-        Outcome::Infeasible => (Status::Infeasible, Vec::new(), 0),
+        // Nothing shorter than the incumbent: it is optimal (or, with none, no plan exists).
+        Outcome::Infeasible => match incumbent {
+            Some(quick) => (Status::Optimal, quick, upper),
+            None => (Status::Infeasible, Vec::new(), 0),
+        },
         Outcome::Unknown { bound } => match incumbent {
-            Some(quick) if quick.len() as i64 <= bound => (Status::Optimal, quick, bound),
             Some(quick) => (Status::Feasible, quick, bound),
             None => (Status::Error, Vec::new(), bound),
         },

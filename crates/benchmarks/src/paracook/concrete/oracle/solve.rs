@@ -156,11 +156,15 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 restricted: true,
                 ..KitchenWorld::new(&alone)
             };
-            let until = if oracle.best.is_some() {
-                share(0.3 / m as f64)
-            } else {
-                deadline
-            };
+            // A narrow beam first: a plan within a fraction of the time, which the wide one
+            // then has to beat.
+            if oracle.best.is_none() {
+                if let Some((d, _)) = beam(&world, 8, 4, Some(deadline), cutoff) {
+                    keep(&mut oracle, kitchen, &lay, &alone, i, &d, "world:beam");
+                }
+            }
+            let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+            let until = share(0.3 / m as f64);
             if let Some((d, _)) = beam(&world, 200, 4, Some(until), cutoff) {
                 keep(&mut oracle, kitchen, &lay, &alone, i, &d, "world:beam");
             }
@@ -179,7 +183,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             restricted: true,
             ..KitchenWorld::new(&lay)
         };
-        for (width, weight) in [(100, 4), (100, 8), (400, 4), (400, 8)] {
+        for (width, weight) in [(12, 4), (100, 4), (100, 8), (400, 4), (400, 8)] {
             if cancelled() || oracle.best.as_ref().is_some_and(|b| b.time <= target) {
                 break;
             }

@@ -9,9 +9,12 @@
 //!   unit's travel is at least its distance in the *item metric*: walking, except that with
 //!   two or more agents an item crosses a counter (table, dispenser top, board, stove) in no
 //!   time, since one agent can put it down and another pick it up on the other side.
-//!   Chopping takes 4 with the unit on the board; a pan food cooks 24 and a pot food 16 on a
-//!   stove after it is added. Orders are served first in, first out, so each serve is no
-//!   earlier than the one before;
+//!   The sink counts as a counter too in a team (one agent washes, another takes the plate
+//!   out on the far side). Chopping takes 4 with the unit on the board; a pan food cooks 24
+//!   and a pot food 16 on a stove after it is added, and the walk from the side it went in
+//!   to the side it comes out (or to another stove the cookware is carried to) overlaps the
+//!   cooking, so the chain counts the larger of the two, never their sum. Orders are served
+//!   first in, first out, so each serve is no earlier than the one before;
 //! - **plate cycle**: the plates in the kitchen are all there ever are. Of any `P + 1`
 //!   consecutive orders (`P` plates) two share a plate, and a plate comes back dirty 10 after
 //!   its serve, must reach a sink, be washed (6) and reach the window: so serve `j` is at least
@@ -110,6 +113,41 @@ pub struct Estimator {
     pot_lag: i32,
     /// From a stove to a window, the best.
     stove_window: i32,
+    /// The stoves' access cells.
+    stoves: Vec<u8>,
+}
+
+/// From each cell through a cooking place: the unit reaches a stove cell `a` (item metric),
+/// cooks `lag` there, and leaves from a stove cell `b`, then costs `after[b]`. Cooking is
+/// passive: the walk from `a` to `b` (around the stove, or to another stove, which the
+/// cookware may be carried to) overlaps it, so the two count as their larger, never their
+/// sum (the unit put in from one side and taken out from the other after cooking is no
+/// later than either).
+fn cooked(n: usize, item: &[i32], stoves: &[u8], lag: i32, after: &[i32]) -> Vec<i32> {
+    let out: Vec<i32> = stoves
+        .iter()
+        .map(|&a| {
+            stoves
+                .iter()
+                .map(|&b| {
+                    lag.max(item[a as usize * n + b as usize])
+                        .saturating_add(after[b as usize])
+                })
+                .min()
+                .unwrap_or(FAR)
+        })
+        .collect();
+    (0..n)
+        .map(|c| {
+            stoves
+                .iter()
+                .zip(&out)
+                .map(|(&a, &rest)| item[c * n + a as usize].saturating_add(rest))
+                .min()
+                .unwrap_or(FAR)
+                .min(FAR)
+        })
+        .collect()
 }
 
 fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> Vec<i32> {
@@ -145,6 +183,7 @@ impl Estimator {
                         | StationKind::Dispenser
                         | StationKind::Board
                         | StationKind::Stove
+                        | StationKind::Sink
                 ) {
                     for &a in &s.access {
                         for &b in &s.access {
@@ -173,6 +212,7 @@ impl Estimator {
                 .flat_map(|s| lay.stations[s].access.iter().copied())
                 .collect()
         };
+        let stove_cells = access(StationKind::Stove);
         let (windows, boards, stoves, sinks) = (
             access(StationKind::Window),
             access(StationKind::Board),
@@ -186,9 +226,9 @@ impl Estimator {
             Rules::Replica => (0, 0),
         };
         let chop_window = through(n, &item, &boards, CHOP_TIME, &to_window);
-        let pan_window = through(n, &item, &stoves, pan_lag, &to_window);
+        let pan_window = cooked(n, &item, &stoves, pan_lag, &to_window);
         let chop_pan_window = through(n, &item, &boards, CHOP_TIME, &pan_window);
-        let pot_window = through(n, &item, &stoves, pot_lag, &to_window);
+        let pot_window = cooked(n, &item, &stoves, pot_lag, &to_window);
         let wash_window = through(n, &item, &sinks, WASH_TIME, &to_window);
         let to_board = through(n, &item, &boards, 0, &zero);
         let to_sink = through(n, &item, &sinks, 0, &zero);
@@ -217,7 +257,31 @@ impl Estimator {
             pan_lag,
             pot_lag,
             stove_window,
+            stoves: stove_cells,
         }
+    }
+
+    /// From the best of `cells`, for cookware that must still cook `cook` on a stove: to a
+    /// stove cell, the cooking overlapping the walk to the stove cell it leaves from, then
+    /// to a window.
+    fn cook_out(&self, cells: &[u8], cook: i32) -> i32 {
+        let n = self.n;
+        let mut best = FAR;
+        for &c in cells {
+            for &a in &self.stoves {
+                let to = self.item[c as usize * n + a as usize];
+                if to >= best {
+                    continue;
+                }
+                for &b in &self.stoves {
+                    let t = to
+                        .saturating_add(cook.max(self.item[a as usize * n + b as usize]))
+                        .saturating_add(self.to_window[b as usize]);
+                    best = best.min(t);
+                }
+            }
+        }
+        best
     }
 
     /// The item metric between two cells.
@@ -333,17 +397,18 @@ impl Estimator {
                             };
                             // Under the game's clock the rest may already be credited.
                             let cook = if lag == 0 { 0 } else { i32::from(left_time) };
-                            let t0 = if *on_stove {
+                            // It leaves cookware on a stove: this one once it has cooked
+                            // and an agent is there, or any other once carried there.
+                            // Off a stove it cooks only once an agent has carried it to one;
+                            // on one it cooks from now, even while an agent comes to move it.
+                            let out = if *on_stove {
                                 (*t).max(cook)
+                                    .saturating_add(best(&self.to_window, cells))
+                                    .min(self.cook_out(cells, cook))
                             } else {
-                                t + cells
-                                    .iter()
-                                    .map(|&a| self.to_stove[a as usize])
-                                    .min()
-                                    .unwrap_or(FAR)
-                                    + cook
+                                t.saturating_add(self.cook_out(cells, cook))
                             };
-                            best_t = best_t.min(t0.saturating_add(best(&self.to_window, cells)));
+                            best_t = best_t.min(out);
                         }
                     }
                     _ => {}

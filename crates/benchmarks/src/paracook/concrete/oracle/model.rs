@@ -130,6 +130,10 @@ pub enum Then {
     Interact,
     /// `Process` on arrival.
     Process,
+    /// Nothing on arrival: the agent decides again there, to act the moment something
+    /// happens (cooking done, a plate back, another agent's action ending). Walking first and
+    /// waiting there arrives no later than waiting first and walking after.
+    Stay,
 }
 
 /// What an agent is doing.
@@ -356,12 +360,14 @@ impl State {
                 Job::Decide => return Ok(passed),
                 Job::Go(station, then) => {
                     record(&mut log, Act::MoveTo(a.cell), a.reg);
-                    if then == Then::Interact {
-                        self.interact(lay, i, station as usize)?;
-                        record(&mut log, Act::Interact(station), 0);
-                        self.free(i);
-                    } else {
-                        self.start_process(lay, i, station as usize)?;
+                    match then {
+                        Then::Interact => {
+                            self.interact(lay, i, station as usize)?;
+                            record(&mut log, Act::Interact(station), 0);
+                            self.free(i);
+                        }
+                        Then::Process => self.start_process(lay, i, station as usize)?,
+                        Then::Stay => self.free(i),
                     }
                 }
                 Job::Processing(station) => {
@@ -410,6 +416,8 @@ impl State {
                             self.free(i);
                         }
                         Then::Process => self.start_process(lay, i, station as usize)?,
+                        // Staying where it stands is no decision.
+                        Then::Stay => return Err(Dead),
                     }
                 } else {
                     a.job = Job::Go(station, then);

@@ -63,6 +63,29 @@ impl<'a> KitchenWorld<'a> {
                 }
             }
         }
+        if state.next_event(self.lay, i).is_some() {
+            let mut stays: Vec<u8> = Vec::new();
+            for (s, station) in self.lay.stations.iter().enumerate() {
+                if !self.awaits(state, s) {
+                    continue;
+                }
+                for &cell in &station.access {
+                    if cell != agent.cell
+                        && !stays.contains(&cell)
+                        && self.lay.dist(agent.cell, cell) < FAR
+                    {
+                        stays.push(cell);
+                        let d = Decision::Go {
+                            agent: i as u8,
+                            cell,
+                            station: s as u8,
+                            then: Then::Stay,
+                        };
+                        self.child(state, d, out);
+                    }
+                }
+            }
+        }
         if let Some(dt) = state.next_event(self.lay, i) {
             self.child(
                 state,
@@ -91,6 +114,25 @@ impl<'a> KitchenWorld<'a> {
 }
 
 impl KitchenWorld<'_> {
+    /// Whether an agent may walk next to station `s` to act there once something happens:
+    /// only where an event changes what acting finds. Alone, those are a stove whose
+    /// cookware is cooking and the plate return while plates are on their way; in a team
+    /// any station may also receive what another agent brings (the beam search leaves that
+    /// out).
+    fn awaits(&self, state: &State, s: usize) -> bool {
+        match self.lay.stations[s].kind {
+            StationKind::Stove => {
+                matches!(
+                    state.places[s],
+                    Some(super::model::Item::Ware(_, bag, left)) if left > 0 && !bag.is_empty()
+                ) || (state.agents.len() > 1 && !self.restricted)
+            }
+            StationKind::Return => !state.dues.is_empty(),
+            StationKind::Window => false,
+            _ => state.agents.len() > 1 && !self.restricted,
+        }
+    }
+
     /// Whether a step takes cookware off a stove or parks something on a dispenser.
     fn unusual(&self, before: &State, after: &State) -> bool {
         self.lay

@@ -147,6 +147,26 @@ proptest! {
         }
     }
 
+    /// Job shops with releases and deadlines, where detectable precedences, not-first and
+    /// not-last prune (and deadlines make some infeasible): the constraint model's optimum
+    /// is the MILP's.
+    #[test]
+    fn cp_agrees_with_the_milp_on_job_shops_with_windows(
+        jobs in 2usize..=4,
+        machines in 2usize..=3,
+        seed in 0u64..1_000,
+        windows in proptest::collection::vec((0i64..=6, proptest::option::of(8i64..=30)), 12),
+    ) {
+        let mut instance = makespan_testkit::job_shop::job_shop("js", jobs, machines, seed);
+        for (a, (release, deadline)) in instance.activities.iter_mut().zip(windows) {
+            a.release = (release > 0).then_some(release);
+            a.deadline = deadline.filter(|&d| d >= release + a.duration);
+        }
+        if let Ok(problem) = Problem::compile(&instance) {
+            prop_assert_eq!(cp_optimum(&problem), milp_optimum(&problem));
+        }
+    }
+
     #[test]
     fn pipeline_schedules_verify_and_agree_with_the_exhaustive_check(instance in rcpsp_instances()) {
         let solution = solve(&instance, &SolveOptions::default());

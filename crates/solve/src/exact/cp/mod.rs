@@ -16,6 +16,7 @@ pub mod lns;
 pub(crate) mod method;
 pub mod model;
 mod orders;
+mod unary;
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -233,6 +234,18 @@ fn post(model: &CpModel, solver: &mut Solver, redundant: bool) -> Posted {
                         tag,
                     ))
                     .post();
+                // Detectable precedences and not-first, and on mirrored times not-last.
+                let _ = solver.add_propagator(unary::Unary {
+                    tasks: big.iter().map(|t| (starts[t.0], t.1)).collect(),
+                    tag,
+                });
+                let _ = solver.add_propagator(unary::Unary {
+                    tasks: big
+                        .iter()
+                        .map(|t| (starts[t.0].offset(t.1).scaled(-1), t.1))
+                        .collect(),
+                    tag,
+                });
             }
         }
     }

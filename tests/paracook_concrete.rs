@@ -306,6 +306,7 @@ fn a_concrete_plan_is_drawn_with_its_cooks_stations_and_served_orders() {
         .descendants()
         .filter(|n| n.has_tag_name("text"))
         .filter_map(|n| n.text())
+        .map(str::trim)
         .collect();
     let has = |prefix: &str| labels.iter().any(|l| l.starts_with(prefix));
     // One lane per cook, the stations in use as lanes, and on the game's time axis: 72.

@@ -121,8 +121,7 @@ pub fn draw(
         let Some(action) = list.actions.get(step.index) else {
             continue;
         };
-        let mut activity =
-            Activity::new(&format!("{prefix}{}: {}", n + 1, list.raw(step.index)), 0);
+        let mut activity = Activity::new(format!("{prefix}{}: {}", n + 1, list.raw(step.index)), 0);
         activity.label = Some(label(kitchen, action));
         match action {
             // A cook who waits is idle: drawn as time the cook does not work.
@@ -145,7 +144,7 @@ pub fn draw(
     for (k, (dish, time)) in outcome.served.iter().enumerate() {
         let end = time.ceil() as i64;
         let mut activity = Activity::new(
-            &format!("{prefix}order {} served: {dish} at {time}", k + 1),
+            format!("{prefix}order {} served: {dish} at {time}", k + 1),
             0,
         );
         activity.label = Some(format!("order {} served: {dish}", k + 1));
@@ -211,7 +210,7 @@ fn cooking(
                 continue;
             }
             let mut activity =
-                Activity::new(&format!("{prefix}{}: {what} from {start}", tile.name), 0);
+                Activity::new(format!("{prefix}{}: {what} from {start}", tile.name), 0);
             activity.label = Some(format!("{what} cooking"));
             activity.agent = AgentUse::None;
             activity.uses = using(&tile.name);

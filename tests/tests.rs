@@ -23,6 +23,7 @@ mod gantt;
 #[cfg(unix)]
 mod interrupt;
 mod limits;
+mod paracook_concrete;
 mod recipe2plan;
 mod recipe2plan_properties;
 mod references;

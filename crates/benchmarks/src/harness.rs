@@ -88,6 +88,10 @@ pub struct Row {
     pub optimum: Option<i64>,
     /// Whether [`Row::optimum`] is proven optimal.
     pub proven: Option<bool>,
+    /// The proven lower bound on the instance's optimum (equal to [`Row::optimum`] when
+    /// that is proven).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<i64>,
     /// makespan / optimum, for a valid answer with a known optimum.
     pub ratio: Option<f64>,
     /// Whether the benchmark's original scorer accepts the answer as a success.

@@ -38,6 +38,33 @@ pub trait Simulated: Sync {
     /// named in the game's words), whether the goal is reached
     /// ([`makespan_verify::Rule::GoalNotReached`]), and the plan's makespan.
     fn replay(&self, instance: &Instance, plan: &[ScheduledActivity]) -> Report;
+
+    /// A plan drawn as activities of `graph` for pictures and explanations, when the
+    /// simulator can say more than the plan's numbered steps: the steps on the world's own
+    /// time axis, the resources they occupy as resources of `graph`, and what the world does
+    /// by itself (a pot cooking, an order served) as activities without an agent. Ids start
+    /// with `prefix` (a plan and its reference share `graph`). `None`: the steps are drawn
+    /// as they are.
+    fn draw(
+        &self,
+        _instance: &Instance,
+        _plan: &[ScheduledActivity],
+        _prefix: &str,
+        _graph: &mut Instance,
+    ) -> Option<Vec<ScheduledActivity>> {
+        None
+    }
+
+    /// The plan's time under each of the simulator's rule sets, by name, for a world whose
+    /// simulator has several (the benchmark's game as it runs and the rules its prompt
+    /// states); empty for one rule set. A rule set under which the plan fails has no time.
+    fn times(
+        &self,
+        _instance: &Instance,
+        _plan: &[ScheduledActivity],
+    ) -> std::collections::BTreeMap<String, Option<f64>> {
+        std::collections::BTreeMap::new()
+    }
 }
 
 /// What a search over a world established.

@@ -15,8 +15,9 @@ use crate::terminal;
 
 #[derive(clap::Args)]
 pub struct ScoreArgs {
-    /// The run: a ParaCook results file (results/abstract/<model>.json), a folder of
-    /// TimeArena trajectories (LLM_test.py --save_path), or a folder of Recipe2Plan logs
+    /// The run: a ParaCook results file (results/abstract/<model>.json) or a model's folder
+    /// of concrete results (results/<method>/<model>), a folder of TimeArena trajectories
+    /// (LLM_test.py --save_path), or a folder of Recipe2Plan logs
     /// (evaluation/logs/<model>/<level>/<agent>/<domain>). A folder of several models' runs
     /// (their results files, or one folder each) gives one leaderboard: a row per model.
     run: PathBuf,

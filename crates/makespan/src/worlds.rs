@@ -122,7 +122,9 @@ fn checked(
 /// A simulated world's plan names actions, not the activities of its instance (those are a
 /// relaxation), so its steps become activities of their own, named by their number and
 /// action (`3: Move robot1 from table1 to stove1`; the reference's `reference 3: …`), on
-/// the agents that took them.
+/// the agents that took them; a simulator that can say more draws them itself
+/// ([`makespan_benchmarks::Simulated::draw`]: the world's time axis, its stations as
+/// resource lanes).
 /// Any other plan is drawn as it is.
 #[derive(Debug, Clone)]
 pub struct Drawing {
@@ -144,20 +146,25 @@ impl Drawing {
         schedule: &[ScheduledActivity],
         reference: Option<&[ScheduledActivity]>,
     ) -> Drawing {
-        if makespan_benchmarks::simulated_of(instance).is_none() {
+        let Some(simulator) = makespan_benchmarks::simulated_of(instance) else {
             return Drawing {
                 instance: instance.clone(),
                 schedule: schedule.to_vec(),
                 reference: reference.map(<[_]>::to_vec),
                 comparable: true,
             };
-        }
+        };
         let mut graph = Instance {
             time_unit: instance.time_unit,
             ..Instance::new(&instance.name, instance.agents)
         };
-        let schedule = steps_as_activities(&mut graph, schedule, "");
-        let reference = reference.map(|r| steps_as_activities(&mut graph, r, "reference "));
+        let mut drawn = |plan: &[ScheduledActivity], prefix: &str| {
+            simulator
+                .draw(instance, plan, prefix, &mut graph)
+                .unwrap_or_else(|| steps_as_activities(&mut graph, plan, prefix))
+        };
+        let schedule = drawn(schedule, "");
+        let reference = reference.map(|r| drawn(r, "reference "));
         Drawing {
             instance: graph,
             schedule,

@@ -8,6 +8,9 @@
 //! The original headline (`get_abstract_results.py`) needs the reference run: the
 //! `cp_sat.json` file beside the model's file. SR counts the file's `done`; nOCT and pOCT divide
 //! by the reference's time. Corrected: the strict verdict and the proven optimum instead.
+//!
+//! A folder is the concrete mode's run instead (`results/<method>/<model>/`, one file per
+//! kitchen), read by [`super::concrete::harness`].
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,6 +73,9 @@ fn read_object(path: &Path) -> Result<serde_json::Map<String, Value>, LoadError>
 
 impl Harness for ParaCookHarness {
     fn recognises(&self, run: &Path) -> bool {
+        if super::concrete::harness::recognises(run) {
+            return true;
+        }
         run.is_file()
             && read_object(run).is_ok_and(|map| {
                 map.values()
@@ -83,10 +89,13 @@ impl Harness for ParaCookHarness {
     }
 
     fn run_form(&self) -> &'static str {
-        "a ParaCook results file (results/abstract/<model>.json)"
+        "a ParaCook results file (results/abstract/<model>.json) or a model's folder of concrete results (results/<method>/<model>)"
     }
 
     fn read(&self, run: &Path, data: &Path) -> Result<Vec<Entry>, LoadError> {
+        if run.is_dir() {
+            return super::concrete::harness::read(run, data);
+        }
         let results = results_entries(run)?;
         let root = find_in_checkout(data, &ABSTRACT, "ParaCook abstract tasks (data/abstract)")?;
         let reference = run
@@ -158,6 +167,10 @@ impl Harness for ParaCookHarness {
     /// Every task file of the checkout for every number of cooks the run (or its
     /// `cp_sat.json`) answers: the harness drops an answer it cannot parse without a trace.
     fn scope(&self, run: &Path, data: &Path, entries: &[Entry]) -> Option<Scope> {
+        // A concrete run's keys name kitchens, not the abstract task files listed here.
+        if super::concrete::harness::is_concrete(entries) {
+            return None;
+        }
         let root = find_in_checkout(data, &ABSTRACT, "ParaCook abstract tasks").ok()?;
         let reference = read_object(&run.with_file_name("cp_sat.json")).ok();
         let mut agents: Vec<u32> = entries
@@ -183,6 +196,9 @@ impl Harness for ParaCookHarness {
     }
 
     fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline {
+        if super::concrete::harness::is_concrete(entries) {
+            return super::concrete::harness::headline(rows, entries);
+        }
         let scored: Vec<(&Row, Option<f64>)> = rows
             .iter()
             .zip(entries)

@@ -357,6 +357,14 @@ impl crate::Answers for ParaCook {
         instance: &Instance,
         schedule: &[ScheduledActivity],
     ) -> Option<crate::NativeAnswer> {
+        // A kitchen's plan: the harness's answer, one action list per cook.
+        if let Some(kitchen) = concrete::kitchen_of(instance) {
+            let plan = concrete::replay::plan_of_schedule(&kitchen.ok()?, schedule);
+            return Some(crate::NativeAnswer {
+                extension: "json",
+                text: serde_json::to_string_pretty(&plan.to_json()).ok()? + "\n",
+            });
+        }
         Some(crate::NativeAnswer {
             extension: "json",
             text: answer_lists(instance, schedule),

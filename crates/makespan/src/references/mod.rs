@@ -29,7 +29,7 @@
 //!   ([`makespan_benchmarks::recheck`]: a hand-edited line never becomes a reference); every
 //!   file is written to a temporary file and renamed.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -126,6 +126,11 @@ pub struct Reference {
     /// The benchmark's native answer (`solve --emit-native`), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<NativeText>,
+    /// A simulated world's plan replayed under each of its simulator's rule sets (ParaCook's
+    /// kitchens: the game as it runs, `replica`, and the rules its prompt states,
+    /// `intended`): the time, or none where the plan fails; absent for one rule set.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub times: BTreeMap<String, Option<f64>>,
 }
 
 /// How a reference names its instance: `"<benchmark>:<name>"`, or the instance.
@@ -467,7 +472,11 @@ impl Reference {
         certificate: Option<Proof>,
         answer: Option<NativeText>,
     ) -> Reference {
+        let times = makespan_benchmarks::simulated_of(&solution.instance.instance)
+            .map(|s| s.times(&solution.instance.instance, &solution.schedule))
+            .unwrap_or_default();
         Reference {
+            times,
             name: solution.instance.name,
             hash: problem_hash(&solution.instance.instance),
             instance,

@@ -275,14 +275,16 @@ fn row(entry: &Entry, optima: &Optima) -> Row {
     }
     let mut notes = s.notes.clone();
     let optimum = match &optima[&problem_hash(&s.instance)] {
-        Ok(found) => found.makespan.map(|m| (m, found.status == Status::Optimal)),
+        Ok(found) => found
+            .makespan
+            .map(|m| (m, found.status == Status::Optimal, found.lower_bound)),
         Err(why) => {
             notes.push(why.clone());
             None
         }
     };
     let ratio = match (report.valid, report.makespan, optimum) {
-        (true, Some(m), Some((o, _))) if o > 0 => Some(m as f64 / o as f64),
+        (true, Some(m), Some((o, ..))) if o > 0 => Some(m as f64 / o as f64),
         _ => None,
     };
     Row {
@@ -296,8 +298,9 @@ fn row(entry: &Entry, optima: &Optima) -> Row {
             .map(|v| format!("{}: {}", v.rule, v.message))
             .collect(),
         makespan: report.makespan,
-        optimum: optimum.map(|(o, _)| o),
-        proven: optimum.map(|(_, p)| p),
+        optimum: optimum.map(|(o, ..)| o),
+        proven: optimum.map(|(_, p, _)| p),
+        bound: optimum.and_then(|(.., b)| b),
         ratio,
         original_valid: s.original_valid,
         original_score: s.original_score,

@@ -10,6 +10,8 @@
 pub mod answer;
 pub mod bounds;
 pub mod checkout;
+pub mod drawing;
+pub mod harness;
 pub mod kitchen;
 pub mod oracle;
 pub mod replay;

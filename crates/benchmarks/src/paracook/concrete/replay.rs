@@ -233,4 +233,36 @@ impl Simulated for ConcreteWorld {
             ),
         }
     }
+
+    /// Each cook's actions on the game's time axis, the boards, stoves, sink and serving
+    /// window as lanes ([`super::drawing`]).
+    fn draw(
+        &self,
+        instance: &Instance,
+        plan: &[ScheduledActivity],
+        prefix: &str,
+        graph: &mut Instance,
+    ) -> Option<Vec<ScheduledActivity>> {
+        let kitchen = kitchen_of(instance)?.ok()?;
+        Some(super::drawing::draw(&kitchen, plan, prefix, graph))
+    }
+
+    /// The time (OCT) in `replica` and `intended` mode; none where the plan fails.
+    fn times(
+        &self,
+        instance: &Instance,
+        plan: &[ScheduledActivity],
+    ) -> std::collections::BTreeMap<String, Option<f64>> {
+        let Some(Ok(kitchen)) = kitchen_of(instance) else {
+            return Default::default();
+        };
+        let plan = plan_of_schedule(&kitchen, plan);
+        Mode::BOTH
+            .iter()
+            .map(|&mode| {
+                let o = simulate(&kitchen, &plan, mode);
+                (mode.name().to_string(), o.done.then_some(o.oct))
+            })
+            .collect()
+    }
 }

@@ -7,8 +7,8 @@
 //! nOCT (mean over successes of time / T_max), pMD (mean over cooks of the moving time, a
 //! failure's cooks T_max's moves / m each) and AU (mean over the cooks of successes of
 //! (execution − waiting) / execution). T_max is the script's serial estimate (18 steps per
-//! walk, whatever the map and the number of cooks); the corrected metrics keep it as the
-//! reference until best-known plans and bounds are available, and say so.
+//! walk, whatever the map and the number of cooks). `makespan score` adds the metrics
+//! corrected against the best known plans and their bounds ([`super::harness`]).
 
 use std::path::{Path, PathBuf};
 
@@ -89,13 +89,28 @@ pub struct Metrics {
 }
 
 /// Per cook `(moving, waiting, execution)`.
-type CookTimes = Vec<(f64, f64, f64)>;
+pub type CookTimes = Vec<(f64, f64, f64)>;
 
 /// `(done, time, per cook times)` of one answer, by one judge.
 type Judged = (bool, f64, CookTimes);
 
-/// `(done, time, per cook times, T_max, cooks)` of one answer.
-type Sample = (bool, f64, CookTimes, (f64, f64), usize);
+/// One answer as the metrics see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// Counted a success.
+    pub done: bool,
+    /// Its time (OCT).
+    pub time: f64,
+    /// Per cook `(moving, waiting, execution)`.
+    pub agents: CookTimes,
+    /// What a failure counts instead: `(time, moves)` (the script's T_max).
+    pub penalty: (f64, f64),
+    /// What nOCT divides a success's time by (the script: T_max; a reference of 0 counts 0);
+    /// `None` leaves the answer out of nOCT.
+    pub reference: Option<f64>,
+    /// Cooks of the kitchen.
+    pub cooks: usize,
+}
 
 /// The metrics as the statistics script computes them over `samples`.
 pub fn metrics(samples: &[Sample]) -> Option<Metrics> {
@@ -111,12 +126,14 @@ pub fn metrics(samples: &[Sample]) -> Option<Metrics> {
     };
     let (mut times, mut rates, mut moves, mut utils, mut done) =
         (vec![], vec![], vec![], vec![], 0);
-    for (ok, time, agents, (tmax, tmoves), m) in samples {
-        if *ok {
+    for s in samples {
+        if s.done {
             done += 1;
-            times.push(*time);
-            rates.push(if *tmax > 0.0 { time / tmax } else { 0.0 });
-            for &(mv, wait, exec) in agents {
+            times.push(s.time);
+            if let Some(r) = s.reference {
+                rates.push(if r > 0.0 { s.time / r } else { 0.0 });
+            }
+            for &(mv, wait, exec) in &s.agents {
                 utils.push(if exec > 0.0 {
                     (exec - wait) / exec
                 } else {
@@ -125,9 +142,9 @@ pub fn metrics(samples: &[Sample]) -> Option<Metrics> {
                 moves.push(mv);
             }
         } else {
-            times.push(*tmax);
-            for _ in agents {
-                moves.push(tmoves / *m as f64);
+            times.push(s.penalty.0);
+            for _ in &s.agents {
+                moves.push(s.penalty.1 / s.cooks.max(1) as f64);
             }
         }
     }
@@ -156,21 +173,39 @@ pub struct RunScore {
     pub intended: Option<Metrics>,
 }
 
-fn number(v: &Value) -> f64 {
-    v.as_f64().unwrap_or(0.0)
-}
-
-/// Reads one result file against its kitchen.
-fn entry(kitchen: &Kitchen, path: &Path) -> Result<RunEntry, String> {
+/// Reads one result file against its kitchen and replays its plan in both modes; also the
+/// plan (empty when the file's `plan` is not one, with why). An error names the file and the
+/// field when the file is not a result file.
+pub fn read_result(
+    kitchen: &Kitchen,
+    path: &Path,
+) -> Result<(RunEntry, Plan, Option<String>), String> {
     let text = makespan_model::input::read_text(path).map_err(|e| e.to_string())?;
     let data: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e).to_string())?;
+    let field = |name: &str, what: &str| {
+        LoadError::format(
+            path,
+            name,
+            format!("a result file of the harness (src/main.py) has {what}"),
+        )
+        .to_string()
+    };
+    let harness_done = data
+        .get("done")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| field("done", "\"done\": true or false"))?;
+    let harness_time = match data.get("time").and_then(Value::as_f64) {
+        Some(t) => t,
+        None if !harness_done => 0.0,
+        None => return Err(field("time", "a number \"time\" when done")),
+    };
     let agents: Vec<(f64, f64, f64)> = kitchen
         .map
         .agents
         .iter()
         .map(|a| {
-            let get = |field: &str| number(&data[field][&a.name]);
+            let get = |f: &str| data[f][&a.name].as_f64().unwrap_or(0.0);
             (
                 get("agent_moving_time"),
                 get("agent_waiting_time"),
@@ -178,11 +213,16 @@ fn entry(kitchen: &Kitchen, path: &Path) -> Result<RunEntry, String> {
             )
         })
         .collect();
-    let plan = Plan::from_json(&data["plan"]).unwrap_or_default();
+    let (plan, unreadable) = match data.get("plan").map(Plan::from_json) {
+        Some(Ok(plan)) => (plan, None),
+        Some(Err(why)) => (Plan::default(), Some(why)),
+        None => (
+            Plan::default(),
+            Some("the file has no \"plan\" (the last attempt's action lists)".to_string()),
+        ),
+    };
     let replica = simulate(kitchen, &plan, Mode::Replica);
     let intended = simulate(kitchen, &plan, Mode::Intended);
-    let harness_done = data["done"].as_bool().unwrap_or(false);
-    let harness_time = number(&data["time"]);
     let difference = if harness_done != replica.done {
         Some(match &replica.error {
             Some(e) => format!("the replay fails at t = {}: {}", e.time, e.rule),
@@ -197,7 +237,7 @@ fn entry(kitchen: &Kitchen, path: &Path) -> Result<RunEntry, String> {
     } else {
         None
     };
-    Ok(RunEntry {
+    let entry = RunEntry {
         key: kitchen.key.clone(),
         harness_done,
         harness_time,
@@ -206,7 +246,28 @@ fn entry(kitchen: &Kitchen, path: &Path) -> Result<RunEntry, String> {
         intended,
         t_max: t_max(kitchen),
         difference,
-    })
+    };
+    Ok((entry, plan, unreadable))
+}
+
+/// Per cook `(moving, waiting, execution)` of a replay.
+pub fn cook_times(o: &Outcome) -> CookTimes {
+    o.agents
+        .iter()
+        .map(|a| (a.moving, a.waiting, a.execution))
+        .collect()
+}
+
+/// The script's sample of an entry judged by `done`, `time` and `agents`.
+fn scripts_sample(e: &RunEntry, (done, time, agents): Judged) -> Sample {
+    Sample {
+        cooks: agents.len().max(1),
+        done,
+        time,
+        agents,
+        penalty: e.t_max,
+        reference: Some(e.t_max.0),
+    }
 }
 
 /// Scores the result files under `results` (a model's folder, or any folder whose files end
@@ -230,8 +291,8 @@ pub fn score_run(results: &Path, kitchens: &[Kitchen]) -> Result<RunScore, LoadE
         }
         let key = parts[parts.len() - 4..].join("/");
         match kitchens.iter().find(|k| k.key == key) {
-            Some(k) => match entry(k, &file) {
-                Ok(e) => entries.push(e),
+            Some(k) => match read_result(k, &file) {
+                Ok((e, ..)) => entries.push(e),
                 Err(why) => errors.push((key, why)),
             },
             None => errors.push((
@@ -245,25 +306,9 @@ pub fn score_run(results: &Path, kitchens: &[Kitchen]) -> Result<RunScore, LoadE
     }
     entries.sort_by(|a, b| a.key.cmp(&b.key));
     let samples = |f: &dyn Fn(&RunEntry) -> Judged| -> Vec<Sample> {
-        entries
-            .iter()
-            .map(|e| {
-                let (ok, time, agents) = f(e);
-                let m = agents.len().max(1);
-                (ok, time, agents, e.t_max, m)
-            })
-            .collect()
+        entries.iter().map(|e| scripts_sample(e, f(e))).collect()
     };
-    let replayed = |o: &Outcome| {
-        (
-            o.done,
-            o.oct,
-            o.agents
-                .iter()
-                .map(|a| (a.moving, a.waiting, a.execution))
-                .collect(),
-        )
-    };
+    let replayed = |o: &Outcome| (o.done, o.oct, cook_times(o));
     Ok(RunScore {
         original: metrics(&samples(&|e| {
             (e.harness_done, e.harness_time, e.harness_agents.clone())

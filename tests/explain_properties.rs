@@ -146,7 +146,7 @@ proptest! {
     fn the_lost_time_parts_sum_exactly(case in cases()) {
         let Some(case) = case else { return Ok(()) };
         let e = explained(&case, &case.plan, true);
-        let lost = e.lost.expect("a reference was given");
+        let lost = e.lost.clone().expect("a reference was given");
         prop_assert_eq!(lost.lost, e.makespan - makespan_of(&case.optimum));
         assert_lost_parts(&e, &lost)?;
     }

@@ -388,7 +388,7 @@ fn pooled_actions_are_labelled_with_the_container_used_and_pools_are_in_the_key(
         "the answer file names the same fryer: {fried}"
     );
     assert!(
-        svg.contains(&format!(">{fried}<")),
+        svg.contains(&format!(">\n{fried}\n</text>")),
         "the bar's label is whole: {fried}"
     );
     assert!(

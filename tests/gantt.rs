@@ -308,6 +308,16 @@ fn score_html_shows_every_answer_and_each_gantt_beside_its_optimum() {
     // Each scored answer's Gantt has the plan and, below it, the optimum.
     assert_eq!(html.matches("class=\"section reference\"").count(), scored);
     assert!(html.contains("Ratio to the optimum"));
+    // The scatter had no axis labels.
+    assert!(
+        html.contains("class=\"axis-label y\"")
+            && html.contains("ratio to the optimum (makespan / optimum)"),
+        "the scatter's y axis is labelled"
+    );
+    assert!(
+        html.contains("class=\"axis-label x\"") && html.contains("answers, in the table"),
+        "the scatter's x axis is labelled"
+    );
     for m in &report.headline.metrics {
         assert!(html.contains(&format!("<td>{}</td>", m.name)), "{}", m.name);
     }
@@ -344,4 +354,45 @@ fn gantt_refuses_more_pieces_than_it_can_draw_legibly() {
         "{said}"
     );
     assert!(!svg.exists());
+}
+
+/// A TimeArena run with pools was drawn with the label's slot (`fry beef in {fryer}`), and its
+/// pools' load profiles were the one colour the key did not explain.
+#[test]
+fn pooled_actions_are_labelled_with_the_container_used_and_pools_are_in_the_key() {
+    let Some(data) = data("") else { return };
+    let opts = makespan::ImportOptions::default();
+    let instance =
+        makespan::load_instance("timearena:cooking1+cooking2", Some(&data), &opts).unwrap();
+    let solved = makespan::solve(
+        &instance,
+        &SolveOptions {
+            heuristic_only: true,
+            ..SolveOptions::default()
+        },
+    );
+    let drawing = makespan::Drawing::new(&instance, &solved.schedule, None);
+    let svg = svg_of(&drawing.instance, &drawing.schedule, None);
+    assert!(!svg.contains("{fryer}") && !svg.contains("{pot}"), "{svg}");
+    let answer = makespan::benchmarks::timearena::decisions(&instance, &solved.schedule);
+    let fried = drawing
+        .instance
+        .activities
+        .iter()
+        .find(|a| a.id == "fry beef in fryer")
+        .and_then(|a| a.label.clone())
+        .unwrap();
+    assert!(fried.starts_with("fry beef in fryer_"), "{fried}");
+    assert!(
+        answer.contains(&fried),
+        "the answer file names the same fryer: {fried}"
+    );
+    assert!(
+        svg.contains(&format!(">\n{fried}\n</text>")),
+        "the bar's label is whole: {fried}"
+    );
+    assert!(
+        svg.contains("pool in use"),
+        "the key explains the pools' profiles"
+    );
 }

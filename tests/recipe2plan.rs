@@ -157,6 +157,39 @@ fn the_valid_tiny_plan_passes_with_its_metrics() {
     assert!((eta - (3060.0 - 2160.0) / 2220.0).abs() < 1e-12);
 }
 
+/// Recipe2Plan's times were shown in seconds only (`makespan 2160`) where its users read
+/// minutes: `verify` and `explain` give the plan's length as the benchmark writes times.
+#[test]
+fn verify_and_explain_give_the_length_as_the_benchmark_writes_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let cooking = dir.path().join("cooking.json");
+    std::fs::write(&cooking, TINY).unwrap();
+    let answer = dir.path().join("answer.txt");
+    std::fs::write(&answer, VALID.join("\n")).unwrap();
+    let instance = format!("{}#{}", cooking.display(), tiny().name);
+    let args = |command: &'static str| {
+        vec![
+            command.to_string(),
+            answer.display().to_string(),
+            "--instance".into(),
+            instance.clone(),
+            "--level".into(),
+            "medium".into(),
+        ]
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        crate::common::text(&crate::common::makespan(&refs))
+    };
+    let verified = run(args("verify"));
+    assert!(verified.contains("00:36:00 long"), "{verified}");
+    let explained = run(args("explain"));
+    assert!(
+        explained.contains("makespan 2160 (seconds, 00:36:00)"),
+        "{explained}"
+    );
+}
+
 fn rules_of(lines: &[&str]) -> BTreeSet<Rule> {
     let checked = verify_steps(&tiny(), &parse_steps(&lines.join("\n")), None, None);
     checked.report.violations.iter().map(|v| v.rule).collect()

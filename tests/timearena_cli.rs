@@ -163,6 +163,28 @@ fn compare_names_every_run_where_the_greedy_oracle_is_wrong() {
         out.contains("lab ×2:"),
         "groups per scenario and size: {out}"
     );
+    // The triples and the constrained runs have no greedy solution here: one line counts
+    // them (the README's flow listed 175 rows that only said so).
+    assert!(!out.contains("no baseline solution"), "{out}");
+    let counted = out
+        .lines()
+        .find(|l| l.contains("instances have no solution in the baseline folder"))
+        .expect("the runs without a baseline are counted");
+    let n: usize = counted.split(' ').next().unwrap().parse().unwrap();
+    assert!(n > 0, "{counted}");
+    let verbose = makespan(&[
+        "compare",
+        references.path().to_str().unwrap(),
+        "--baseline",
+        greedy.path().to_str().unwrap(),
+        "--differences",
+        "-v",
+    ]);
+    let listed = text(&verbose)
+        .lines()
+        .filter(|l| l.contains("no baseline solution"))
+        .count();
+    assert_eq!(listed, n, "{}", text(&verbose));
 }
 
 #[test]
@@ -262,4 +284,61 @@ fn solve_flags_runs_the_environment_cannot_complete_in_table_summary_and_answers
         .contains("cannot complete this run whatever the answer"));
     assert!(flagged.iter().skip(1).all(|r| r.get("warning").is_none()));
     assert!(answer("lab1")[0].get("warning").is_none());
+}
+
+/// `--agents 2` was accepted and ignored: every run was still solved for one agent.
+#[test]
+fn agent_counts_are_refused_naming_the_flag_and_why() {
+    let Some(timearena) = timearena() else {
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().to_str().unwrap();
+    let run = makespan(&[
+        "solve",
+        &timearena,
+        "--combine",
+        "1",
+        "--agents",
+        "2",
+        "--out",
+        out,
+    ]);
+    assert!(!run.status.success(), "{}", text(&run));
+    assert!(
+        text(&run).contains("TimeArena runs have one agent") && text(&run).contains("--agents"),
+        "{}",
+        text(&run)
+    );
+    let data = data_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.json");
+    std::fs::write(&answer, r#"[{"time": 0, "action": "pick rice"}]"#).unwrap();
+    let lookup = makespan(&[
+        "verify",
+        answer.to_str().unwrap(),
+        "--instance",
+        "timearena:cooking1",
+        "--data",
+        &data,
+        "--agents",
+        "3",
+    ]);
+    assert_eq!(lookup.status.code(), Some(2), "{}", text(&lookup));
+    assert!(
+        text(&lookup).contains("TimeArena runs have one agent"),
+        "{}",
+        text(&lookup)
+    );
+    let one = makespan(&[
+        "solve",
+        &timearena,
+        "--combine",
+        "1",
+        "--agents",
+        "1",
+        "--out",
+        out,
+    ]);
+    assert!(one.status.success(), "{}", text(&one));
 }

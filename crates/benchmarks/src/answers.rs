@@ -27,6 +27,19 @@ pub trait Answers: Sync {
     /// The schedule in this benchmark's native answer form, where it has one to write.
     fn write(&self, instance: &Instance, schedule: &[ScheduledActivity]) -> Option<NativeAnswer>;
 
+    /// Each scheduled activity's text as this benchmark's answer written from `schedule` names
+    /// it, by activity id, where that differs from the instance's labels (a choice the
+    /// schedule makes that the label leaves open, such as which of a pool's containers), so
+    /// that pictures label bars with what was used. `None`: the labels say it all.
+    fn labels(
+        &self,
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+    ) -> Option<std::collections::BTreeMap<String, String>> {
+        let _ = (instance, schedule);
+        None
+    }
+
     /// The benchmark's metrics over several checked answers ([`VerifiedAnswer::run`]), as JSON
     /// and as text, where it has metrics over several.
     fn aggregate(&self, runs: &[serde_json::Value]) -> Option<(serde_json::Value, String)> {
@@ -128,6 +141,12 @@ pub fn verify_answer(
             };
         }
     }
+    if is_empty_plan(answer.text) {
+        return Err(LoadError::usage(
+            answer.path,
+            "the plan is empty: it holds no actions to check; write the plan's actions in the file (and pass --instance to say which instance it answers)",
+        ));
+    }
     Err(LoadError::usage(
         answer.path,
         format!(
@@ -136,6 +155,20 @@ pub fn verify_answer(
             Setting::Agents
         ),
     ))
+}
+
+/// Whether an answer holds nothing at all: blank, or an empty JSON list (or list of empty
+/// lists), so that an error can say so instead of asking for the instance.
+fn is_empty_plan(text: &str) -> bool {
+    fn empty(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Array(items) => items.iter().all(empty),
+            serde_json::Value::String(s) => s.trim().is_empty(),
+            serde_json::Value::Null => true,
+            _ => false,
+        }
+    }
+    text.trim().is_empty() || serde_json::from_str(text).is_ok_and(|v| empty(&v))
 }
 
 /// Whether a reader's error says the answer's text cannot be read as a plan (bad JSON, the

@@ -109,11 +109,23 @@ pub fn load_instance(
             return found;
         }
     }
+    // A file whose own name holds `#` is read whole; `FILE#NAME` otherwise.
     let (path, name) = match spec.rsplit_once('#') {
+        Some(_) if Path::new(spec).is_file() => (spec, None),
         Some((p, n)) => (p, Some(n)),
         None => (spec, None),
     };
     let file = Path::new(path);
+    if name.is_some() && !file.exists() {
+        return Err(LoadError::usage(
+            Path::new(spec),
+            format!(
+                "no such file: {path} (the text after the last `#` names an instance in the file, FILE#NAME); \
+                 a file whose name holds `#` is read whole when it exists, and FILE#NAME picks an instance in it \
+                 (e.g. {spec}#NAME)"
+            ),
+        ));
+    }
     let mut instances = import(file, opts)?;
     if let Some(name) = name {
         // By name, or by the key its benchmark's harness gives it (ParaCook's
@@ -200,6 +212,32 @@ pub(crate) fn find_by_name(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `inst#1.json` was split into the file `inst` and the instance `1.json`, and a missing
+    /// file said nothing of the `#` rule.
+    #[test]
+    fn a_file_named_with_a_hash_is_read_whole_and_a_miss_explains_file_hash_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../instances/two-cooks-breakfast.json"
+        );
+        let file = dir.path().join("inst#1.json");
+        std::fs::copy(source, &file).unwrap();
+        let opts = ImportOptions::default();
+        let spec = file.display().to_string();
+        let whole = load_instance(&spec, None, &opts).unwrap();
+        let named = load_instance(&format!("{spec}#{}", whole.name), None, &opts).unwrap();
+        assert_eq!(whole, named);
+        let missing = dir.path().join("other#1.json").display().to_string();
+        let err = load_instance(&missing, None, &opts)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("FILE#NAME") && err.contains("read whole"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn only_known_benchmarks_are_references() {

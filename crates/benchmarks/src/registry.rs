@@ -124,4 +124,22 @@ mod tests {
             "{err}"
         );
     }
+
+    /// An empty file or `[]` was answered "does not name its instance".
+    #[test]
+    fn an_empty_plan_is_called_empty() {
+        for text in ["", " \n", "[]", "[[], []]"] {
+            let answer = Answer {
+                path: Path::new("answer.json"),
+                text,
+                instance: None,
+                reference: None,
+            };
+            let err = verify_answer(&answer).unwrap_err().to_string();
+            assert!(
+                err.starts_with("answer.json: the plan is empty"),
+                "{text:?}: {err}"
+            );
+        }
+    }
 }

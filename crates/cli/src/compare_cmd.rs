@@ -25,9 +25,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE_OR_DIR")]
     baseline: PathBuf,
     /// List only the instances where the baseline is not optimal: longer than the optimum,
-    /// invalid, or missing (the group summaries still count every instance).
+    /// or invalid (the group summaries still count every instance). Instances the baseline
+    /// folder has no solution of are counted in one line; `-v` lists them too.
     #[arg(long)]
     differences: bool,
+    /// With --differences, list the instances without a baseline solution too.
+    #[arg(short, long)]
+    verbose: bool,
     /// Print the rows and groups as JSON.
     #[arg(long)]
     json: bool,
@@ -58,18 +62,35 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         })
         .collect();
     let groups = compare::summarize(&rows);
+    // A baseline run on part of the instances (the greedy oracle without `--constraint`) left
+    // 175 rows that only said "no baseline": they are counted, not listed, unless asked.
+    let mut unlisted = 0;
     let rows: Vec<Row> = if args.differences {
         rows.into_iter()
             .filter(|r| r.baseline.as_ref().ok() != r.optimum.as_ref())
+            .filter(|r| {
+                let hidden = !args.verbose && baseline.lacks(&r.instance);
+                unlisted += usize::from(hidden);
+                !hidden
+            })
             .collect()
     } else {
         rows
     };
     if args.json {
-        let value = serde_json::json!({ "rows": rows, "groups": groups });
+        let value = serde_json::json!({
+            "rows": rows,
+            "groups": groups,
+            "unlisted_without_baseline": unlisted,
+        });
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print!("{}", terminal::safe(&compare::render(&rows, &groups)));
+        if unlisted > 0 {
+            println!(
+                "{unlisted} instances have no solution in the baseline folder (not listed; -v lists them)"
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -142,6 +163,14 @@ impl Baseline {
         match last {
             Some(e) => Err(anyhow::Error::new(e).context(context)),
             None => bail!(context),
+        }
+    }
+
+    /// Whether the baseline is a folder without a solution of the instance named `name`.
+    fn lacks(&self, name: &str) -> bool {
+        match self {
+            Baseline::Solutions(list) => list.iter().all(|s| s.instance.name != name),
+            Baseline::Plans(_) => false,
         }
     }
 

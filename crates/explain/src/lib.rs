@@ -50,16 +50,18 @@
 //! the end of its busy part, its start plus a start-to-start lag) clamped to `[start, end]`.
 //! Steps follow each other without gaps from 0 to the makespan, so their lengths sum to it.
 //!
-//! **Lost time** against a reference schedule `R` (an optimum, or any solution): with the
-//! chain's activities `c₁ … cₙ` and their starts `sᵢ` in the plan and `s'ᵢ` in the reference,
-//! `makespan − R = Σᵢ [(sᵢ − sᵢ₋₁) − (s'ᵢ − s'ᵢ₋₁)] + [(makespan − sₙ) − (R − s'ₙ)]` (with
-//! `s₀ = s'₀ = 0`) exactly. Each step's term is its **unforced wait** plus the rest of its
-//! advance over the reference's. When the step's link is an **ordering choice** (agent,
-//! setup, resource, state: two activities the instance does not order, put one after the
-//! other by the plan), that rest is the choice's cost; when the instance imposes the link
-//! (precedence, window, release, time 0), and for the tail after the last start, it goes to
-//! `rest` (≤ 0 against a valid reference, which obeys the same rules). So `lost = waits on
-//! the chain + Σ ordering costs + rest`, exactly.
+//! **Lost time** against a reference schedule `R` (an optimum, or any solution):
+//! `lost = makespan − R`, split along the chain into parts that are never negative and sum to
+//! it. With the chain's activities `c₁ … cₙ`, the plan's lateness at each is `Dᵢ = sᵢ − s'ᵢ`
+//! (its start in the plan less its start in the reference; `D₀ = 0`, and `Dₙ₊₁ = lost` at the
+//! end). Step `i` is charged with the lateness it added that the plan never made up:
+//! `Kᵢ − Kᵢ₋₁` with `Kᵢ = max(0, min over j ≥ i of Dⱼ)`, which grows from 0 to `lost`. The
+//! charge goes first to the step's **unforced wait**; the remainder, when the step's link is an
+//! **ordering choice** (agent, setup, resource, state: two activities the instance does not
+//! order, put one after the other by the plan), to that choice; when the instance imposes the
+//! link (precedence, window, release, time 0), and for the tail after the last start, to
+//! `rest` (0 against a valid reference, which obeys the same rules). So `lost = waits on the
+//! chain + Σ ordering costs + rest`, every part ≥ 0 (all 0 when the plan is the shorter).
 //!
 //! **Agents.** Per agent, from 0 to the makespan: busy, idle while nothing was ready, idle
 //! while work was ready (an activity needing an agent not started yet whose release and

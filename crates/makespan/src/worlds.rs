@@ -148,7 +148,7 @@ impl Drawing {
     ) -> Drawing {
         let Some(simulator) = makespan_benchmarks::simulated_of(instance) else {
             return Drawing {
-                instance: instance.clone(),
+                instance: labelled(instance, schedule, reference),
                 schedule: schedule.to_vec(),
                 reference: reference.map(<[_]>::to_vec),
                 comparable: true,
@@ -172,6 +172,37 @@ impl Drawing {
             comparable: false,
         }
     }
+}
+
+/// The instance with its activities labelled as the benchmark's answer written from the plan
+/// names them (the pool container a TimeArena action used, not the `{fryer}` slot), and where
+/// the reference's answer names another, that one too: both share one instance.
+fn labelled(
+    instance: &Instance,
+    schedule: &[ScheduledActivity],
+    reference: Option<&[ScheduledActivity]>,
+) -> Instance {
+    let mut instance = instance.clone();
+    let Some(answers) = makespan_benchmarks::benchmark_of(&instance).and_then(|b| b.answers())
+    else {
+        return instance;
+    };
+    let Some(ours) = answers.labels(&instance, schedule) else {
+        return instance;
+    };
+    let theirs = reference
+        .and_then(|r| answers.labels(&instance, r))
+        .unwrap_or_default();
+    for activity in &mut instance.activities {
+        let Some(text) = ours.get(&activity.id) else {
+            continue;
+        };
+        activity.label = Some(match theirs.get(&activity.id) {
+            Some(other) if other != text => format!("{text} (reference: {other})"),
+            _ => text.clone(),
+        });
+    }
+    instance
 }
 
 /// Each step of a world's plan as an activity of `graph` named `{prefix}{n}: {action}`, and

@@ -168,7 +168,7 @@ impl Solution {
 
     /// Parses the text of a solution file; `path` is used only in error messages.
     pub fn parse(path: &Path, text: &str) -> Result<Solution, LoadError> {
-        serde_json::from_str(text).map_err(|e| match LoadError::json(path, &e) {
+        serde_json::from_str(text).map_err(|e| match LoadError::json_in(path, text, &e) {
             LoadError::Json {
                 path,
                 line,

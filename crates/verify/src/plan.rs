@@ -106,7 +106,8 @@ pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
     };
     match format.as_deref() {
         Some(PLAN_FORMAT) => {
-            let file: PlanFile = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+            let file: PlanFile =
+                serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
             let instance = match file.instance {
                 None => PlanInstance::Unnamed,
                 Some(InstanceRef::Embedded(inst)) => {

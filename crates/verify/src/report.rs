@@ -204,10 +204,22 @@ impl Report {
         out
     }
 
+    /// When the plan stops for good in a deadlock: the time of its latest
+    /// [`Rule::Deadlock`] violation. Such a plan never finishes, so it has no makespan; the
+    /// end of what it did place is not one (averaged with real makespans, it flatters).
+    pub fn deadlocked_at(&self) -> Option<i64> {
+        self.violations
+            .iter()
+            .filter(|v| v.rule == Rule::Deadlock)
+            .map(|v| v.time.unwrap_or(0))
+            .max()
+    }
+
     fn summary(&self) -> String {
-        let mut metrics = match self.makespan {
-            Some(c) => format!("makespan {c}"),
-            None => "nothing placed".to_string(),
+        let mut metrics = match (self.deadlocked_at(), self.makespan) {
+            (Some(t), _) => format!("deadlocked at {t}, so no makespan"),
+            (None, Some(c)) => format!("makespan {c}"),
+            (None, None) => "nothing placed".to_string(),
         };
         if let Some(idle) = self.agent_idle_time {
             let _ = write!(metrics, ", agent idle time {idle}");

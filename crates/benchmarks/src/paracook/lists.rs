@@ -286,6 +286,12 @@ pub fn check_agent_lists(
     violations.append(&mut report.violations);
     report.valid = violations.is_empty();
     report.violations = violations;
+    if report.deadlocked_at().is_some() {
+        // Lists that never finish have no makespan (nor idle time up to one): the end of the
+        // part they placed looked like one, in text, CSV and JSON alike.
+        report.makespan = None;
+        report.agent_idle_time = None;
+    }
     (decoded.schedule, report)
 }
 
@@ -580,6 +586,21 @@ mod tests {
         let v = &report.violations[0];
         assert_eq!(v.activities, ["b", "a"]);
         assert_eq!(v.hint, "move `a` before `b` in list 0");
+    }
+
+    /// A deadlocked answer was reported with the end of what it placed as its "makespan".
+    #[test]
+    fn a_deadlocked_answer_has_no_makespan_only_the_time_it_stops() {
+        let inst = kitchen(1);
+        let report = verify_agent_lists(&inst, &lists(&[&["c", "b", "a"]]));
+        assert_eq!(rules(&report), [Rule::Deadlock], "{}", report.render_text());
+        assert_eq!((report.makespan, report.agent_idle_time), (None, None));
+        assert_eq!(report.deadlocked_at(), Some(4));
+        let text = report.render_text();
+        assert!(text.contains("deadlocked at 4, so no makespan"), "{text}");
+        assert!(!text.contains("makespan 4"), "{text}");
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["makespan"], serde_json::Value::Null);
     }
 
     #[test]

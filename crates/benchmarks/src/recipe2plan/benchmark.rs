@@ -135,8 +135,14 @@ fn check_steps(
     let checked = verify_steps(instance, &parsed, heuristic.as_deref(), optimum.as_deref());
     let m = &checked.metrics;
     let pct = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{:.2} %", 100.0 * x));
+    // The plan's length as the benchmark writes times (HH:MM:SS): its cooks read minutes,
+    // and the report's makespan is in seconds.
+    let length = checked
+        .report
+        .makespan
+        .map_or(String::new(), |m| format!(", {} long", super::clock(m)));
     let text = format!(
-        "{}: {} action(s), {} malformed; multitasking efficiency {}, relative efficiency {} (vs the benchmark heuristic), {} (vs the optimum); progress {:.1} %; success {}\n",
+        "{}: {} action(s){length}, {} malformed; multitasking efficiency {}, relative efficiency {} (vs the benchmark heuristic), {} (vs the optimum); progress {:.1} %; success {}\n",
         answer.path.display(),
         parsed.actions.len(),
         parsed.malformed.len(),

@@ -116,7 +116,8 @@ impl Lookup for TimeArena {
 
     /// Runs are built from the tasks named, in the order named (`cooking1+cooking2`), from
     /// `tasks.json` or a checkout's task modules.
-    fn find(&self, path: &Path, name: &str, _: &ImportOptions) -> Result<Instance, LoadError> {
+    fn find(&self, path: &Path, name: &str, opts: &ImportOptions) -> Result<Instance, LoadError> {
+        super::check_agents(path, opts)?;
         if path.is_dir() {
             return super::checkout_named(path, name);
         }
@@ -136,6 +137,16 @@ impl Answers for TimeArena {
     /// Its container restriction: a run whose actions it rejects with every container.
     fn unfinishable(&self, instance: &Instance) -> Option<String> {
         super::harness::unfinishable(instance)
+    }
+
+    /// A pooled container's slot (`fry beef in {fryer}`) filled with the instance the decision
+    /// list written from the schedule names.
+    fn labels(
+        &self,
+        instance: &Instance,
+        schedule: &[ScheduledActivity],
+    ) -> Option<std::collections::BTreeMap<String, String>> {
+        Some(super::native::concrete_labels(instance, schedule))
     }
 
     /// A decision list or an `LLM_test.py` trajectory, recognised by its records; any answer

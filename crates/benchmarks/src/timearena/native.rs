@@ -36,20 +36,24 @@ pub fn pool_instances(instance: &Instance) -> BTreeMap<String, Vec<String>> {
     names
 }
 
-/// The decision list of a schedule of a TimeArena instance, as pretty JSON.
-pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String {
+/// Each scheduled action in start order: its start, how long it occupies the agent, and its
+/// text in the run, a pooled container named by the concrete instance it gets (interval
+/// colouring: the first instance free at its start).
+fn action_texts(
+    instance: &Instance,
+    schedule: &[ScheduledActivity],
+) -> Vec<(i64, i64, String, String)> {
     let pools = pool_instances(instance);
     let mut starts: Vec<(i64, &ScheduledActivity)> = schedule
         .iter()
         .filter_map(|s| Some((s.pieces.first()?.start(), s)))
         .collect();
     starts.sort_by_key(|(start, s)| (*start, s.activity.clone()));
-    // Interval colouring per pool kind: each action takes the first instance free at its start.
     let mut free_at: BTreeMap<&str, Vec<i64>> = pools
         .iter()
         .map(|(kind, names)| (kind.as_str(), vec![0; names.len()]))
         .collect();
-    let mut text_of = Vec::new();
+    let mut texts = Vec::new();
     for &(start, scheduled) in &starts {
         let activity = instance
             .activities
@@ -75,8 +79,30 @@ pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String 
             AgentUse::BusyFor(k) => k.min(end - start),
             _ => end - start,
         });
-        text_of.push((start, busy.max(1), text));
+        texts.push((start, busy.max(1), scheduled.activity.clone(), text));
     }
+    texts
+}
+
+/// Each scheduled activity's text as the decision list of the schedule writes it (a pooled
+/// container named by the concrete instance it gets), by activity id: what a picture of the
+/// schedule should label its bars with (`fry beef in fryer_2`, not `fry beef in {fryer}`).
+pub fn concrete_labels(
+    instance: &Instance,
+    schedule: &[ScheduledActivity],
+) -> BTreeMap<String, String> {
+    action_texts(instance, schedule)
+        .into_iter()
+        .map(|(_, _, id, text)| (id, text))
+        .collect()
+}
+
+/// The decision list of a schedule of a TimeArena instance, as pretty JSON.
+pub fn decisions(instance: &Instance, schedule: &[ScheduledActivity]) -> String {
+    let text_of: Vec<(i64, i64, String)> = action_texts(instance, schedule)
+        .into_iter()
+        .map(|(start, busy, _, text)| (start, busy, text))
+        .collect();
     let makespan = schedule
         .iter()
         .filter_map(|s| s.pieces.last().map(|p| p.end()))

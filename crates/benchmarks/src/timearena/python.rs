@@ -95,8 +95,8 @@ fn tokens(path: &Path, text: &str) -> Result<Vec<(Token, usize)>, LoadError> {
                             format!("line {line}"),
                             format!(
                                 "the integer {}{} ({} digits) is beyond 64 bits; task modules give minutes",
-                                &s[..s.len().min(12)],
-                                if s.len() > 12 { "…" } else { "" },
+                                &s[..s.len().min(40)],
+                                if s.len() > 40 { "…" } else { "" },
                                 s.trim_start_matches('-').len()
                             ),
                         ))
@@ -633,7 +633,11 @@ fn derive(path: &Path, module: &Module) -> Result<Task, LoadError> {
         })
         .collect();
     Ok(Task {
-        total_action_time: objects.iter().flat_map(|o| o.todo.values()).sum(),
+        // Saturating: minutes near 2^63 are refused later, by the instance's magnitude check.
+        total_action_time: objects
+            .iter()
+            .flat_map(|o| o.todo.values())
+            .fold(0i64, |sum, &m| sum.saturating_add(m)),
         name,
         scenario,
         description,
@@ -692,6 +696,24 @@ mod tests {
         );
     }
 
+    /// 2^64 was cut to its first 12 digits, and minutes near 2^63 overflowed the sum of a
+    /// task's minutes (a panic in a debug build).
+    #[test]
+    fn huge_minutes_are_quoted_whole_and_never_overflow() {
+        let text = MODULE.replace("\"wash\":1", "\"wash\":18446744073709551616");
+        let err = read_module(Path::new("lab0.py"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the integer 18446744073709551616 (20 digits)"),
+            "{err}"
+        );
+        let text = MODULE.replace("\"wash\":1", "\"wash\":9223372036854775807");
+        let module = read_module(Path::new("lab0.py"), &text).unwrap();
+        let task = derive(Path::new("lab0.py"), &module).unwrap();
+        assert_eq!(task.total_action_time, i64::MAX);
+    }
+
     /// 50,000 levels in 100 KB overflowed the stack while reading (and again while dropping
     /// what was read): the depth is refused at the `[` that passes the limit.
     #[test]
@@ -723,7 +745,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("line 8: the integer 999999999999… (100000 digits) is beyond 64 bits"),
+            err.contains(&format!(
+                "line 8: the integer {}… (100000 digits) is beyond 64 bits",
+                "9".repeat(40)
+            )),
             "{err}"
         );
     }

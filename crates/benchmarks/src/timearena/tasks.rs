@@ -115,7 +115,8 @@ impl Task {
 
 /// Parses `tasks.json` and checks it; errors name the file and the task/action.
 pub fn read(path: &Path, text: &str) -> Result<TaskFile, LoadError> {
-    let file: TaskFile = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let file: TaskFile =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     if file.tasks.is_empty() {
         return Err(LoadError::format(path, "tasks", "the task list is empty"));
     }

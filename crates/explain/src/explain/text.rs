@@ -3,13 +3,21 @@
 use std::fmt::Write;
 
 use super::Explanation;
+use makespan_model::instance::TimeUnit;
 
 impl Explanation {
     /// The explanation as lines of text: violations, the critical chain, unforced waits,
     /// lost time, agents.
     pub fn render_text(&self) -> String {
         let mut out = String::new();
-        let unit = format!("{}s", self.time_unit);
+        // Seconds also as HH:MM:SS, as recipes and their cooks read times (5520 s, 01:32:00).
+        let unit = match self.time_unit {
+            TimeUnit::Second if self.makespan >= 60 => {
+                let s = self.makespan;
+                format!("seconds, {:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+            }
+            unit => format!("{unit}s"),
+        };
         let _ = writeln!(
             out,
             "{}: makespan {} ({unit}), {}",
@@ -92,7 +100,13 @@ impl Explanation {
                 );
             }
         }
-        if let Some(lost) = &self.lost {
+        if let Some(lost) = self.lost.as_ref().filter(|l| l.lost < 0) {
+            let _ = writeln!(
+                out,
+                "no time lost: the plan is {} shorter than the reference {}",
+                -lost.lost, lost.reference
+            );
+        } else if let Some(lost) = &self.lost {
             let what = if lost.optimal { "optimum" } else { "reference" };
             let _ = writeln!(
                 out,
@@ -103,10 +117,10 @@ impl Explanation {
                 lost.ordering_total(),
                 lost.rest
             );
-            for o in lost.ordering.iter().filter(|o| o.cost != 0) {
+            for o in lost.ordering.iter().filter(|o| o.cost > 0) {
                 let _ = writeln!(
                     out,
-                    "  `{}` before `{}` ({}): {:+}",
+                    "  `{}` before `{}` ({}): {}",
                     o.before, o.after, o.reason, o.cost
                 );
             }

@@ -10,8 +10,12 @@ use svg::Document;
 
 use super::layout::{Bar, Lane, Section};
 
-/// Pixel geometry.
+/// Pixel geometry: the lane-label column is at least `LEFT` wide, wider for longer labels.
 const LEFT: f64 = 170.0;
+/// Width of one character of the 11 px sans-serif text, a little generous, for fitting labels.
+const CHAR: f64 = 6.2;
+/// The widest chart drawn: a page scrolls sideways, but a wider SVG gets slow to draw.
+const MAX_CHART: f64 = 16_000.0;
 const RIGHT: f64 = 24.0;
 const TOP: f64 = 66.0;
 const LANE: f64 = 26.0;
@@ -50,13 +54,31 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
         .map(|l| l.bars.len())
         .max()
         .unwrap_or(0);
-    let chart = (36.0 * busiest as f64).clamp(900.0, 6000.0);
+    // Wide enough for every bar's label to fit inside its bar (labels were cut to `pick…`),
+    // up to MAX_CHART; what still does not fit is cut, and shown whole on hover.
+    let fit = sections
+        .iter()
+        .flat_map(|s| &s.lanes)
+        .flat_map(|l| &l.bars)
+        .filter(|b| b.end > b.start)
+        .map(|b| (b.text.chars().count() as f64 * CHAR + 8.0) / (b.end - b.start) as f64)
+        .fold(0.0, f64::max)
+        * horizon as f64;
+    let chart = (36.0 * busiest as f64).max(fit).clamp(900.0, MAX_CHART);
     let scale = chart / horizon as f64;
-    let x = |t: i64| LEFT + t as f64 * scale;
+    let longest = sections
+        .iter()
+        .flat_map(|s| &s.lanes)
+        .map(|l| l.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let left = LEFT.max(16.0 + longest as f64 * CHAR);
+    let x = |t: i64| left + t as f64 * scale;
     let lanes: usize = sections.iter().map(|s| s.lanes.len()).sum();
     let body = sections.len() as f64 * HEADER + lanes as f64 * LANE;
     let height = TOP + body + 12.0 + legend.len() as f64 * LEGEND_LINE + 8.0;
-    let width = LEFT + chart + RIGHT;
+    let (key, key_end) = key(left, sections);
+    let width = (left + chart + RIGHT).max(key_end + RIGHT);
     let mut doc = Document::new()
         .set("xmlns", "http://www.w3.org/2000/svg")
         .set("width", n(width))
@@ -91,7 +113,7 @@ pub(crate) fn document(title: &str, sections: &[Section], legend: &[String]) -> 
                 .set("font-size", 14)
                 .set("font-weight", "bold"),
         )
-        .add(key(width));
+        .add(key);
     // Time axis: ticks at 1, 2 or 5 × 10^k, at most about 12.
     let step = tick_step(horizon);
     let mut axis = Group::new().set("class", "axis");
@@ -280,7 +302,7 @@ fn bar_group(bar: &Bar, in_resource: bool, top: f64, x: &dyn Fn(i64) -> f64) -> 
                 .set("stroke-width", 2),
         );
     }
-    let room = ((width - 6.0) / 6.2).floor() as usize;
+    let room = ((width - 6.0) / CHAR).floor() as usize;
     let label: String = if bar.text.chars().count() <= room {
         bar.text.clone()
     } else if room >= 4 {
@@ -316,17 +338,25 @@ fn rect(x: f64, y: f64, width: f64, fill: &str) -> Rectangle {
         .set("stroke-width", 0.5)
 }
 
-/// The key to the colours, in one row right of the title.
-fn key(width: f64) -> Group {
-    let entries = [
+/// The key to the colours, in one row below the title, and where it ends: the pools' load and the holds only
+/// where the chart has them (a pool's green profile was the one colour the key left out).
+fn key(left: f64, sections: &[Section]) -> (Group, f64) {
+    let lanes = || sections.iter().flat_map(|s| &s.lanes);
+    let mut entries = vec![
         (BUSY, "agent busy"),
         (UNATTENDED, "runs unattended"),
         (CHAIN, "critical chain"),
         ("url(#hatch)", "unforced wait"),
         (VIOLATION, "violation"),
     ];
+    if lanes().any(|l| !l.profile.is_empty()) {
+        entries.push((PROFILE, "pool in use (height: units used of its capacity)"));
+    }
+    if lanes().any(|l| l.bars.iter().any(|b| b.held)) {
+        entries.push((HELD, "held across activities"));
+    }
     let mut g = Group::new().set("class", "key");
-    let mut x = LEFT.min(width - RIGHT - 112.0 * entries.len() as f64);
+    let mut x = left;
     for (fill, what) in entries {
         g = g
             .add(
@@ -340,9 +370,9 @@ fn key(width: f64) -> Group {
                     .set("stroke-width", 0.5),
             )
             .add(text(x + 18.0, 37.0, what));
-        x += 112.0;
+        x += 18.0 + what.chars().count() as f64 * CHAR + 18.0;
     }
-    g
+    (g, x)
 }
 
 fn text(x: f64, y: f64, content: &str) -> Text {

@@ -222,11 +222,12 @@ pub fn html(report: &RunReport, answers: &[RunAnswer<'_>]) -> String {
 }
 
 /// Each answer's ratio to the optimum as a dot, in row order; invalid answers as red marks
-/// above the chart, unscored ones left out.
+/// above the chart, unscored ones left out. Both axes say what they measure.
 fn ratio_chart(report: &RunReport) -> String {
-    const LEFT: f64 = 48.0;
+    const LEFT: f64 = 66.0;
     const TOP: f64 = 28.0;
     const PLOT: f64 = 200.0;
+    const BOTTOM: f64 = 44.0;
     let n = report.rows.len().max(1);
     let width = (LEFT + 16.0 + 6.0 * n as f64).clamp(600.0, 4000.0);
     let step = (width - LEFT - 16.0) / n as f64;
@@ -241,13 +242,34 @@ fn ratio_chart(report: &RunReport) -> String {
     let mut doc = Document::new()
         .set("xmlns", "http://www.w3.org/2000/svg")
         .set("width", f(width))
-        .set("height", f(TOP + PLOT + 30.0))
+        .set("height", f(TOP + PLOT + BOTTOM))
         .set(
             "viewBox",
-            format!("0 0 {} {}", f(width), f(TOP + PLOT + 30.0)),
+            format!("0 0 {} {}", f(width), f(TOP + PLOT + BOTTOM)),
         )
         .set("font-family", "sans-serif")
-        .set("font-size", 11);
+        .set("font-size", 11)
+        .add(
+            Text::new("ratio to the optimum (makespan / optimum)")
+                .set("class", "axis-label y")
+                .set("x", f(14.0))
+                .set("y", f(TOP + PLOT / 2.0))
+                .set("text-anchor", "middle")
+                .set(
+                    "transform",
+                    format!("rotate(-90 {} {})", f(14.0), f(TOP + PLOT / 2.0)),
+                ),
+        )
+        .add(
+            Text::new(format!(
+                "answers, in the table's order ({}); hover a dot for its key",
+                report.rows.len()
+            ))
+            .set("class", "axis-label x")
+            .set("x", f(LEFT + (width - LEFT - 8.0) / 2.0))
+            .set("y", f(TOP + PLOT + 30.0))
+            .set("text-anchor", "middle"),
+        );
     for k in 0..=4 {
         let r = 1.0 + (top - 1.0) * k as f64 / 4.0;
         doc = doc

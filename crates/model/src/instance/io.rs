@@ -61,8 +61,9 @@ pub enum LoadError {
 }
 
 /// serde_json reads a whole number beyond 64 bits as a float and then reports "floating
-/// point `1.8446744073709552e+19`, expected i64": say what the number is instead.
-fn whole_number_message(message: String) -> String {
+/// point `1.8446744073709552e+19`, expected i64": say what the number is instead, as the
+/// file writes it (`written`, when the text is at hand) rather than as the rounded float.
+fn whole_number_message(message: String, written: Option<&str>) -> String {
     let Some(rest) = message.strip_prefix("invalid type: floating point `") else {
         return message;
     };
@@ -70,10 +71,24 @@ fn whole_number_message(message: String) -> String {
         return message;
     };
     if value.contains('e') {
+        let value = written.unwrap_or(value);
         format!("the number {value} is beyond 64-bit whole numbers, expected {expected}")
     } else {
         format!("{value} is not a whole number, expected {expected}")
     }
+}
+
+/// The whole number that ends at 1-based `line` and `column` of `text` (where serde_json
+/// reports a number it could not take), if one does.
+fn number_ending_at(text: &str, line: usize, column: usize) -> Option<&str> {
+    let line = text.lines().nth(line.checked_sub(1)?)?;
+    let upto = line.get(..column.min(line.len()))?;
+    let start = upto
+        .rfind(|c: char| !c.is_ascii_digit() && c != '-')
+        .map_or(0, |k| k + 1);
+    let number = &upto[start..];
+    let digits = number.strip_prefix('-').unwrap_or(number);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(number)
 }
 
 impl LoadError {
@@ -87,13 +102,30 @@ impl LoadError {
         if err.is_eof() {
             message.push_str(" (the file ends too early: is it truncated?)");
         }
-        let message = whole_number_message(message);
+        let message = whole_number_message(message, None);
         LoadError::Json {
             path: path.to_path_buf(),
             line: err.line(),
             column: err.column(),
             message,
         }
+    }
+
+    /// [`LoadError::json`] for an error in `text`, which it quotes where that is clearer than
+    /// serde_json's words (a whole number beyond 64 bits, as the file writes it).
+    pub fn json_in(path: &Path, text: &str, err: &serde_json::Error) -> Self {
+        let mut error = Self::json(path, err);
+        if let LoadError::Json { message, .. } = &mut error {
+            let original = err.to_string();
+            let original = original
+                .rfind(" at line ")
+                .map_or(original.as_str(), |cut| &original[..cut]);
+            let written = number_ending_at(text, err.line(), err.column());
+            if written.is_some() && original.starts_with("invalid type: floating point") {
+                *message = whole_number_message(original.to_string(), written);
+            }
+        }
+        error
     }
 
     /// A file that cannot be used as given; `message` says what to do instead.
@@ -116,7 +148,8 @@ impl LoadError {
 
 /// Parses and validates a unified instance; `path` is used only in error messages.
 pub fn parse_instance(path: &Path, text: &str) -> Result<Instance, LoadError> {
-    let instance: Instance = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let instance: Instance =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     instance.validate().map_err(|source| LoadError::Invalid {
         path: path.to_path_buf(),
         source,
@@ -146,6 +179,27 @@ pub fn problem_hash(instance: &Instance) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 2^64 was reported as serde_json's rounded float, `1.8446744073709552e+19`.
+    #[test]
+    fn a_number_beyond_64_bits_is_quoted_as_written() {
+        let text = "{\"format\": \"makespan-instance/1\", \"name\": \"k\",\n \"activities\": [{\"id\": \"a\", \"duration\": 18446744073709551616}]}";
+        let err = parse_instance(Path::new("k.json"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the number 18446744073709551616 is beyond 64-bit whole numbers"),
+            "{err}"
+        );
+        assert!(!err.contains("e+19"), "{err}");
+        let err = parse_instance(
+            Path::new("k.json"),
+            &text.replace("18446744073709551616", "2.5"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("2.5 is not a whole number"), "{err}");
+    }
 
     const TWO_COOKS: &str = r#"{
         "format": "makespan-instance/1",

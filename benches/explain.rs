@@ -187,6 +187,7 @@ fn run_page(c: &mut Criterion) {
         rows,
         headline: Headline::default(),
         differences: Vec::new(),
+        unanswered: Vec::new(),
     };
     let answers: Vec<RunAnswer> = plans
         .iter()

@@ -262,7 +262,7 @@ fn solve_flags_runs_the_environment_cannot_complete_in_table_summary_and_answers
     );
     let mut summary = csv::Reader::from_path(out.join("summary.csv")).unwrap();
     assert_eq!(
-        summary.headers().unwrap().iter().last(),
+        summary.headers().unwrap().iter().next_back(),
         Some("unfinishable")
     );
     let rows: Vec<csv::StringRecord> = summary.records().map(Result::unwrap).collect();

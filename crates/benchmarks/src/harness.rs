@@ -442,11 +442,12 @@ pub(crate) fn object_entries<'t>(
     Ok(entries)
 }
 
+/// A results file's entry: its key, and its value or why that entry alone cannot be read.
+pub(crate) type ResultsEntry = (String, Result<serde_json::Value, String>);
+
 /// Each entry of a results file ([`object_entries`]) parsed on its own: its value, or why that
 /// entry alone cannot be read (nested beyond [`JSON_DEPTH_LIMIT`], not JSON).
-pub(crate) fn results_entries(
-    path: &Path,
-) -> Result<Vec<(String, Result<serde_json::Value, String>)>, LoadError> {
+pub(crate) fn results_entries(path: &Path) -> Result<Vec<ResultsEntry>, LoadError> {
     let text = makespan_model::input::read_text(path)?;
     Ok(object_entries(path, &text)?
         .into_iter()

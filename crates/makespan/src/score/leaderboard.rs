@@ -427,7 +427,10 @@ mod tests {
             }],
         };
         let page = leaderboard_html(&board);
-        assert!(page.contains("&lt;b&gt;m&lt;/b&gt;"), "{page}");
+        assert!(
+            page.contains("<td>&lt;b&gt;m") && !page.contains("<b>m"),
+            "{page}"
+        );
         assert!(
             page.contains("90.0000") && page.contains("50.0000"),
             "{page}"

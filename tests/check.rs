@@ -25,11 +25,13 @@ fn check_records_agreement_for_every_instance_in_file_and_summary() {
     let run = solve(&["instances", "--check", "--quiet"], &out);
     assert!(run.status.success(), "{run:?}");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    assert!(summary.starts_with("instance,status,makespan,lower_bound,gap,seconds,method,check\n"));
+    assert!(summary.starts_with(
+        "instance,status,makespan,lower_bound,gap,seconds,method,check,unfinishable\n"
+    ));
     let rows: Vec<&str> = summary.lines().skip(1).collect();
     let instances = makespan::benchmarks::input_files(Path::new("instances")).unwrap();
     assert_eq!(rows.len(), instances.len(), "{summary}");
-    assert!(rows.iter().all(|r| r.ends_with(",agree")), "{summary}");
+    assert!(rows.iter().all(|r| r.ends_with(",agree,")), "{summary}");
     let small = json(&out.join("three-agent-assembly.json"));
     assert_eq!(small["check"]["verdict"], "agree");
     assert_eq!(small["check"]["method"], "exhaustive");

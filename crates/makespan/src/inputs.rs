@@ -51,8 +51,8 @@ impl Inputs {
                 Ok(found) => self
                     .instances
                     .extend(found.into_iter().map(|i| (name.clone(), i))),
-                // A file of a clone that looks like an instance but is not one (ParaCook's
-                // `config/item/*.json` are lists of named objects too); a file a benchmark
+                // A file of a clone that looks like an instance but is not one (a game's
+                // configuration files can be lists of named objects too); a file a benchmark
                 // claims by its extension is an input, and its error is the user's to see.
                 Err(e) if walked && file != input && !benchmarks::claimed_by_extension(&file) => {
                     self.unrelated.push(e.to_string())

@@ -175,7 +175,7 @@ impl Drawing {
 }
 
 /// The instance with its activities labelled as the benchmark's answer written from the plan
-/// names them (the pool container a TimeArena action used, not the `{fryer}` slot), and where
+/// names them (the pool container an action used, not its `{container}` slot), and where
 /// the reference's answer names another, that one too: both share one instance.
 fn labelled(
     instance: &Instance,

@@ -52,9 +52,9 @@ pub enum Setting {
     Data,
     /// How many agents (cooks) an instance has.
     Agents,
-    /// A benchmark's difficulty level (Recipe2Plan's `easy`/`medium`).
+    /// A benchmark's difficulty level (`easy`, `medium`, …).
     Level,
-    /// A benchmark's mode (ParaCook's `abstract`/`concrete`).
+    /// A benchmark's mode (`abstract`, `concrete`, …).
     Mode,
     /// How many instances are solved at once.
     Jobs,
@@ -74,7 +74,7 @@ impl Setting {
     }
 
     /// The setting given `value` (a path, a benchmark name, a number), as a user writes it:
-    /// `--instance timearena:cooking1` or `instance=makespan.load_instance("timearena:cooking1")`.
+    /// `--instance BENCH:NAME` or `instance=makespan.load_instance("BENCH:NAME")`.
     pub fn given(self, value: impl fmt::Display) -> Given {
         Given {
             setting: self,

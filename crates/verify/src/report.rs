@@ -257,7 +257,7 @@ pub struct Comparison {
 }
 
 /// Compares a verified plan with a known optimal makespan. Only valid plans get a ratio:
-/// benchmarks score invalid plans separately (e.g. ParaCook's pOCT penalty).
+/// benchmarks score invalid plans separately (e.g. a time penalty for a failed plan).
 pub fn compare(report: &Report, optimum: i64) -> Comparison {
     let makespan = report.makespan.filter(|_| report.valid);
     let ratio = makespan.and_then(|c| match (c, optimum) {

@@ -126,9 +126,8 @@ pub struct Reference {
     /// The benchmark's native answer (`solve --emit-native`), when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<NativeText>,
-    /// A simulated world's plan replayed under each of its simulator's rule sets (ParaCook's
-    /// kitchens: the game as it runs, `replica`, and the rules its prompt states,
-    /// `intended`): the time, or none where the plan fails; absent for one rule set.
+    /// A simulated world's plan replayed under each of its simulator's rule sets (the game as
+    /// it runs and the rules its prompt states, by name): the time, or none where the plan fails; absent for one rule set.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub times: BTreeMap<String, Option<f64>>,
 }

@@ -1,7 +1,6 @@
 //! Several models' runs of one benchmark scored side by side (`makespan score DIR`): a folder
-//! of the harness's results files (ParaCook's `results/abstract/`, one `<model>.json` each) or
-//! of one folder per model (TimeArena trajectories, Recipe2Plan logs, Robotouille evaluation
-//! folders). Each run is scored as [`super::score_run`] scores it alone; the [`Leaderboard`]
+//! of the harness's results files (one `<model>.json` each) or of one folder per model
+//! (trajectories, logs, evaluation folders). Each run is scored as [`super::score_run`] scores it alone; the [`Leaderboard`]
 //! keeps one [`Standing`] per model: its counts and its headline metrics, original and
 //! corrected. A run that cannot be scored is its model's error row, and the others stand.
 //!

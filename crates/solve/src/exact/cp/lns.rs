@@ -48,7 +48,7 @@ const PATIENCE: usize = 300;
 const MIN_PATIENCE: f64 = 0.25;
 
 /// Seconds the search may take to shorten the schedule it starts from at all: where that
-/// schedule is already optimal (most of ParaCook's), the proof should begin at once.
+/// schedule is already optimal (most of the cooking corpora's), the proof should begin at once.
 const FIRST_PATIENCE: f64 = 0.05;
 
 /// What the search found.

@@ -5,7 +5,7 @@
 //! the second.
 //!
 //! Why this order (measured on the benchmarks' corpora, see the README's speed tables): the
-//! searches over time prove one-agent problems (Recipe2Plan's cook, AsyncTool's assistant)
+//! searches over time prove one-agent problems (a single cook, a single assistant)
 //! in milliseconds to seconds where the MILP needed minutes, and give up quickly (a time
 //! limit or a state budget) where they do not fit; the constraint model proves most of the
 //! rest, and the MILP handles everything else. With two threads or more per instance the

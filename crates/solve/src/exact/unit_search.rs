@@ -1,4 +1,4 @@
-//! An exact method for one agent doing unit-step work (Robotouille, AsyncTool): a
+//! An exact method for one agent doing unit-step work (a robot's moves, an assistant's turns): a
 //! breadth-first search over time steps. A state is what has been done, where the agent
 //! last worked, how long ago, and the ages of the done activities whose lags still matter;
 //! every rule is relative to "now", so a state reached later than an identical one is

@@ -42,7 +42,7 @@ pub struct Effort {
     pub deadline: Option<Instant>,
     /// Whether the local and critical-path searches polish the best sampled schedule. The
     /// solve pipeline turns them off where an exact search over time takes the problem: it
-    /// finds the optimum from any schedule, and on Recipe2Plan the polish never improved
+    /// finds the optimum from any schedule, and on the one-cook corpus the polish never improved
     /// one while it took most of the heuristics' time.
     pub polish: bool,
 }

@@ -1,5 +1,5 @@
 //! Resource usage over time as a step function, with breakpoints only where usage changes,
-//! so its size does not depend on the horizon (AsyncHow spans decades in seconds).
+//! so its size does not depend on the horizon (some instances span decades in seconds).
 
 /// Usage of one resource: `points[i] = (t, u)` means usage `u` from `t` until the next point.
 #[derive(Debug, Clone)]

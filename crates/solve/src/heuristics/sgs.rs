@@ -12,7 +12,7 @@ const RESTARTS: usize = 200;
 /// makespan), or `None` when a maximum lag or deadline cannot be met in this order.
 ///
 /// When a maximum lag cannot be met (the successor finds no room in its window), the pass
-/// starts again with the predecessor delayed so that the window opens later: Recipe2Plan's
+/// starts again with the predecessor delayed so that the window opens later:
 /// "start the window's predecessor late, so its successor can follow at once".
 pub fn serial(problem: &Problem, priority: &[f64]) -> Option<Vec<i64>> {
     let mut delays = vec![0; problem.network.nodes()];

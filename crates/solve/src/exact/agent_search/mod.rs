@@ -1,4 +1,4 @@
-//! An exact search over time for problems with one agent, such as Recipe2Plan's cook:
+//! An exact search over time for problems with one agent, such as a single cook:
 //! activities of any length that keep the agent busy, autonomous activities that need it at
 //! their start instant only, preemption as unit chunks with maximum lags on every piece,
 //! resources held over whole activities, and resource states (oven temperature).

@@ -256,6 +256,41 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
     assert_eq!(metric("CT").corrected, Some(14.5));
 }
 
+/// A trajectory `LLM_test.py` wrote on one line, broken in the middle, was "cannot be read
+/// (truncated?): expected value at line 1 column 4391": the row now names the file, the line and
+/// column, and quotes the text there, so the fault can be found in a one-line file.
+#[test]
+fn a_broken_one_line_trajectory_is_an_error_row_quoting_the_text_there() {
+    let Some(data) = makespan_testkit::data("timearena") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("model-z");
+    std::fs::create_dir(&run).unwrap();
+    let fixtures = Path::new("tests/fixtures/score/timearena/trajectory/model-z");
+    let lab1 = std::fs::read_to_string(fixtures.join("lab1.json")).unwrap();
+    std::fs::write(run.join("lab1.json"), &lab1).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&lab1).unwrap();
+    let one_line = serde_json::to_string(&value).unwrap();
+    let cut = one_line.find("\"action\"").unwrap();
+    let broken = format!(
+        "{}\"action\": pick {}",
+        &one_line[..cut],
+        &one_line[cut + 9..]
+    );
+    std::fs::write(run.join("broken.json"), &broken).unwrap();
+    let report = score(run.to_str().unwrap(), &data);
+    let row = report.rows.iter().find(|r| r.key == "broken").unwrap();
+    let error = row.error.as_deref().unwrap();
+    assert!(
+        error.contains("broken.json: line 1, column")
+            && error.contains(", at \"…")
+            && error.contains("\\\"action\\\": pick"),
+        "{error}"
+    );
+    assert!(!error.contains("truncated"), "{error}");
+}
+
 #[test]
 fn paracook_lists_the_checkouts_unanswered_keys_and_sr_over_all_of_them() {
     let Some(data) = makespan_testkit::data("paracook") else {

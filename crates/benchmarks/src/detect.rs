@@ -152,7 +152,7 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, LoadError> {
         ));
     };
     if let Some(Err(e)) = &parsed {
-        return Err(LoadError::json(path, e));
+        return Err(LoadError::json_in(path, text, e));
     }
     Err(match (first, json) {
         (_, Some(Value::Object(_))) => LoadError::format(

@@ -109,7 +109,8 @@ pub fn check(solution: &Solution, dir: &Path) -> Result<Certified, CheckError> {
     };
     let path = beside(dir, &record.file)?;
     let text = input::read_text(&path)?;
-    let certificate: Certificate = serde_json::from_str(&text).map_err(|e| read_error(&path, e))?;
+    let certificate: Certificate = serde_json::from_str(&text)
+        .map_err(|e| makespan_model::instance::LoadError::json_in(&path, &text, &e))?;
     let instance = &solution.instance.instance;
     let reject = |why: String| Err(CheckError::Rejected(why));
     if certificate.format != CERTIFICATE_FORMAT {
@@ -195,11 +196,4 @@ fn beside(dir: &Path, name: &str) -> Result<PathBuf, CheckError> {
 
 fn dir_of(path: &Path) -> PathBuf {
     path.parent().map_or_else(PathBuf::new, Path::to_path_buf)
-}
-
-fn read_error(path: &Path, e: impl std::fmt::Display) -> CheckError {
-    CheckError::Read {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    }
 }

@@ -89,7 +89,8 @@ pub struct ResolvedPlan {
 /// relative instance path. Malformed JSON, unknown fields and wrong types are errors with
 /// the line and column.
 pub fn read_plan(path: &Path, text: &str) -> Result<PlanInput, LoadError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let format = match &value {
         Value::Object(map) => map.get("format").and_then(Value::as_str).map(str::to_owned),
         Value::Array(_) => {

@@ -46,7 +46,8 @@ pub fn import_json(
     text: &str,
     opts: &ImportOptions,
 ) -> Result<Vec<Instance>, LoadError> {
-    let file: InstancesFile = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let file: InstancesFile =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let mut out = Vec::new();
     for (i, raw) in file.instances.into_iter().enumerate() {
         let at = format!("instances[{i}] ({})", raw.id);

@@ -26,7 +26,7 @@ enum Round {
 /// Reads a JSON list of rounds.
 pub fn read_turns(path: &Path, text: &str) -> Result<Vec<Vec<String>>, LoadError> {
     let rounds: Vec<Round> = serde_json::from_str(text).map_err(|e| {
-        let mut err = LoadError::json(path, &e);
+        let mut err = LoadError::json_in(path, text, &e);
         if let LoadError::Json { message, .. } = &mut err {
             message.push_str(
                 "; expected a JSON list with one entry per round: a call id such as \"c1-2\", null for an idle round, or a list of ids",

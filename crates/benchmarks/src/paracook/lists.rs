@@ -32,7 +32,7 @@ use makespan_verify::{verify, Report, Rule, Violation};
 pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, LoadError> {
     let cleaned = strict_text(text);
     serde_json::from_str(&cleaned).map_err(|e| {
-        let mut err = LoadError::json(path, &e);
+        let mut err = LoadError::json_in(path, &cleaned, &e);
         if let LoadError::Json { message, .. } = &mut err {
             message.push_str("; expected a JSON list of lists of activity ids, one list per agent");
         }
@@ -43,7 +43,8 @@ pub fn read_agent_lists(path: &Path, text: &str) -> Result<Vec<Vec<String>>, Loa
 /// An answer's JSON value, read strictly as [`read_agent_lists`] reads it (thinking and the
 /// text around one fenced block blanked, so line and column still point into the answer).
 pub fn read_strict_value(path: &Path, text: &str) -> Result<serde_json::Value, LoadError> {
-    serde_json::from_str(&strict_text(text)).map_err(|e| LoadError::json(path, &e))
+    let cleaned = strict_text(text);
+    serde_json::from_str(&cleaned).map_err(|e| LoadError::json_in(path, &cleaned, &e))
 }
 
 /// The answer with thinking and the text around its fenced block blanked out.

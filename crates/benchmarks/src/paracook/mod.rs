@@ -54,7 +54,7 @@ struct FileKey {
 /// Reads a ParaCook task list: one instance per requested agent count (default 1, 2, 3).
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let subtasks: Vec<Subtask> =
-        serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     if subtasks.is_empty() {
         return Err(LoadError::format(
             path,

@@ -98,7 +98,7 @@ impl Harness for Recipe2PlanHarness {
         let recipes: HashMap<String, Vec<RawRecipe>> = {
             let text = makespan_model::input::read_text(&cooking)?;
             let pairs: Vec<Vec<RawRecipe>> =
-                serde_json::from_str(&text).map_err(|e| LoadError::json(&cooking, &e))?;
+                serde_json::from_str(&text).map_err(|e| LoadError::json_in(&cooking, &text, &e))?;
             pairs
                 .into_iter()
                 .map(|pair| (original::pair_key(&pair), pair))
@@ -130,20 +130,16 @@ impl Harness for Recipe2PlanHarness {
                 ));
                 continue;
             };
-            let value = match makespan_model::input::read_text(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
-            {
+            let value = match makespan_model::input::read_text(&path).and_then(|t| {
+                serde_json::from_str::<Value>(&t).map_err(|e| LoadError::json_in(&path, &t, &e))
+            }) {
                 Ok(v) if is_log(&v) => v,
                 Ok(_) => {
                     entries.push(Entry::error(key, "not a Recipe2Plan log: expected an object with \"response\" (plan-and-solve) or a list of turns with \"response\" (ReAct)"));
                     continue;
                 }
                 Err(why) => {
-                    entries.push(Entry::error(
-                        key,
-                        format!("the log cannot be read (truncated?): {why}"),
-                    ));
+                    entries.push(Entry::error(key, format!("the log cannot be read: {why}")));
                     continue;
                 }
             };

@@ -163,7 +163,7 @@ pub fn levels(opts: &ImportOptions) -> Vec<Level> {
 /// Reads `cooking.json`: one instance per recipe pair and requested level (default both).
 pub fn import(path: &Path, text: &str, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let pairs: Vec<Vec<Recipe>> =
-        serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let levels = match levels(opts) {
         chosen if chosen.is_empty() => Level::ALL.to_vec(),
         chosen => chosen,
@@ -430,7 +430,7 @@ pub type BaselinePlans = BTreeMap<(String, Level), Option<Vec<PlanAction>>>;
 pub fn read_baseline(path: &Path) -> Result<BaselinePlans, LoadError> {
     let text = makespan_model::input::read_text(path)?;
     let raw: BTreeMap<String, HashMap<String, Option<Vec<PlanAction>>>> =
-        serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
+        serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e))?;
     let mut plans = BTreeMap::new();
     for (key, by_level) in raw {
         for level in Level::ALL {

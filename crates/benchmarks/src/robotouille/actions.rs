@@ -251,7 +251,7 @@ pub fn read_actions(path: &Path, text: &str) -> Result<ActionPlan, LoadError> {
         return Ok(parse_actions(text));
     }
     let list: Vec<String> = serde_json::from_str(text).map_err(|e| {
-        let mut err = LoadError::json(path, &e);
+        let mut err = LoadError::json_in(path, text, &e);
         if let LoadError::Json { message, .. } = &mut err {
             message.push_str(
                 "; expected a JSON list of action strings such as \"Move robot1 from table1 to stove1\"",

@@ -517,7 +517,8 @@ fn read_yaml(path: &Path) -> Result<serde_yaml_ng::Value, LoadError> {
 /// one: the simulator's rules are written from it ([`super::world::release_domain`]).
 fn check_domain(path: &Path) -> Result<(), LoadError> {
     let text = makespan_model::input::read_text(path)?;
-    let domain: Value = serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
+    let domain: Value =
+        serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e))?;
     for key in ["predicate_defs", "action_defs"] {
         if !domain.get(key).is_some_and(Value::is_array) {
             return Err(LoadError::format(

@@ -79,7 +79,7 @@ fn results_file(run: &Path) -> PathBuf {
 
 fn read_results(path: &Path) -> Result<Map<String, Value>, LoadError> {
     let text = makespan_model::input::read_text(path)?;
-    match serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))? {
+    match serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e))? {
         Value::Object(map) => Ok(map),
         _ => Err(LoadError::format(
             path,

@@ -181,9 +181,11 @@ pub fn task_graph(instance: &Instance) -> Result<Task, crate::BadValue> {
 
 /// Imports every task of a `task_graphs.json` file (one or two instances per task).
 pub fn import(path: &Path, text: &str) -> Result<Vec<Instance>, LoadError> {
-    let graphs: TaskGraphs = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let graphs: TaskGraphs =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     // The same text as plain JSON, to keep each task's entry verbatim in the notes.
-    let raw: RawTaskGraphs = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let raw: RawTaskGraphs =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let mut out = Vec::new();
     for (k, (task, raw)) in graphs.tasks.iter().zip(&raw.tasks).enumerate() {
         let at =

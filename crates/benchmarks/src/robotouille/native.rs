@@ -61,7 +61,7 @@ pub struct NativeTask {
 
 /// Reads one native environment file.
 pub fn read_native(path: &Path, text: &str) -> Result<NativeTask, LoadError> {
-    let file: File = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let file: File = serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let mut counter: HashMap<String, usize> = HashMap::new();
     let mut name = |kind: &str| {
         let n = counter.entry(kind.to_string()).or_insert(0);

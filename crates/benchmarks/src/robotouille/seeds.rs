@@ -58,7 +58,8 @@ pub struct Seeded {
 /// Reads an environment file as upstream loads it: checked (every error names the file and
 /// the JSON path), then every entity list sorted by (x, y), keeping file order on ties.
 pub fn load_environment(path: &Path, text: &str) -> Result<Map<String, Value>, LoadError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let Value::Object(mut environment) = value else {
         return Err(LoadError::format(
             path,

@@ -42,7 +42,7 @@ pub fn looks_like_graph(value: &Value) -> bool {
 /// Parses the graph file; errors name the task and the entry.
 pub fn read(path: &Path, text: &str) -> Result<BTreeMap<String, GraphTask>, LoadError> {
     let raw: Map<String, Value> =
-        serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let mut tasks = BTreeMap::new();
     for (name, entry) in raw {
         let bad = |what: &str| {

@@ -102,7 +102,10 @@ impl Harness for TimeArenaHarness {
                 Err(e) => {
                     entries.push(Entry::error(
                         key,
-                        format!("the trajectory cannot be read (truncated?): {e}"),
+                        format!(
+                            "the trajectory cannot be read: {}",
+                            LoadError::json_in(&path, &text, &e)
+                        ),
                     ));
                     continue;
                 }

@@ -142,7 +142,8 @@ fn pair(record: &Value) -> Option<(&Value, &Value)> {
 /// Reads a decision list (`{"time", "action"}` records or `[minute, "action"]` pairs) or a
 /// trajectory; errors name the file and the record.
 pub fn read_decisions(path: &Path, text: &str) -> Result<DecisionLog, LoadError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| LoadError::json(path, &e))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| LoadError::json_in(path, text, &e))?;
     let Some(records) = value.as_array() else {
         return Err(LoadError::format(
             path,

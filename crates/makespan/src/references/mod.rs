@@ -540,7 +540,7 @@ fn parse_line<T: serde::de::DeserializeOwned>(
     line: usize,
     text: &str,
 ) -> Result<T, LoadError> {
-    serde_json::from_str(text).map_err(|e| match LoadError::json(path, &e) {
+    serde_json::from_str(text).map_err(|e| match LoadError::json_in(path, text, &e) {
         LoadError::Json {
             path,
             column,

@@ -268,7 +268,7 @@ fn certificate(
 ) -> Result<(Proof, Option<Certified>), LoadError> {
     let text = input::read_text(path)?;
     let certificate: Certificate =
-        serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))?;
+        serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e))?;
     if certificate.instance_hash != solution.instance.hash
         || Some(certificate.bound) != solution.makespan
     {

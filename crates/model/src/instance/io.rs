@@ -91,9 +91,42 @@ fn number_ending_at(text: &str, line: usize, column: usize) -> Option<&str> {
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(number)
 }
 
+/// The text around 1-based `line` and byte `column` of `text`, quoted for a message: a
+/// results file written on one line has its every error at line 1, where a column alone is
+/// hard to find. `None` where there is no such line or it is blank.
+fn excerpt(text: &str, line: usize, column: usize) -> Option<String> {
+    const BEFORE: usize = 24;
+    const AFTER: usize = 16;
+    let line = text.lines().nth(line.checked_sub(1)?)?;
+    if line.trim().is_empty() {
+        return None;
+    }
+    let at = column.min(line.len());
+    let floor = |mut k: usize| {
+        while !line.is_char_boundary(k) {
+            k -= 1;
+        }
+        k
+    };
+    let start = floor(at.saturating_sub(BEFORE));
+    let end = floor((at + AFTER).min(line.len()));
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push('…');
+    }
+    shown.push_str(line[start..end].trim_start_matches(char::is_whitespace));
+    if end < line.len() {
+        shown.push('…');
+    }
+    // Debug quoting escapes control characters: the text is the user's, the message reaches
+    // a terminal.
+    Some(format!("{shown:?}"))
+}
+
 impl LoadError {
-    /// Wraps a serde_json error with the file it came from, keeping its line and column.
-    pub fn json(path: &Path, err: &serde_json::Error) -> Self {
+    /// Wraps a serde_json error with the file it came from, keeping its line and column
+    /// ([`LoadError::json_in`] is the one to call: it also quotes the text).
+    fn json(path: &Path, err: &serde_json::Error) -> Self {
         let mut message = err.to_string();
         // serde_json appends " at line L column C"; the position is reported separately.
         if let Some(cut) = message.rfind(" at line ") {
@@ -111,8 +144,9 @@ impl LoadError {
         }
     }
 
-    /// [`LoadError::json`] for an error in `text`, which it quotes where that is clearer than
-    /// serde_json's words (a whole number beyond 64 bits, as the file writes it).
+    /// A serde_json error in `text`, read from `path`: the file, the line and column, what is
+    /// wrong, and the text there (except where the file ends too early). A whole number beyond
+    /// 64 bits is quoted as the file writes it, not as serde_json's rounded float.
     pub fn json_in(path: &Path, text: &str, err: &serde_json::Error) -> Self {
         let mut error = Self::json(path, err);
         if let LoadError::Json { message, .. } = &mut error {
@@ -123,6 +157,11 @@ impl LoadError {
             let written = number_ending_at(text, err.line(), err.column());
             if written.is_some() && original.starts_with("invalid type: floating point") {
                 *message = whole_number_message(original.to_string(), written);
+            }
+            if !err.is_eof() {
+                if let Some(there) = excerpt(text, err.line(), err.column()) {
+                    message.push_str(&format!(", at {there}"));
+                }
             }
         }
         error
@@ -199,6 +238,30 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("2.5 is not a whole number"), "{err}");
+    }
+
+    /// A file written on one line (as harnesses write results) had every error at "line 1,
+    /// column 4181": the text there is quoted, control characters escaped; a file that ends too
+    /// early says so instead.
+    #[test]
+    fn an_error_quotes_the_text_where_it_is() {
+        let padding = "{\"k\": 1}, ".repeat(400);
+        let text = format!("[{padding}{{\"time\": ,\u{1b}]2;x \"action\": \"pick rice\"}}]");
+        let err: serde_json::Error = serde_json::from_str::<serde_json::Value>(&text).unwrap_err();
+        let shown = LoadError::json_in(Path::new("run.json"), &text, &err).to_string();
+        assert!(
+            shown.starts_with("run.json: line 1, column 4011: expected value, at \"…"),
+            "{shown}"
+        );
+        assert!(shown.contains("{\\\"time\\\": ,\\u{1b}]2;x"), "{shown}");
+        assert!(!shown.contains('\u{1b}'), "{shown}");
+        let truncated = &text[..100];
+        let err = serde_json::from_str::<serde_json::Value>(truncated).unwrap_err();
+        let shown = LoadError::json_in(Path::new("run.json"), truncated, &err).to_string();
+        assert!(
+            shown.ends_with("(the file ends too early: is it truncated?)"),
+            "{shown}"
+        );
     }
 
     const TWO_COOKS: &str = r#"{

@@ -42,7 +42,7 @@ fn checkout_root(cook: &Path) -> PathBuf {
 
 fn read_json(path: &Path) -> Result<Value, LoadError> {
     let text = read_text(path)?;
-    serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e))
+    serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e))
 }
 
 /// Reads every concrete instance of the checkout at `root` (or of its `data/cook` folder),

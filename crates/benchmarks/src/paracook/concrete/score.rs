@@ -182,7 +182,7 @@ pub fn read_result(
 ) -> Result<(RunEntry, Plan, Option<String>), String> {
     let text = makespan_model::input::read_text(path).map_err(|e| e.to_string())?;
     let data: Value =
-        serde_json::from_str(&text).map_err(|e| LoadError::json(path, &e).to_string())?;
+        serde_json::from_str(&text).map_err(|e| LoadError::json_in(path, &text, &e).to_string())?;
     let field = |name: &str, what: &str| {
         LoadError::format(
             path,

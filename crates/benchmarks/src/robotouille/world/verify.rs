@@ -23,7 +23,7 @@ use crate::{Answer, NativeJson, VerifiedAnswer};
 pub fn read_texts(path: &Path, text: &str) -> Result<Vec<String>, LoadError> {
     if text.trim_start().starts_with('[') {
         return serde_json::from_str(text).map_err(|e| {
-            let mut err = LoadError::json(path, &e);
+            let mut err = LoadError::json_in(path, text, &e);
             if let LoadError::Json { message, .. } = &mut err {
                 message.push_str("; expected a JSON list of action strings such as \"Move robot1 from table1 to stove1\"");
             }

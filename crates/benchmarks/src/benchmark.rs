@@ -51,6 +51,15 @@ pub trait Benchmark: Sync {
         &[]
     }
 
+    /// Why agent counts (`--agents`) cannot change its instances, where they cannot (one
+    /// player, robots placed by the kitchen's file, activities limited by resources only):
+    /// an import asking for a count its instances do not already have is then refused with
+    /// this reason instead of silently solving the benchmark's own count. `None` where its
+    /// import builds one instance per requested count.
+    fn fixed_agents(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The options of its own that its import reads (TimeArena's `combine`), each a flag of
     /// the commands that import and a keyword of Python's `load`.
     fn knobs(&self) -> &'static [Knob] {

@@ -42,6 +42,10 @@ impl crate::Benchmark for Classic {
         Some(self.description)
     }
 
+    fn fixed_agents(&self) -> Option<&'static str> {
+        Some("the classic scheduling formats limit activities by their resources only, and have no agents")
+    }
+
     fn extensions(&self) -> &'static [&'static str] {
         self.extensions
     }

@@ -89,13 +89,16 @@ impl From<BadValue> for String {
 /// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let checkout = path.is_dir().then(|| registry::checkout_of(path)).flatten();
-    let instances = match checkout {
-        Some(checkout) => checkout.import(path, opts)?,
+    let (benchmark, instances) = match checkout {
+        Some((benchmark, checkout)) => (Some(benchmark), checkout.import(path, opts)?),
         None => import_file(path, opts)?,
     };
     // Importers that can multiply instances (TimeArena's combinations) count them before
     // building; this catches every other.
     options::check_instance_count(path, instances.len(), opts)?;
+    if let Some(benchmark) = benchmark {
+        check_agents(benchmark, path, opts, &instances)?;
+    }
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
         instance.validate().map_err(|source| LoadError::Invalid {
@@ -106,13 +109,20 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
     Ok(instances)
 }
 
-/// Every instance of one file, by the format [`detect`] recognises.
-fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
+/// Every instance of one file, by the format [`detect`] recognises, and the benchmark whose
+/// native file it is (none for a unified instance).
+fn import_file(
+    path: &Path,
+    opts: &ImportOptions,
+) -> Result<(Option<&'static dyn Benchmark>, Vec<Instance>), LoadError> {
     let bytes = makespan_model::input::read_bytes(path)?;
     Ok(match detect(path, &bytes)? {
-        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
+        Format::Unified => (None, import_unified(path, utf8(path, &bytes)?, opts)?),
         Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
-            Some(benchmark) => benchmark.import(shape, path, &bytes, opts)?,
+            Some(benchmark) => (
+                Some(benchmark),
+                benchmark.import(shape, path, &bytes, opts)?,
+            ),
             None => {
                 return Err(LoadError::format(
                     path,
@@ -122,6 +132,41 @@ fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadE
             }
         },
     })
+}
+
+/// Agent counts a benchmark cannot use are refused with its reason
+/// ([`Benchmark::fixed_agents`]), never ignored: solving the benchmark's own count under a
+/// name that asked for another would be a wrong answer to the question asked. A count every
+/// instance already has (TimeArena's one agent) changes nothing and is accepted.
+pub(crate) fn check_agents(
+    benchmark: &dyn Benchmark,
+    path: &Path,
+    opts: &ImportOptions,
+    instances: &[Instance],
+) -> Result<(), LoadError> {
+    let Some(why) = benchmark.fixed_agents() else {
+        return Ok(());
+    };
+    if opts
+        .agents
+        .iter()
+        .all(|&m| instances.iter().all(|i| i.agents == m))
+    {
+        return Ok(());
+    }
+    let own = match instances.first().map(|i| i.agents) {
+        Some(Some(m)) if instances.iter().all(|i| i.agents == Some(m)) => {
+            format!(", or give {m}")
+        }
+        _ => String::new(),
+    };
+    Err(LoadError::usage(
+        path,
+        format!(
+            "{why}, so agent counts do not apply: drop {}{own}",
+            makespan_model::setting::Setting::Agents
+        ),
+    ))
 }
 
 /// A unified instance, once per requested agent count if any were requested.

@@ -56,7 +56,8 @@ pub fn data_dir(flag: Option<&Path>) -> Option<PathBuf> {
 /// `None` when it is not of that form (then it is a path, even one with a colon).
 fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Instance, LoadError>> {
     let (benchmark, name) = spec.split_once(':')?;
-    let lookup = registry::benchmark(benchmark)?.lookup()?;
+    let benchmark_found = registry::benchmark(benchmark)?;
+    let lookup = benchmark_found.lookup()?;
     let own = lookup.data_file();
     let bare = Path::new(own)
         .file_name()
@@ -69,7 +70,15 @@ fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Insta
         .chain([data.join(own), data.join(bare)])
         .collect();
     Some(match candidates.iter().find(|p| p.exists()) {
-        Some(found) => lookup.find(found, name, opts),
+        Some(found) => lookup.find(found, name, opts).and_then(|instance| {
+            crate::check_agents(
+                benchmark_found,
+                found,
+                opts,
+                std::slice::from_ref(&instance),
+            )?;
+            Ok(instance)
+        }),
         None => {
             let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
             Err(LoadError::usage(

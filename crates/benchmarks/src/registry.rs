@@ -43,11 +43,11 @@ pub fn benchmark_of(instance: &Instance) -> Option<&'static dyn Benchmark> {
 }
 
 /// The benchmark checkout a folder is, if one recognises it (imported whole, not walked).
-pub(crate) fn checkout_of(dir: &Path) -> Option<&'static dyn Checkout> {
+pub(crate) fn checkout_of(dir: &Path) -> Option<(&'static dyn Benchmark, &'static dyn Checkout)> {
     registry()
         .iter()
-        .filter_map(|b| b.checkout())
-        .find(|c| c.recognises(dir))
+        .filter_map(|&b| Some((b, b.checkout()?)))
+        .find(|(_, c)| c.recognises(dir))
 }
 
 /// Every benchmark's own baseline.

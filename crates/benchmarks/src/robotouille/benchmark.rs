@@ -34,6 +34,10 @@ impl Benchmark for Robotouille {
         Some("Robotouille task_graphs.json (JSON object with \"tasks\" and \"semantics\")")
     }
 
+    fn fixed_agents(&self) -> Option<&'static str> {
+        Some("Robotouille's robots are the ones its environment files place in the kitchen")
+    }
+
     fn import(
         &self,
         _: &'static str,

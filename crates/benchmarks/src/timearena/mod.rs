@@ -131,7 +131,6 @@ fn runs(
     graph: Option<&BTreeMap<String, graph::GraphTask>>,
     opts: &ImportOptions,
 ) -> Result<Vec<Instance>, LoadError> {
-    check_agents(path, opts)?;
     let Options {
         combine,
         constraint,
@@ -181,19 +180,6 @@ fn runs(
         }
     }
     Ok(instances)
-}
-
-/// Agent counts are refused rather than ignored: every TimeArena run has one agent, since the
-/// environment has a single player acting once per free minute and its decision lists cannot
-/// express a second one. A count of 1 is the benchmark's own and is accepted.
-pub(crate) fn check_agents(path: &Path, opts: &ImportOptions) -> Result<(), LoadError> {
-    if opts.agents.iter().all(|&m| m == Some(1)) {
-        return Ok(());
-    }
-    Err(LoadError::usage(
-        path,
-        "TimeArena runs have one agent (the environment has a single player, and its decision lists cannot give work to a second), so agent counts do not apply: drop --agents (agents= in Python), or give 1",
-    ))
 }
 
 /// `n` choose `k`, `usize::MAX` when larger.

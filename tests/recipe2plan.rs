@@ -190,6 +190,143 @@ fn verify_and_explain_give_the_length_as_the_benchmark_writes_times() {
     );
 }
 
+/// `solve`'s and `compare`'s tables showed Recipe2Plan's makespans in seconds (`2160`) where its
+/// users read the clock the benchmark writes: the tables give `HH:MM:SS`, while `summary.csv`
+/// (for programs) keeps the seconds.
+#[test]
+fn solve_and_compare_tables_give_times_as_the_benchmark_writes_them() {
+    use crate::common::{makespan, text};
+    let dir = tempfile::tempdir().unwrap();
+    let cooking = dir.path().join("cooking.json");
+    std::fs::write(&cooking, TINY).unwrap();
+    let out = dir.path().join("solutions");
+    let (cooking, out) = (cooking.to_str().unwrap(), out.to_str().unwrap());
+    let solved = makespan(&["solve", cooking, "--level", "medium", "--out", out]);
+    assert!(solved.status.success(), "{}", text(&solved));
+    let name = tiny().name;
+    let mut summary = csv::Reader::from_path(Path::new(out).join("summary.csv")).unwrap();
+    let record = summary.records().next().unwrap().unwrap();
+    assert_eq!(&record[0], name);
+    let seconds: i64 = record[2].parse().unwrap();
+    let clock = format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    );
+    assert!(seconds >= 60, "the makespan is minutes long: {seconds}");
+    let shown = |output: &str| -> String {
+        output
+            .lines()
+            .find(|l| l.starts_with(&name))
+            .unwrap_or_else(|| panic!("no row for {name}: {output}"))
+            .to_string()
+    };
+    let row = shown(&text(&solved));
+    // Makespan and bound (proven: equal) as the clock, never as the seconds.
+    assert_eq!(row.matches(&clock).count(), 2, "{row}");
+    assert!(!row.contains(&format!(" {seconds} ")), "{row}");
+    let compared = makespan(&["compare", out, "--baseline", out]);
+    assert!(compared.status.success(), "{}", text(&compared));
+    let row = shown(&text(&compared));
+    assert_eq!(row.matches(&clock).count(), 2, "{row}");
+}
+
+/// `--agents` was silently ignored by the benchmarks whose agents are fixed: `--agents 2` on
+/// Recipe2Plan still solved its one cook, under a run that asked for two. Each refuses a count
+/// its instances do not have, with the reason, in a file, a lookup and Python alike; the count
+/// they have is accepted, and benchmarks that build one instance per count still do.
+#[test]
+fn agent_counts_are_refused_by_benchmarks_whose_agents_are_fixed() {
+    use crate::common::{makespan, text};
+    let dir = tempfile::tempdir().unwrap();
+    let cooking = dir.path().join("cooking.json");
+    std::fs::write(&cooking, TINY).unwrap();
+    let two = ImportOptions {
+        agents: vec![Some(2)],
+        ..ImportOptions::default()
+    };
+    let err = import(&cooking, &two).unwrap_err().to_string();
+    assert!(
+        err.contains("Recipe2Plan has one cook")
+            && err.contains("agent counts do not apply: drop --agents, or give 1"),
+        "{err}"
+    );
+    let one = ImportOptions {
+        agents: vec![Some(1)],
+        ..ImportOptions::default()
+    };
+    assert_eq!(import(&cooking, &one).unwrap().len(), 2);
+    // The same through the CLI, as a file and as a lookup by name.
+    let out = dir.path().join("out");
+    let solved = makespan(&[
+        "solve",
+        cooking.to_str().unwrap(),
+        "--agents",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!solved.status.success(), "{}", text(&solved));
+    assert!(
+        text(&solved).contains("Recipe2Plan has one cook"),
+        "{}",
+        text(&solved)
+    );
+    let answer = dir.path().join("answer.txt");
+    std::fs::write(&answer, VALID.join("\n")).unwrap();
+    let verified = makespan(&[
+        "verify",
+        answer.to_str().unwrap(),
+        "--instance",
+        &format!("{}#{}", cooking.display(), tiny().name),
+        "--agents",
+        "2",
+    ]);
+    assert_eq!(verified.status.code(), Some(2), "{}", text(&verified));
+    assert!(
+        text(&verified).contains("drop --agents"),
+        "{}",
+        text(&verified)
+    );
+    if let Some(data) = makespan_testkit::data("recipe2plan/cooking.json") {
+        let data = data.parent().unwrap().parent().unwrap().to_str().unwrap();
+        let looked_up = makespan(&[
+            "verify",
+            answer.to_str().unwrap(),
+            "--instance",
+            "recipe2plan:Cobbler_Pancakes",
+            "--level",
+            "easy",
+            "--data",
+            data,
+            "--agents",
+            "2",
+        ]);
+        assert_eq!(looked_up.status.code(), Some(2), "{}", text(&looked_up));
+        assert!(
+            text(&looked_up).contains("Recipe2Plan has one cook"),
+            "{}",
+            text(&looked_up)
+        );
+    }
+    // A classic format has no agents at all: no count applies.
+    let job_shop = dir.path().join("tiny.jss");
+    std::fs::write(&job_shop, "2 2\n0 3 1 2\n1 2 0 4\n").unwrap();
+    assert_eq!(
+        import(&job_shop, &ImportOptions::default()).unwrap().len(),
+        1
+    );
+    let err = import(&job_shop, &one).unwrap_err().to_string();
+    assert!(
+        err.contains("limit activities by their resources only") && !err.contains("or give"),
+        "{err}"
+    );
+    // A unified instance is built once per count, as before.
+    let unified = import(Path::new("instances/two-cooks-breakfast.json"), &two).unwrap();
+    assert_eq!(unified[0].agents, Some(2));
+}
+
 fn rules_of(lines: &[&str]) -> BTreeSet<Rule> {
     let checked = verify_steps(&tiny(), &parse_steps(&lines.join("\n")), None, None);
     checked.report.violations.iter().map(|v| v.rule).collect()

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use makespan_model::instance::{Instance, LoadError};
+use makespan_model::instance::{Instance, LoadError, TimeUnit};
 use makespan_model::schedule::ScheduledActivity;
 use makespan_model::setting::Setting;
 use makespan_verify::Report;
@@ -53,6 +53,10 @@ pub struct RunReport {
     /// the harness's keys are the user's own names.
     #[serde(default)]
     pub unanswered: Vec<String>,
+    /// The unit of the rows' makespans and optima (the run's instances share it), for
+    /// showing them as people read them ([`TimeUnit::show`]).
+    #[serde(default)]
+    pub time_unit: TimeUnit,
 }
 
 impl RunReport {

@@ -58,6 +58,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
                 },
                 optimum: trusted.map_or(None, |()| s.makespan),
                 status: s.status,
+                time_unit: s.instance.instance.time_unit,
             }
         })
         .collect();

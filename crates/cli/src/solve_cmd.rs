@@ -299,7 +299,9 @@ fn print_summary(rows: &[Row], seconds: f64, out: &std::path::Path) {
             "instance", "status", "makespan", "bound", "gap", "seconds"
         );
         for r in rows {
-            let cell = |v: Option<i64>| v.map_or("-".into(), |x| x.to_string());
+            // Seconds as HH:MM:SS, as the benchmarks in seconds write times (summary.csv and
+            // the solution files keep the number).
+            let cell = |v: Option<i64>| v.map_or("-".into(), |x| r.time_unit.show(x));
             let status = match r.unfinishable {
                 Some(_) => format!("{}*", r.status),
                 None => r.status.to_string(),

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use makespan_model::instance::TimeUnit;
 use makespan_model::solution::Status;
 
 /// One instance: the baseline's makespan or the reason it has none, and the reference.
@@ -23,6 +24,9 @@ pub struct Row {
     pub optimum: Option<i64>,
     /// Status of the reference solution.
     pub status: Status,
+    /// The unit of both makespans, for showing them as people read them
+    /// ([`TimeUnit::show`]).
+    pub time_unit: TimeUnit,
 }
 
 impl Row {
@@ -112,7 +116,7 @@ pub fn render(rows: &[Row], groups: &[Group]) -> String {
     );
     for r in rows {
         let (baseline, note) = match &r.baseline {
-            Ok(b) => (b.to_string(), String::new()),
+            Ok(b) => (r.time_unit.show(*b), String::new()),
             Err(reason) => ("-".to_string(), reason.clone()),
         };
         let _ = writeln!(
@@ -121,7 +125,7 @@ pub fn render(rows: &[Row], groups: &[Group]) -> String {
             r.instance,
             r.group,
             baseline,
-            r.optimum.map_or("-".into(), |o| o.to_string()),
+            r.optimum.map_or("-".into(), |o| r.time_unit.show(o)),
             r.ratio().map_or("-".into(), |x| format!("{x:.3}")),
             r.status.to_string(),
         );
@@ -159,6 +163,7 @@ mod tests {
             baseline,
             optimum: Some(optimum),
             status: Status::Optimal,
+            time_unit: TimeUnit::Step,
         }
     }
 

@@ -533,14 +533,9 @@ pub fn answer_steps(instance: &Instance, schedule: &[ScheduledActivity]) -> Stri
     text
 }
 
-/// Seconds as `HH:MM:SS`.
+/// Seconds as `HH:MM:SS`, as the environment writes times.
 pub fn clock(seconds: i64) -> String {
-    format!(
-        "{:02}:{:02}:{:02}",
-        seconds / 3600,
-        seconds / 60 % 60,
-        seconds % 60
-    )
+    TimeUnit::Second.show(seconds)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use makespan_benchmarks as benchmarks;
 use makespan_model::certificate::ProofKind;
-use makespan_model::instance::Instance;
+use makespan_model::instance::{Instance, TimeUnit};
 use makespan_model::solution::{CrossCheck, Solution, SolvedWith, Status, Verdict};
 use makespan_solve::{certify, check};
 use makespan_solve::{Cancel, SolveOptions};
@@ -82,6 +82,9 @@ pub struct Row {
     /// Why the benchmark's own environment cannot complete any answer to the instance, the
     /// optimum's included ([`benchmarks::unfinishable`]).
     pub unfinishable: Option<String>,
+    /// The unit of the makespan and bound, for showing them as people read them
+    /// ([`TimeUnit::show`]).
+    pub time_unit: TimeUnit,
 }
 
 impl Row {
@@ -101,6 +104,7 @@ impl Row {
             certificate: solution.certificate.as_ref().map(|c| c.kind),
             uncertified: None,
             unfinishable: benchmarks::unfinishable(&solution.instance.instance),
+            time_unit: solution.instance.instance.time_unit,
         }
     }
 

@@ -143,6 +143,10 @@ pub fn score_run_detailed(run: &Path, options: &ScoreOptions) -> Result<ScoredRu
         headline,
         differences,
         unanswered,
+        time_unit: entries
+            .iter()
+            .find_map(|e| Some(e.scored.as_ref().ok()?.instance.time_unit))
+            .unwrap_or_default(),
     };
     Ok(ScoredRun {
         report,
@@ -391,11 +395,12 @@ pub fn render_text(report: &RunReport) -> String {
         } else {
             valid.to_string()
         };
+        let show = |t: i64| report.time_unit.show(t);
         let optimum = r.optimum.map(|o| {
             if r.proven == Some(true) {
-                o.to_string()
+                show(o)
             } else {
-                format!("≤{o}")
+                format!("≤{}", show(o))
             }
         });
         let what = match &r.error {
@@ -412,7 +417,7 @@ pub fn render_text(report: &RunReport) -> String {
             "{:width$}  {:7}  {:>8}  {:>8}  {:>6}  {:>9}  {:>9}  {}",
             r.key,
             valid,
-            opt(r.makespan.map(|m| m.to_string())),
+            opt(r.makespan.map(show)),
             opt(optimum),
             opt(r.ratio.map(|x| format!("{x:.3}"))),
             opt(r.original_score.map(|x| format!("{x:.4}")

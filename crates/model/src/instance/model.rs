@@ -93,6 +93,22 @@ impl fmt::Display for TimeUnit {
     }
 }
 
+impl TimeUnit {
+    /// A time in this unit as people read it, for tables meant for them: seconds as
+    /// `HH:MM:SS`, the clock cooks and recipes read (5520 s is 01:32:00, where 5520 says
+    /// little), other units as the number. Files for programs keep the number.
+    pub fn show(self, value: i64) -> String {
+        match self {
+            TimeUnit::Second => {
+                let sign = if value < 0 { "-" } else { "" };
+                let s = value.unsigned_abs();
+                format!("{sign}{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+            }
+            TimeUnit::Minute | TimeUnit::Step => value.to_string(),
+        }
+    }
+}
+
 /// What is optimised. Only the makespan for now; the enum leaves room for more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -184,6 +184,27 @@ fn a_deeply_nested_model_is_one_failure_and_the_rest_is_checked() {
     assert!(said.contains("2 solutions: 1 certified, 1 not"), "{said}");
 }
 
+/// A FlatZinc model with an integer beyond 64 bits panicked `check-proof` (the FlatZinc lexer
+/// unwraps its integer parse; found by `fuzz_readers`): the file is one failure naming the line
+/// and the number, the others are checked.
+#[test]
+fn an_integer_beyond_64_bits_in_a_model_is_one_failure_not_a_crash() {
+    let dir = certified_pair();
+    let model = dir.path().join("kitchen-s1-n4-m2.fzn");
+    let text = std::fs::read_to_string(&model).unwrap();
+    let huge = "184467440737095516160";
+    std::fs::write(&model, format!("var 0..{huge}: padding;\n{text}")).unwrap();
+    let (code, said) = check_proof(&[dir.path().to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "line 1: the integer {huge} is beyond 64-bit whole numbers"
+        )),
+        "{said}"
+    );
+    assert!(said.contains("2 solutions: 1 certified, 1 not"), "{said}");
+}
+
 /// A small gzip that unpacks to one enormous line asked for a buffer of its whole size before
 /// anything was checked: the unpacked stream stops at the input cap, which the error names.
 #[test]

@@ -70,6 +70,92 @@ const MAX_MODEL_NESTING: usize = 64;
 /// The one objective a certificate's model may have.
 const MAKESPAN: &str = "makespan";
 
+/// The first integer of `text` that `fits` refuses, with its 1-based line (shortened past 40
+/// digits): digits that start a token, with the minus before them. Digits inside a name
+/// (`x123`) or after a decimal point (`1.5`; not a range's `..`) are no integer; with
+/// `comments`, neither are digits in a FlatZinc comment (`%` to the end of the line) or string.
+fn oversized(text: &[u8], fits: impl Fn(&str) -> bool, comments: bool) -> Option<(usize, String)> {
+    let (mut line, mut i) = (1, 0);
+    while i < text.len() {
+        match text[i] {
+            b'\n' => line += 1,
+            b'%' if comments => {
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' if comments => {
+                i += 1;
+                while i < text.len() && text[i] != b'"' {
+                    line += usize::from(text[i] == b'\n');
+                    i += 1;
+                }
+            }
+            b'0'..=b'9' => {
+                let start = i;
+                while i < text.len() && text[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let before = |k: usize| start.checked_sub(k).map(|at| text[at]);
+                let in_name = before(1).is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+                let fraction = before(1) == Some(b'.') && before(2) != Some(b'.');
+                if in_name || fraction {
+                    continue;
+                }
+                let signed = if before(1) == Some(b'-') {
+                    start - 1
+                } else {
+                    start
+                };
+                let number = String::from_utf8_lossy(&text[signed..i]);
+                if !fits(&number) {
+                    let shown = if number.len() > 40 {
+                        format!("{}… ({} digits)", &number[..40], i - start)
+                    } else {
+                        number.into_owned()
+                    };
+                    return Some((line, shown));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The first integer literal of a FlatZinc text beyond 64 bits ([`oversized`]).
+fn oversized_integer(source: &str) -> Option<(usize, String)> {
+    oversized(source.as_bytes(), |n| n.parse::<i64>().is_ok(), true)
+}
+
+/// The proof format's numbers are 32-bit, and its reader overflows on longer ones (a panic, or
+/// without overflow checks another number than the file's): the proof is refused at the first
+/// one, by line, before it is read as a proof.
+fn check_numbers(path: &Path) -> Result<(), String> {
+    let mut source = input::open_maybe_gzipped(path).map_err(|e| e.to_string())?;
+    let fits = |n: &str| n.trim_start_matches('-').parse::<i32>().is_ok();
+    let (mut text, mut line) = (Vec::new(), 0);
+    loop {
+        text.clear();
+        let read = source
+            .read_until(b'\n', &mut text)
+            .map_err(|e| input::read_error(path, e).to_string())?;
+        if read == 0 {
+            return Ok(());
+        }
+        line += 1;
+        if let Some((_, number)) = oversized(&text, fits, false) {
+            return Err(format!(
+                "{}: line {line}: the number {number} is beyond the proof format's 32-bit integers; certify again",
+                path.display()
+            ));
+        }
+    }
+}
+
 /// Whether the DRCP `proof` shows that no schedule of `instance` is shorter than `bound`.
 pub fn check(
     instance: &Instance,
@@ -101,6 +187,13 @@ pub fn check(
             model_path.display()
         ));
     }
+    // The FlatZinc lexer panics on an integer beyond 64 bits: refused before parsing.
+    if let Some((line, number)) = oversized_integer(&source) {
+        return Err(format!(
+            "{}: line {line}: the integer {number} is beyond 64-bit whole numbers (the models the solver writes hold times and counts); certify again",
+            model_path.display()
+        ));
+    }
     let ast = fzn_rs::fzn::parse(&source).map_err(|e| format!("{model}: {e}"))?;
     let fzn = FlatZinc::from_ast(ast).map_err(|e| format!("{model}: {e}"))?;
     // Below the bound, in the model's units.
@@ -127,6 +220,7 @@ pub fn check(
         let _ = checked.add_constraint(id, constraint);
     }
     let proof_path = dir.join(proof);
+    check_numbers(&proof_path)?;
     match conclusion(&proof_path)? {
         Conclusion::Unsat => {}
         Conclusion::DualBound(atomic)
@@ -624,6 +718,42 @@ mod tests {
             below: 9,
             on_grid: Cell::new(false),
         }
+    }
+
+    /// fzn-rs's lexer unwraps its integer parse: a model with a 20-digit number panicked
+    /// `check-proof` (found by the fuzz suite).
+    #[test]
+    fn integers_beyond_64_bits_are_found_before_the_parser_sees_them() {
+        let model = "% 99999999999999999999 in a comment\nvar 0..9: x1234567890123456789012;\nconstraint int_le(x, 9223372036854775808);\n";
+        assert_eq!(
+            oversized_integer(model),
+            Some((3, "9223372036854775808".to_string()))
+        );
+        let fine =
+            "var -9223372036854775808..9: s;\nconstraint a(\"123456789012345678901\", 1.5e300);\n";
+        assert_eq!(oversized_integer(fine), None);
+        // A range's `..` is no decimal point.
+        assert_eq!(
+            oversized_integer("var 0..184467440737095516160: s;"),
+            Some((1, "184467440737095516160".to_string()))
+        );
+        // The proof format's 32-bit numbers (its reader panicked on `i 4294967330 …`).
+        let fits = |n: &str| n.trim_start_matches('-').parse::<i32>().is_ok();
+        let step = b"i 4294967330 1 2 0 c:1 l:linear_bounds";
+        assert_eq!(
+            oversized(step, fits, false),
+            Some((1, "4294967330".to_string()))
+        );
+        assert_eq!(
+            oversized(b"a 1 [s9999999999 >= -2147483647]", fits, false),
+            None
+        );
+        assert!(oversized(b"a 1 [s0 >= -2147483648]", fits, false).is_some());
+        let long = format!("var 0..{}: s;", "9".repeat(50));
+        assert_eq!(
+            oversized_integer(&long),
+            Some((1, format!("{}… (50 digits)", "9".repeat(40))))
+        );
     }
 
     #[test]

@@ -6,10 +6,14 @@
 //! goes on to its consumer (the solver's bounds and heuristics, or the verifier), which must
 //! not panic either.
 //!
-//! Table-driven: a new reader is one line in [`READERS`] (name, file name, reader, seeds).
+//! Table-driven: a new reader is one line in [`READERS`] (name, file name, reader, seeds), or
+//! in [`FOLDER_READERS`] for a file read among others (a harness's run scored against a
+//! benchmark's checkout, a certificate with its model and proof, a checkout's task modules),
+//! where every case also has a time limit.
 
 use std::path::Path;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use makespan::benchmarks::asynctool::turns::read_turns;
 use makespan::benchmarks::paracook::lists::{read_agent_lists, verify_agent_lists};
@@ -17,11 +21,14 @@ use makespan::benchmarks::recipe2plan::steps::{parse_steps, verify_steps};
 use makespan::benchmarks::robotouille::actions::{read_actions, verify_actions};
 use makespan::benchmarks::timearena::log::{read_decisions, verify_decisions};
 use makespan::benchmarks::{self, asynchow, paracook, ImportOptions};
-use makespan::instance::{parse_instance, Instance, LoadError};
+use makespan::instance::{parse_instance, problem_hash, Instance, LoadError};
 use makespan::references::{InstanceSource, References};
+use makespan::score::ScoreOptions;
+use makespan::solution::Solution;
 use makespan::solve::{solve, SolveOptions};
 use makespan::verify::plan::read_plan;
 use makespan::verify::verify;
+use makespan_certify_check::CheckError;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
@@ -742,55 +749,504 @@ fn the_step_plan_seed_is_a_valid_answer_so_mutations_reach_the_verifier() {
 
 #[test]
 fn arbitrary_bytes_never_panic_and_errors_are_located() {
-    fuzz_every_reader(128, |_| proptest::collection::vec(any::<u8>(), 0..200));
+    fuzz_every_reader(128, |_| arbitrary());
 }
 
 #[test]
 fn mutated_seeds_never_panic_and_errors_are_located() {
-    fuzz_every_reader(192, |reader| {
-        // A reader whose only seeds are benchmark data has none where the data is absent:
-        // its edits then start from empty bytes.
-        let seeds = (reader.seeds)();
-        let seeds = if seeds.is_empty() {
-            vec![Vec::new()]
-        } else {
-            seeds
-        };
-        (0..seeds.len(), proptest::collection::vec(byte_edit(), 1..4)).prop_map(
-            move |(k, edits)| {
-                let mut bytes = seeds[k].clone();
-                for edit in &edits {
-                    edit.apply(&mut bytes);
-                }
-                bytes
-            },
-        )
-    });
+    fuzz_every_reader(192, |reader| mutated((reader.seeds)()));
 }
 
 #[test]
 fn structurally_mutated_json_never_panics_and_errors_are_located() {
-    fuzz_every_reader(192, |reader| {
-        let seeds: Vec<Value> = (reader.seeds)()
-            .iter()
-            .filter_map(|s| serde_json::from_slice(s).ok())
-            .collect();
-        let seeds = if seeds.is_empty() {
-            vec![Value::Null]
-        } else {
-            seeds
-        };
-        (0..seeds.len(), proptest::collection::vec(json_edit(), 1..4)).prop_map(
-            move |(k, edits)| {
-                let mut value = seeds[k].clone();
-                let mut duplicate = None;
-                for edit in &edits {
-                    edit.apply(&mut value, &mut duplicate);
-                }
-                render(&value, duplicate.as_deref()).into_bytes()
-            },
-        )
+    fuzz_every_reader(192, |reader| restructured((reader.seeds)()));
+}
+
+/// Arbitrary bytes, up to 200.
+fn arbitrary() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(any::<u8>(), 0..200)
+}
+
+/// One of `seeds` with one to three byte-level edits. A reader whose only seeds are
+/// benchmark data has none where the data is absent: its edits then start from empty bytes.
+fn mutated(seeds: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
+    let seeds = if seeds.is_empty() {
+        vec![Vec::new()]
+    } else {
+        seeds
+    };
+    (0..seeds.len(), proptest::collection::vec(byte_edit(), 1..4)).prop_map(move |(k, edits)| {
+        let mut bytes = seeds[k].clone();
+        for edit in &edits {
+            edit.apply(&mut bytes);
+        }
+        bytes
+    })
+}
+
+/// One of the `seeds` that are JSON with one to three JSON-aware edits.
+fn restructured(seeds: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
+    let seeds: Vec<Value> = seeds
+        .iter()
+        .filter_map(|s| serde_json::from_slice(s).ok())
+        .collect();
+    let seeds = if seeds.is_empty() {
+        vec![Value::Null]
+    } else {
+        seeds
+    };
+    (0..seeds.len(), proptest::collection::vec(json_edit(), 1..4)).prop_map(move |(k, edits)| {
+        let mut value = seeds[k].clone();
+        let mut duplicate = None;
+        for edit in &edits {
+            edit.apply(&mut value, &mut duplicate);
+        }
+        render(&value, duplicate.as_deref()).into_bytes()
+    })
+}
+
+// ---- readers of a file among others -------------------------------------------------------
+
+/// A reader whose input sits in a folder beside other files: a harness's run (a results file
+/// beside `cp_sat.json`, one trajectory or log among others), a solution with its
+/// certificate, model and proof, a checkout's task modules. Each case lays out a fresh folder
+/// (`setup`: valid files only), writes the input as `file` in it and reads the folder. As for
+/// [`READERS`], nothing may panic and an error must name a file of that folder and a place in
+/// it; and a case must end within [`CASE_SECONDS`] (no reader may hang or go superlinear).
+struct FolderReader {
+    name: &'static str,
+    /// Where the input goes, relative to the folder.
+    file: &'static str,
+    /// The benchmark data it needs (relative to the data folder), if any: the reader is
+    /// skipped, saying so, where it is absent.
+    needs: Option<&'static str>,
+    /// Writes the valid files beside the input.
+    setup: fn(&Path),
+    /// Reads the folder (the input is `folder/file`).
+    read: fn(&Path) -> Result<(), LoadError>,
+    /// Valid inputs to mutate.
+    seeds: fn() -> Vec<Vec<u8>>,
+    /// Whether a case scores a run against a benchmark's checkout (tens of milliseconds): such
+    /// a reader gets an eighth of the cases.
+    heavy: bool,
+}
+
+/// The longest a case may take: every input here is at most a few hundred kilobytes, which
+/// a linear reader takes milliseconds over.
+const CASE_SECONDS: f64 = 20.0;
+
+const FOLDER_READERS: &[FolderReader] = &[
+    FolderReader {
+        name: "timearena task module",
+        file: "cooking1.py",
+        needs: None,
+        setup: |_| {},
+        read: task_modules,
+        seeds: task_module_seeds,
+        heavy: false,
+    },
+    FolderReader {
+        name: "paracook results file",
+        file: "results/abstract/model-x.json",
+        needs: Some("paracook"),
+        setup: |dir| {
+            copy_fixture(
+                "paracook/results/abstract/cp_sat.json",
+                dir,
+                "results/abstract",
+            )
+        },
+        read: score_paracook,
+        seeds: || vec![fixture("paracook/results/abstract/model-x.json")],
+        heavy: true,
+    },
+    FolderReader {
+        name: "paracook cp_sat.json",
+        file: "results/abstract/cp_sat.json",
+        needs: Some("paracook"),
+        setup: |dir| {
+            copy_fixture(
+                "paracook/results/abstract/model-x.json",
+                dir,
+                "results/abstract",
+            )
+        },
+        read: score_paracook,
+        seeds: || vec![fixture("paracook/results/abstract/cp_sat.json")],
+        heavy: true,
+    },
+    FolderReader {
+        name: "timearena trajectory",
+        file: "model-z/cooking1.json",
+        needs: Some("timearena"),
+        setup: |dir| copy_fixture("timearena/trajectory/model-z/lab1.json", dir, "model-z"),
+        read: |dir| score_in(&dir.join("model-z"), "timearena", "timearena"),
+        seeds: || {
+            ["cooking1", "lab2"]
+                .map(|k| fixture(&format!("timearena/trajectory/model-z/{k}.json")))
+                .to_vec()
+        },
+        heavy: true,
+    },
+    FolderReader {
+        name: "recipe2plan log",
+        file: "medium/plan_solve/cooking/Okra-Fry_Leche-Asada.json",
+        needs: Some("recipe2plan"),
+        setup: |dir| {
+            copy_fixture(
+                &format!("{RECIPE2PLAN_LOGS}/Cobbler_Banana-Fry.json"),
+                dir,
+                "medium/plan_solve/cooking",
+            )
+        },
+        read: |dir| {
+            let run = dir.join("medium/plan_solve/cooking");
+            score_in(&run, "recipe2plan", "recipe2plan")
+        },
+        seeds: || {
+            ["Okra-Fry_Leche-Asada", "Leche-Asada_BBQ-Meatballs"]
+                .map(|k| fixture(&format!("{RECIPE2PLAN_LOGS}/{k}.json")))
+                .to_vec()
+        },
+        heavy: true,
+    },
+    FolderReader {
+        name: "robotouille results",
+        file: "evaluation/results.json",
+        needs: Some(ROBOTOUILLE_CHECKOUT),
+        setup: |_| {},
+        read: robotouille_results,
+        seeds: robotouille_results_seeds,
+        heavy: true,
+    },
+    FolderReader {
+        name: "certificate (DRCP proof)",
+        file: "kitchen-s1-n4-m2.cert.json",
+        needs: None,
+        setup: certified_pair,
+        read: |dir| check_proof_in(dir, "kitchen-s1-n4-m2.json"),
+        seeds: || pair_file("kitchen-s1-n4-m2.cert.json"),
+        heavy: false,
+    },
+    FolderReader {
+        name: "certificate (bound proof)",
+        file: "two-cooks-breakfast.cert.json",
+        needs: None,
+        setup: certified_pair,
+        read: |dir| check_proof_in(dir, "two-cooks-breakfast.json"),
+        seeds: || pair_file("two-cooks-breakfast.cert.json"),
+        heavy: false,
+    },
+    FolderReader {
+        name: "flatzinc model",
+        file: "kitchen-s1-n4-m2.fzn",
+        needs: None,
+        setup: certified_pair,
+        read: |dir| check_proof_in(dir, "kitchen-s1-n4-m2.json"),
+        seeds: || pair_file("kitchen-s1-n4-m2.fzn"),
+        heavy: false,
+    },
+    FolderReader {
+        name: "drcp proof (gzip)",
+        file: "kitchen-s1-n4-m2.drcp.gz",
+        needs: None,
+        setup: certified_pair,
+        read: |dir| check_proof_in(dir, "kitchen-s1-n4-m2.json"),
+        seeds: || pair_file("kitchen-s1-n4-m2.drcp.gz"),
+        heavy: false,
+    },
+    FolderReader {
+        name: "drcp proof (plain)",
+        file: "kitchen-s1-n4-m2.drcp",
+        needs: None,
+        setup: plain_proof_pair,
+        read: |dir| check_proof_in(dir, "kitchen-s1-n4-m2.json"),
+        seeds: plain_proof_seeds,
+        heavy: false,
+    },
+    FolderReader {
+        name: "solution for check-proof",
+        file: "kitchen-s1-n4-m2.json",
+        needs: None,
+        setup: certified_pair,
+        read: |dir| check_proof_in(dir, "kitchen-s1-n4-m2.json"),
+        seeds: || pair_file("kitchen-s1-n4-m2.json"),
+        heavy: false,
+    },
+];
+
+const SCORE_FIXTURES: &str = "tests/fixtures/score";
+const RECIPE2PLAN_LOGS: &str = "recipe2plan/logs/model-y/medium/plan_solve/cooking";
+const ROBOTOUILLE_CHECKOUT: &str = "robotouille/upstream";
+
+/// A run fixture's bytes (`tests/fixtures/score/…`).
+fn fixture(relative: &str) -> Vec<u8> {
+    std::fs::read(Path::new(SCORE_FIXTURES).join(relative)).unwrap()
+}
+
+/// Copies a run fixture into `dir/into`.
+fn copy_fixture(relative: &str, dir: &Path, into: &str) {
+    let to = dir.join(into);
+    std::fs::create_dir_all(&to).unwrap();
+    let name = Path::new(relative).file_name().unwrap();
+    std::fs::write(to.join(name), fixture(relative)).unwrap();
+}
+
+/// Modules of the checkout's own tasks, one per scenario.
+fn task_module_seeds() -> Vec<Vec<u8>> {
+    ["cooking1", "household3", "lab2"]
+        .iter()
+        .filter_map(|task| {
+            let relative = format!("timearena/checkout/TimeArena/specificTasks/{task}.py");
+            std::fs::read(makespan_testkit::data_if_present(&relative)?).ok()
+        })
+        .collect()
+}
+
+/// The folder as a checkout's task modules: every run is built and handed to the solver.
+fn task_modules(dir: &Path) -> Result<(), LoadError> {
+    let instances = benchmarks::timearena::import_checkout(dir, &ImportOptions::default())?;
+    solve_quickly(&instances);
+    Ok(())
+}
+
+fn score_paracook(dir: &Path) -> Result<(), LoadError> {
+    score_in(
+        &dir.join("results/abstract/model-x.json"),
+        "paracook",
+        "paracook",
+    )
+}
+
+/// Scores `run` against the benchmark's data as `makespan score` does (optima from the
+/// heuristics: the solver is not under test here). Where no harness recognises the run, the
+/// benchmark's own harness reads it anyway, so that its reader meets every input.
+fn score_in(run: &Path, benchmark: &str, data: &str) -> Result<(), LoadError> {
+    let data = makespan_testkit::data_if_present(data).expect("checked before the cases");
+    if makespan::score::harness_of(run).is_none() {
+        let harness = benchmarks::benchmark(benchmark).unwrap().harness().unwrap();
+        return harness.read(run, &data).map(drop);
+    }
+    let options = ScoreOptions {
+        data: Some(data),
+        solve: SolveOptions {
+            heuristic_only: true,
+            ..SolveOptions::default()
+        },
+        ..ScoreOptions::default()
+    };
+    let scored = makespan::score::score_run_detailed(run, &options)?;
+    assert!(!makespan::score::render_text(&scored.report).is_empty());
+    Ok(())
+}
+
+/// Two seeds of one task as `main.py evaluate` records them, without logs (the file's own
+/// verdicts are then all there is).
+fn robotouille_results_seeds() -> Vec<Vec<u8>> {
+    let env = "asynchronous/0_cheese_chicken_sandwich";
+    let results = serde_json::json!({
+        format!("{env}_42"): {"done": true, "steps": 21, "max_steps": 31.5},
+        format!("{env}_84"): {"done": false, "steps": 31, "max_steps": 31.5},
+        "accuracy": 0.5,
+        "average_steps": 26.0,
     });
+    vec![serde_json::to_vec_pretty(&results).unwrap()]
+}
+
+/// The results file read by Robotouille's harness, each key's kitchen built from the checkout
+/// (scoring would search every kitchen's optimum: the search is not under test here).
+fn robotouille_results(dir: &Path) -> Result<(), LoadError> {
+    let checkout = makespan_testkit::data_if_present(ROBOTOUILLE_CHECKOUT).unwrap();
+    let harness = benchmarks::benchmark("robotouille")
+        .unwrap()
+        .harness()
+        .unwrap();
+    harness.read(&dir.join("evaluation"), &checkout).map(drop)
+}
+
+/// `solve --certify` of a bundled instance whose optimum takes a DRCP proof and one a bound
+/// proof takes: every file, and each solution's problem hash and optimum (what a certificate
+/// about that problem may claim).
+struct Pair {
+    files: Vec<(String, Vec<u8>)>,
+    optima: Vec<(String, String, i64)>,
+}
+
+fn pair() -> &'static Pair {
+    static PAIR: OnceLock<Pair> = OnceLock::new();
+    PAIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let solved = crate::common::makespan(&[
+            "solve",
+            "instances/kitchen/kitchen-s1-n4-m2.json",
+            "instances/two-cooks-breakfast.json",
+            "--certify",
+            "-q",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert!(solved.status.success(), "{}", crate::common::text(&solved));
+        let mut pair = Pair {
+            files: Vec::new(),
+            optima: Vec::new(),
+        };
+        for entry in std::fs::read_dir(dir.path()).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name == "summary.csv" {
+                continue;
+            }
+            if !name.ends_with(".cert.json") && name.ends_with(".json") {
+                let solution = Solution::read(&path).unwrap();
+                let hash = problem_hash(&solution.instance.instance);
+                pair.optima
+                    .push((name.clone(), hash, solution.makespan.unwrap()));
+            }
+            pair.files.push((name, std::fs::read(&path).unwrap()));
+        }
+        assert_eq!(pair.optima.len(), 2);
+        pair
+    })
+}
+
+fn certified_pair(dir: &Path) {
+    for (name, bytes) in &pair().files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+}
+
+fn pair_file(name: &str) -> Vec<Vec<u8>> {
+    let found = pair().files.iter().find(|(n, _)| n == name);
+    vec![found.unwrap().1.clone()]
+}
+
+/// The pair with the DRCP proof unpacked: the certificate names the plain file.
+fn plain_proof_pair(dir: &Path) {
+    certified_pair(dir);
+    std::fs::remove_file(dir.join("kitchen-s1-n4-m2.drcp.gz")).unwrap();
+    let certificate = dir.join("kitchen-s1-n4-m2.cert.json");
+    let text = std::fs::read_to_string(&certificate).unwrap();
+    let text = text.replace("kitchen-s1-n4-m2.drcp.gz", "kitchen-s1-n4-m2.drcp");
+    std::fs::write(certificate, text).unwrap();
+}
+
+fn plain_proof_seeds() -> Vec<Vec<u8>> {
+    use std::io::Read;
+    let packed = &pair_file("kitchen-s1-n4-m2.drcp.gz")[0];
+    let mut text = Vec::new();
+    flate2::read::GzDecoder::new(&packed[..])
+        .read_to_end(&mut text)
+        .unwrap();
+    vec![text]
+}
+
+/// `check-proof` on one solution of the folder: a verdict either way is a result; a file that
+/// cannot be read is an error (which must be located). Never fooled: a certified claim about
+/// a problem the pair solved (same problem hash) is that problem's optimum.
+fn check_proof_in(dir: &Path, solution: &str) -> Result<(), LoadError> {
+    let solution_file = dir.join(solution);
+    let read = Solution::read(&solution_file)?;
+    if !verify(&read.instance.instance, &read.schedule).valid {
+        return Ok(());
+    }
+    match makespan_certify_check::check(&read, dir) {
+        Ok(certified) => {
+            let hash = problem_hash(&read.instance.instance);
+            for (name, known, optimum) in &pair().optima {
+                assert!(
+                    *known != hash || certified.bound == *optimum,
+                    "{solution} certified {} about the problem of {name}, whose optimum is {optimum}",
+                    certified.bound
+                );
+            }
+            Ok(())
+        }
+        Err(CheckError::Input(err)) => Err(err),
+        Err(CheckError::Read { path, message }) => Err(LoadError::usage(&path, message)),
+        Err(CheckError::Rejected(_) | CheckError::Nothing(_)) => Ok(()),
+    }
+}
+
+fn check_in_folder(reader: &FolderReader, bytes: &[u8]) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    (reader.setup)(dir.path());
+    let file = dir.path().join(reader.file);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, bytes).unwrap();
+    let started = Instant::now();
+    let result = (reader.read)(dir.path());
+    let seconds = started.elapsed().as_secs_f64();
+    if seconds > CASE_SECONDS {
+        return Err(TestCaseError::fail(format!(
+            "{}: a case took {seconds:.1} s",
+            reader.name
+        )));
+    }
+    match result {
+        Ok(()) => Ok(()),
+        Err(err) => located(&err, dir.path())
+            .map_err(|e| TestCaseError::fail(format!("{}: {e}", reader.name))),
+    }
+}
+
+/// Runs `strategy`'s inputs through every folder reader whose data is present (`cases` each,
+/// an eighth for heavy ones); on failure names the reader and the shrunk input.
+fn fuzz_every_folder_reader<S: Strategy<Value = Vec<u8>>>(
+    cases: u32,
+    strategy: impl Fn(Vec<Vec<u8>>) -> S,
+) {
+    for reader in FOLDER_READERS {
+        if reader
+            .needs
+            .is_some_and(|d| makespan_testkit::data(d).is_none())
+        {
+            continue;
+        }
+        let cases = if reader.heavy { cases / 8 } else { cases };
+        let result = runner(cases).run(&strategy((reader.seeds)()), |bytes| {
+            check_in_folder(reader, &bytes)
+        });
+        if let Err(e) = result {
+            panic!("reader {}: {e}", reader.name);
+        }
+    }
+}
+
+#[test]
+fn folder_readers_read_their_seeds() {
+    for reader in FOLDER_READERS {
+        if reader
+            .needs
+            .is_some_and(|d| makespan_testkit::data(d).is_none())
+        {
+            continue;
+        }
+        for seed in (reader.seeds)() {
+            let dir = tempfile::tempdir().unwrap();
+            (reader.setup)(dir.path());
+            let file = dir.path().join(reader.file);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, &seed).unwrap();
+            if let Err(e) = (reader.read)(dir.path()) {
+                panic!("reader {}: its seed fails: {e}", reader.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn folder_readers_on_arbitrary_bytes_never_panic_and_errors_are_located() {
+    fuzz_every_folder_reader(64, |_| arbitrary());
+}
+
+#[test]
+fn folder_readers_on_mutated_seeds_never_panic_and_errors_are_located() {
+    fuzz_every_folder_reader(128, mutated);
+}
+
+#[test]
+fn folder_readers_on_restructured_json_never_panic_and_errors_are_located() {
+    fuzz_every_folder_reader(128, restructured);
 }
 
 // ---- byte-level edits ---------------------------------------------------------------------

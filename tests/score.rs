@@ -256,6 +256,38 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
     assert_eq!(metric("CT").corrected, Some(14.5));
 }
 
+/// `score`'s table showed Recipe2Plan's makespans and optima in seconds: they are `HH:MM:SS`
+/// there, as the benchmark writes times; the JSON report keeps the seconds and says the unit.
+#[test]
+fn recipe2plan_times_in_the_score_table_are_the_benchmarks_clock() {
+    let Some(data) = makespan_testkit::data("recipe2plan") else {
+        return;
+    };
+    let run = fixture("recipe2plan/logs/model-y/medium/plan_solve/cooking");
+    let report = score(&run, &data);
+    assert_eq!(report.time_unit, makespan::instance::TimeUnit::Second);
+    let best = report
+        .rows
+        .iter()
+        .find(|r| r.key == "Okra-Fry_Volcano-Glass")
+        .unwrap();
+    let seconds = best.makespan.unwrap();
+    let clock = format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    );
+    let table = makespan::score::render_text(&report);
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("Okra-Fry_Volcano-Glass"))
+        .unwrap();
+    // Makespan and (proven) optimum.
+    assert_eq!(line.matches(&clock).count(), 2, "{line}");
+    assert!(!line.contains(&format!(" {seconds} ")), "{line}");
+}
+
 /// A trajectory `LLM_test.py` wrote on one line, broken in the middle, was "cannot be read
 /// (truncated?): expected value at line 1 column 4391": the row now names the file, the line and
 /// column, and quotes the text there, so the fault can be found in a one-line file.

@@ -188,6 +188,7 @@ fn run_page(c: &mut Criterion) {
         headline: Headline::default(),
         differences: Vec::new(),
         unanswered: Vec::new(),
+        time_unit: instances[0].0.time_unit,
     };
     let answers: Vec<RunAnswer> = plans
         .iter()

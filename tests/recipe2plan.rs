@@ -273,6 +273,21 @@ fn agent_counts_are_refused_by_benchmarks_whose_agents_are_fixed() {
         "{}",
         text(&solved)
     );
+    // Walked in a folder (a clone), the file is still an instance file, not one to skip.
+    let walked = makespan(&[
+        "solve",
+        dir.path().to_str().unwrap(),
+        "--agents",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(walked.status.code(), Some(2), "{}", text(&walked));
+    assert!(
+        text(&walked).contains("Recipe2Plan has one cook"),
+        "{}",
+        text(&walked)
+    );
     let answer = dir.path().join("answer.txt");
     std::fs::write(&answer, VALID.join("\n")).unwrap();
     let verified = makespan(&[

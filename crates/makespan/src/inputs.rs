@@ -21,6 +21,16 @@ pub struct Inputs {
     pub unrelated: Vec<String>,
 }
 
+/// Whether `file` is read without the agent counts asked and refused with them: an instance
+/// file of a benchmark whose agents are fixed, not a file that only looks like one.
+fn refuses_agents(file: &Path, options: &ImportOptions) -> bool {
+    let without = ImportOptions {
+        agents: Vec::new(),
+        ..options.clone()
+    };
+    !options.agents.is_empty() && benchmarks::import(file, &without).is_ok()
+}
+
 impl Inputs {
     /// Adds the instances of `input` (a file or a folder), leaving out the folder `out` (a
     /// batch's output folder inside its input). Fails on a file the user named, or one a
@@ -53,8 +63,14 @@ impl Inputs {
                     .extend(found.into_iter().map(|i| (name.clone(), i))),
                 // A file of a clone that looks like an instance but is not one (a game's
                 // configuration files can be lists of named objects too); a file a benchmark
-                // claims by its extension is an input, and its error is the user's to see.
-                Err(e) if walked && file != input && !benchmarks::claimed_by_extension(&file) => {
+                // claims by its extension is an input, and its error is the user's to see, as
+                // is a benchmark's refusal of the agent counts asked.
+                Err(e)
+                    if walked
+                        && file != input
+                        && !benchmarks::claimed_by_extension(&file)
+                        && !refuses_agents(&file, options) =>
+                {
                     self.unrelated.push(e.to_string())
                 }
                 Err(e) => return Err(e),

@@ -270,6 +270,46 @@ fn every_benchmark_option_is_a_flag_of_the_commands_that_import() {
     );
 }
 
+/// `--data` meant a checkout root for `score` and makespan's data folder elsewhere, with help
+/// texts that disagreed on the default: every command that takes it says the same.
+#[test]
+fn every_data_flag_is_a_checkout_root_with_one_default() {
+    let commands: [&[&str]; 7] = [
+        &["verify"],
+        &["explain"],
+        &["gantt"],
+        &["score"],
+        &["check-proof"],
+        &["references", "pack"],
+        &["references", "unpack"],
+    ];
+    let mut with_data = 0;
+    for command in commands {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let help = text(&makespan(&args));
+        let Some(at) = help.find("--data <") else {
+            continue;
+        };
+        with_data += 1;
+        // The flag's paragraph, up to the next flag.
+        let paragraph: String = help[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.trim_start().starts_with('-'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let paragraph = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help[at..].starts_with("--data <CHECKOUT>")
+                && paragraph.contains("The root of your checkout of the benchmark, as cloned")
+                && paragraph.contains("default: $MAKESPAN_DATA"),
+            "{command:?}: {paragraph}"
+        );
+    }
+    assert!(with_data >= 6, "{with_data}");
+}
+
 #[test]
 fn solve_a_clone_skips_its_other_files_recognises_its_baseline_and_writes_nothing_inside_unasked() {
     let clone = tempfile::tempdir().unwrap();

@@ -33,9 +33,10 @@ enum Action {
         /// The references file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// The folder of the benchmarks' files (default $MAKESPAN_DATA); without it every
-        /// instance is embedded.
-        #[arg(long, value_name = "DIR")]
+        /// The root of your checkout of the benchmark, as cloned (a folder of several
+        /// benchmarks' files works too); default: $MAKESPAN_DATA. Instances found there are
+        /// written as BENCH:NAME; without it every instance is embedded.
+        #[arg(long, value_name = "CHECKOUT")]
         data: Option<PathBuf>,
         /// Leave out DRCP certificates whose proof file (`.drcp.gz`) is larger than this
         /// (MiB); their references carry no certificate. Default: no limit.
@@ -53,9 +54,10 @@ enum Action {
         /// The folder to write (created if needed).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// The folder of the benchmarks' files, for instances named `BENCH:NAME` (default
-        /// $MAKESPAN_DATA).
-        #[arg(long, value_name = "DIR")]
+        /// The root of your checkout of the benchmark, as cloned, for instances named
+        /// BENCH:NAME (a folder of several benchmarks' files works too); default:
+        /// $MAKESPAN_DATA.
+        #[arg(long, value_name = "CHECKOUT")]
         data: Option<PathBuf>,
         /// Only this instance (repeatable); default: all.
         #[arg(long, value_name = "NAME")]

@@ -205,6 +205,44 @@ fn an_integer_beyond_64_bits_in_a_model_is_one_failure_not_a_crash() {
     assert!(said.contains("2 solutions: 1 certified, 1 not"), "{said}");
 }
 
+/// Concurrent `solve --certify` runs into one folder wrote through the same
+/// `.tmp-<name>.fzn` and `.tmp-raw-<name>.drcp.gz` and collided: each writes in a private
+/// folder now, so every run ends with a certificate that checks and no temporary is left.
+#[test]
+fn concurrent_certify_runs_into_one_folder_do_not_collide() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let runs: Vec<std::process::Child> = (0..3)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_makespan"))
+                .args([
+                    "solve",
+                    "instances/kitchen/kitchen-s1-n4-m2.json",
+                    "--certify",
+                    "--force",
+                    "-q",
+                    "--out",
+                    out,
+                ])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut run in runs {
+        assert!(run.wait().unwrap().success());
+    }
+    let (code, said) = check_proof(&[out]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("1 solutions: 1 certified, 0 not"), "{said}");
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// A small gzip that unpacks to one enormous line asked for a buffer of its whole size before
 /// anything was checked: the unpacked stream stops at the input cap, which the error names.
 #[test]

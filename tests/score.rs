@@ -206,6 +206,8 @@ fn recipe2plan_plan_and_solve_logs_think_blocks_errors_after_completion_and_bad_
     };
     assert!((metric("pass").original.unwrap() - 200.0 / 3.0).abs() < 1e-9);
     assert!((metric("pass").corrected.unwrap() - 100.0 / 3.0).abs() < 1e-9);
+    // The duplicate after completion: invalid, and no more progress than the original gave.
+    assert!(after.corrected_score <= after.original_score, "{after:?}");
 }
 
 #[test]
@@ -235,6 +237,10 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
         (Some(false), Some(false))
     );
     assert_eq!(stopped.original_score, stopped.corrected_score);
+    // A stricter check never gives an invalid run more progress than the environment did.
+    for r in report.rows.iter().filter(|r| r.valid == Some(false)) {
+        assert!(r.corrected_score <= r.original_score, "{r:?}");
+    }
     assert!(row("lab3").error.as_ref().unwrap().contains("truncated"));
     assert!(row("birdhouse")
         .error

@@ -74,3 +74,14 @@ def test_scoring_without_data_asks_for_the_data_keyword(monkeypatch, tmp_path):
     with pytest.raises(makespan.Error) as err:
         makespan.score(run)
     assert "pass data= with the root of your checkout" in message(err)
+
+
+def test_agent_counts_a_benchmark_cannot_use_are_refused_naming_the_keyword(tmp_path):
+    # A job shop has resources only, no agents: agents= was silently ignored.
+    shop = tmp_path / "tiny.jss"
+    shop.write_text("2 2\n0 3 1 2\n1 2 0 4\n")
+    assert len(makespan.load(shop)) == 1
+    with pytest.raises(makespan.Error) as err:
+        makespan.load(shop, agents=2)
+    text = message(err)
+    assert "agent counts do not apply: drop agents=" in text

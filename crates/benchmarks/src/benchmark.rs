@@ -51,12 +51,12 @@ pub trait Benchmark: Sync {
         &[]
     }
 
-    /// Why agent counts (`--agents`) cannot change its instances, where they cannot (one
-    /// player, robots placed by the kitchen's file, activities limited by resources only):
-    /// an import asking for a count its instances do not already have is then refused with
-    /// this reason instead of silently solving the benchmark's own count. `None` where its
-    /// import builds one instance per requested count.
-    fn fixed_agents(&self) -> Option<&'static str> {
+    /// The agent count its instances are fixed at, where agent counts (`--agents`) cannot
+    /// change them (one player, robots placed by the kitchen's file, activities limited by
+    /// resources only): an import asking for another is refused with the reason instead of
+    /// silently solving the benchmark's own count. `None` where its import builds one instance
+    /// per requested count.
+    fn fixed_agents(&self) -> Option<FixedAgents> {
         None
     }
 
@@ -105,6 +105,18 @@ pub trait Benchmark: Sync {
     fn grouping(&self) -> Option<fn(&Instance) -> Option<String>> {
         None
     }
+}
+
+/// The agents of a benchmark whose instances cannot take other counts
+/// ([`Benchmark::fixed_agents`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FixedAgents {
+    /// The count its instances have, which a user may give and which changes nothing
+    /// (TimeArena's single player); `None` where no count means anything (robots placed by a
+    /// kitchen's file, formats without agents).
+    pub count: Option<u32>,
+    /// Why no other count applies.
+    pub why: &'static str,
 }
 
 /// A benchmark shows as its name.

@@ -42,8 +42,11 @@ impl crate::Benchmark for Classic {
         Some(self.description)
     }
 
-    fn fixed_agents(&self) -> Option<&'static str> {
-        Some("the classic scheduling formats limit activities by their resources only, and have no agents")
+    fn fixed_agents(&self) -> Option<crate::FixedAgents> {
+        Some(crate::FixedAgents {
+            count: None,
+            why: "the classic scheduling formats limit activities by their resources only, and have no agents",
+        })
     }
 
     fn extensions(&self) -> &'static [&'static str] {

@@ -47,7 +47,7 @@ pub use answers::{
     NativeJson, VerifiedAnswer,
 };
 pub use baseline::{Baseline, BaselineFile, BaselinePlans};
-pub use benchmark::Benchmark;
+pub use benchmark::{Benchmark, FixedAgents};
 pub use detect::{detect, Format, Probe};
 pub use lookup::{data_dir, load_instance, Checkout, Lookup};
 pub use options::{parse_agents, ImportOptions, Knob, Knobs, MAX_INSTANCES_PER_FILE};
@@ -89,16 +89,16 @@ impl From<BadValue> for String {
 /// whole (TimeArena's task modules) gives that benchmark's instances.
 pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let checkout = path.is_dir().then(|| registry::checkout_of(path)).flatten();
-    let (benchmark, instances) = match checkout {
-        Some((benchmark, checkout)) => (Some(benchmark), checkout.import(path, opts)?),
+    let instances = match checkout {
+        Some((benchmark, checkout)) => {
+            check_agents(benchmark, path, opts)?;
+            checkout.import(path, opts)?
+        }
         None => import_file(path, opts)?,
     };
     // Importers that can multiply instances (TimeArena's combinations) count them before
     // building; this catches every other.
     options::check_instance_count(path, instances.len(), opts)?;
-    if let Some(benchmark) = benchmark {
-        check_agents(benchmark, path, opts, &instances)?;
-    }
     // A safety net: an importer bug must surface here, not as a solver error later.
     for instance in &instances {
         instance.validate().map_err(|source| LoadError::Invalid {
@@ -109,20 +109,16 @@ pub fn import(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadEr
     Ok(instances)
 }
 
-/// Every instance of one file, by the format [`detect`] recognises, and the benchmark whose
-/// native file it is (none for a unified instance).
-fn import_file(
-    path: &Path,
-    opts: &ImportOptions,
-) -> Result<(Option<&'static dyn Benchmark>, Vec<Instance>), LoadError> {
+/// Every instance of one file, by the format [`detect`] recognises.
+fn import_file(path: &Path, opts: &ImportOptions) -> Result<Vec<Instance>, LoadError> {
     let bytes = makespan_model::input::read_bytes(path)?;
     Ok(match detect(path, &bytes)? {
-        Format::Unified => (None, import_unified(path, utf8(path, &bytes)?, opts)?),
+        Format::Unified => import_unified(path, utf8(path, &bytes)?, opts)?,
         Format::Native { benchmark, shape } => match registry::benchmark(benchmark) {
-            Some(benchmark) => (
-                Some(benchmark),
-                benchmark.import(shape, path, &bytes, opts)?,
-            ),
+            Some(benchmark) => {
+                check_agents(benchmark, path, opts)?;
+                benchmark.import(shape, path, &bytes, opts)?
+            }
             None => {
                 return Err(LoadError::format(
                     path,
@@ -136,30 +132,20 @@ fn import_file(
 
 /// Agent counts a benchmark cannot use are refused with its reason
 /// ([`Benchmark::fixed_agents`]), never ignored: solving the benchmark's own count under a
-/// name that asked for another would be a wrong answer to the question asked. A count every
-/// instance already has (TimeArena's one agent) changes nothing and is accepted.
+/// name that asked for another would be a wrong answer to the question asked. The count its
+/// instances have (TimeArena's one agent) changes nothing and is accepted.
 pub(crate) fn check_agents(
     benchmark: &dyn Benchmark,
     path: &Path,
     opts: &ImportOptions,
-    instances: &[Instance],
 ) -> Result<(), LoadError> {
-    let Some(why) = benchmark.fixed_agents() else {
+    let Some(FixedAgents { count, why }) = benchmark.fixed_agents() else {
         return Ok(());
     };
-    if opts
-        .agents
-        .iter()
-        .all(|&m| instances.iter().all(|i| i.agents == m))
-    {
+    if opts.agents.iter().all(|&m| count.is_some() && m == count) {
         return Ok(());
     }
-    let own = match instances.first().map(|i| i.agents) {
-        Some(Some(m)) if instances.iter().all(|i| i.agents == Some(m)) => {
-            format!(", or give {m}")
-        }
-        _ => String::new(),
-    };
+    let own = count.map_or(String::new(), |m| format!(", or give {m}"));
     Err(LoadError::usage(
         path,
         format!(

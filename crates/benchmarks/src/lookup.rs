@@ -70,15 +70,8 @@ fn resolve(spec: &str, data: &Path, opts: &ImportOptions) -> Option<Result<Insta
         .chain([data.join(own), data.join(bare)])
         .collect();
     Some(match candidates.iter().find(|p| p.exists()) {
-        Some(found) => lookup.find(found, name, opts).and_then(|instance| {
-            crate::check_agents(
-                benchmark_found,
-                found,
-                opts,
-                std::slice::from_ref(&instance),
-            )?;
-            Ok(instance)
-        }),
+        Some(found) => crate::check_agents(benchmark_found, found, opts)
+            .and_then(|()| lookup.find(found, name, opts)),
         None => {
             let looked: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
             Err(LoadError::usage(

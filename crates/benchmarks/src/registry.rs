@@ -42,7 +42,8 @@ pub fn benchmark_of(instance: &Instance) -> Option<&'static dyn Benchmark> {
     benchmark(&instance.source.as_ref()?.benchmark)
 }
 
-/// The benchmark checkout a folder is, if one recognises it (imported whole, not walked).
+/// The benchmark whose checkout a folder is, if one recognises it (imported whole, not
+/// walked), with that power.
 pub(crate) fn checkout_of(dir: &Path) -> Option<(&'static dyn Benchmark, &'static dyn Checkout)> {
     registry()
         .iter()

@@ -34,8 +34,11 @@ impl Benchmark for Recipe2Plan {
         Some("Recipe2Plan cooking.json (JSON list of lists of {\"recipe\", \"steps\"})")
     }
 
-    fn fixed_agents(&self) -> Option<&'static str> {
-        Some("Recipe2Plan has one cook: the environment runs the steps that occupy the cook one at a time, and only the steps that run without the cook overlap them")
+    fn fixed_agents(&self) -> Option<crate::FixedAgents> {
+        Some(crate::FixedAgents {
+            count: Some(1),
+            why: "Recipe2Plan has one cook: the environment runs the steps that occupy the cook one at a time, and only the steps that run without the cook overlap them",
+        })
     }
 
     fn import(

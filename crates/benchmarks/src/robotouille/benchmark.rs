@@ -34,8 +34,11 @@ impl Benchmark for Robotouille {
         Some("Robotouille task_graphs.json (JSON object with \"tasks\" and \"semantics\")")
     }
 
-    fn fixed_agents(&self) -> Option<&'static str> {
-        Some("Robotouille's robots are the ones its environment files place in the kitchen")
+    fn fixed_agents(&self) -> Option<crate::FixedAgents> {
+        Some(crate::FixedAgents {
+            count: None,
+            why: "Robotouille's robots are the ones its environment files place in the kitchen",
+        })
     }
 
     fn import(

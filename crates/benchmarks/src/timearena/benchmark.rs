@@ -50,8 +50,11 @@ impl Benchmark for TimeArena {
         Some("TimeArena tasks.json (JSON object with \"tasks\") or its dependencygraph.json")
     }
 
-    fn fixed_agents(&self) -> Option<&'static str> {
-        Some("TimeArena runs have one agent: the environment has a single player, and its decision lists cannot give work to a second")
+    fn fixed_agents(&self) -> Option<crate::FixedAgents> {
+        Some(crate::FixedAgents {
+            count: Some(1),
+            why: "TimeArena runs have one agent: the environment has a single player, and its decision lists cannot give work to a second",
+        })
     }
 
     fn import(

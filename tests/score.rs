@@ -262,6 +262,42 @@ fn timearena_trajectory_folder_environment_verdicts_and_cal_metric() {
     assert_eq!(metric("CT").corrected, Some(14.5));
 }
 
+/// Without `cp_sat.json` beside a ParaCook results file, nOCT and pOCT were `-` with no word
+/// of why: the original is missing with the reason (the script prints nothing), and the
+/// corrected figures use the proven optimum.
+#[test]
+fn paracook_without_cp_sat_says_why_and_corrects_against_the_optimum() {
+    let Some(data) = makespan_testkit::data("paracook") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("model-x.json");
+    std::fs::copy(fixture("paracook/results/abstract/model-x.json"), &run).unwrap();
+    let report = score(run.to_str().unwrap(), &data);
+    let metric = |name: &str| {
+        report
+            .headline
+            .metrics
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+    };
+    for name in ["nOCT", "pOCT"] {
+        let m = metric(name);
+        assert!(m.original.is_none() && m.corrected.is_some(), "{m:?}");
+        assert!(
+            m.note
+                .as_deref()
+                .is_some_and(|n| n.contains("no cp_sat.json") && n.contains("proven optimum")),
+            "{m:?}"
+        );
+    }
+    assert!(metric("SR")
+        .note
+        .as_deref()
+        .is_some_and(|n| n.contains("prints 0.00")));
+}
+
 /// `score`'s table showed Recipe2Plan's makespans and optima in seconds: they are `HH:MM:SS`
 /// there, as the benchmark writes times; the JSON report keeps the seconds and says the unit.
 #[test]

@@ -24,7 +24,9 @@ pub mod milp {
 pub mod cp {
     pub use crate::exact::cp::model::CpModel;
     pub use crate::exact::cp::model::{Row, Var};
-    pub use crate::exact::cp::{applies, minimise, solve, Branching, CpOutcome, SEED};
+    pub use crate::exact::cp::{
+        applies, minimise, solve, Branching, CpOutcome, Strategy, FIRST, SEED,
+    };
 
     /// Large neighbourhood search on the model.
     pub mod lns {

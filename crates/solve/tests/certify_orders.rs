@@ -128,7 +128,7 @@ proptest! {
             SearchOutcome::NoneShorter => None,
             SearchOutcome::GaveUp => panic!("the search gave up"),
         };
-        let by_cp = match cp::solve(&problem, 0, horizon, None, 30.0, &cancel, cp::SEED).unwrap() {
+        let by_cp = match cp::solve(&problem, 0, horizon, None, 30.0, &cancel, cp::FIRST).unwrap() {
             CpOutcome::Optimal { starts, makespan } => {
                 let report = verify(&instance, &unit_steps(&instance, &starts[..instance.activities.len()]));
                 prop_assert!(report.valid, "{}", report.render_text());

@@ -88,7 +88,12 @@ pub fn exact_methods() -> impl Iterator<Item = ExactMethodInfo> {
 const SEARCHES: [&dyn ExactMethod; 2] = [&searches::UnitSearch, &searches::AgentSearch];
 
 /// The methods on a model of the whole problem, tried next, in this order (or raced).
-const MODELS: [&dyn ExactMethod; 2] = [&cp::method::Cp { seed: cp::SEED }, &milp::method::Milp];
+const MODELS: [&dyn ExactMethod; 2] = [
+    &cp::method::Cp {
+        strategy: cp::FIRST,
+    },
+    &milp::method::Milp,
+];
 
 /// The first outcome of a method of `SEARCHES`, then of `MODELS`, that applies and does
 /// not give up; with two threads or more, `MODELS` race where the constraint model runs.

@@ -25,8 +25,12 @@ use crate::heuristics::Heuristic;
 use crate::problem::Problem;
 use crate::{Run, SolveOptions};
 
-/// The seed of the constraint model that races another.
-const RIVAL_SEED: u64 = cp::SEED + 1;
+/// The strategy of the constraint model that races another: other random choices, and
+/// on job shops a proof that branches on start times, beside the first's on orders.
+const RIVAL: cp::Strategy = cp::Strategy {
+    seed: cp::SEED + 1,
+    branching: cp::Branching::Activity,
+};
 
 /// Pumpkin on this thread and the second method (on the other threads) on one of its own;
 /// `None` only when neither ran. If the thread cannot be started, the two run one after
@@ -38,8 +42,23 @@ pub(crate) fn race(
     options: &SolveOptions,
     run: &Run,
 ) -> Option<Outcome> {
-    let first = Cp { seed: cp::SEED };
-    let rival = Cp { seed: RIVAL_SEED };
+    let pick = |name: &str, default: cp::Strategy| match std::env::var(name).as_deref() {
+        Ok("orders") => cp::Strategy {
+            branching: cp::Branching::Orders,
+            ..default
+        },
+        Ok("activity") => cp::Strategy {
+            branching: cp::Branching::Activity,
+            ..default
+        },
+        _ => default,
+    };
+    let first = Cp {
+        strategy: pick("H30_FIRST", cp::FIRST),
+    };
+    let rival = Cp {
+        strategy: pick("H30_RIVAL", RIVAL),
+    };
     let second: &dyn ExactMethod = if cp::machines_only(problem) {
         &rival
     } else {

@@ -28,7 +28,7 @@ use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 
 use super::model::{CpModel, Row};
-use super::{post, Cancelled, Posted};
+use super::{post, Cancelled, Posted, Redundant};
 use crate::Cancel;
 
 /// Decisions and conflicts one neighbourhood may take before it is given up.
@@ -92,7 +92,9 @@ pub fn improve(
 ) -> Improved {
     let began = Instant::now();
     let mut solver = Solver::default();
-    let Posted { starts, makespan } = post(model, &mut solver, true);
+    let Posted {
+        starts, makespan, ..
+    } = post(model, &mut solver, Redundant::Propagators);
     let orders = orders(model, &mut solver, &starts);
     let users = users(model);
     let n = starts.len();

@@ -3,7 +3,7 @@
 
 use makespan_model::solution::{BoundSource, Status};
 
-use super::{applies, solve, CpOutcome};
+use super::{applies, solve, CpOutcome, Strategy};
 use crate::bounds::LowerBound;
 use crate::exact::{safe_horizon, ExactMethod, Outcome};
 use crate::heuristics::Heuristic;
@@ -17,9 +17,9 @@ pub(crate) fn runs(problem: &Problem, options: &SolveOptions, run: &Run) -> bool
     run.cp && options.export_lp.is_none() && options.node_limit.is_none() && applies(problem)
 }
 
-/// Pumpkin on the constraint model, its random choices drawn from `seed`.
+/// Pumpkin on the constraint model, searching by `strategy`.
 pub(crate) struct Cp {
-    pub(crate) seed: u64,
+    pub(crate) strategy: Strategy,
 }
 
 impl ExactMethod for Cp {
@@ -71,7 +71,7 @@ impl ExactMethod for Cp {
             heuristic.map(|h| &h.starts[..]),
             left,
             &run.cancel,
-            self.seed,
+            self.strategy,
         )? {
             CpOutcome::Optimal {
                 mut starts,

@@ -12,6 +12,7 @@ use std::process::{Command, Stdio};
 
 use makespan_benchmarks::paracook::concrete::checkout::{kitchen_from, read_checkout};
 use makespan_benchmarks::paracook::concrete::kitchen::{Kitchen, StationKind};
+use makespan_benchmarks::paracook::concrete::oracle::solve::plan_kitchen;
 use makespan_benchmarks::paracook::concrete::sim::{
     simulate, simulate_with, Action, AgentPlan, ErrorClass, Mode, Options, Plan,
 };
@@ -449,6 +450,49 @@ fn the_fixed_plans_and_few_shot_answers_take_their_upstream_times() {
             c["name"]
         );
     }
+}
+
+/// The oracle never plans longer than the repository's hand-written plans on their kitchens
+/// (pasta/42 with two cooks and two orders: far below the fixed plan's 72).
+#[test]
+fn the_oracle_plans_no_longer_than_the_fixed_plans() {
+    let Some(root) = checkout() else {
+        println!("skipped 5 fixed plans: no ParaCook checkout in ../shared");
+        return;
+    };
+    if !python_ok(&root) {
+        println!("skipped 5 fixed plans: python3 cannot run the game's simulator here");
+        return;
+    }
+    let limits = makespan_world::Limits {
+        time: Some(std::time::Duration::from_secs(3)),
+        ..makespan_world::Limits::default()
+    };
+    let mut compared = 0;
+    for (c, k, plan) in examples(&root) {
+        if c["harness"] != "fixed" {
+            continue;
+        }
+        let fixed = simulate(&k, &plan, Mode::Replica).oct;
+        let oracle = plan_kitchen(&k, &limits).unwrap();
+        let best = oracle.best.as_ref().expect("a plan");
+        assert!(best.replica.done && best.intended.done, "{}", c["name"]);
+        assert!(
+            best.time as f64 <= fixed,
+            "{}: the oracle's {} against the fixed plan's {fixed}",
+            c["name"],
+            best.time
+        );
+        println!(
+            "{}: oracle {} ({}), fixed {fixed}",
+            c["name"], best.time, best.method
+        );
+        if c["name"] == "fixed pasta_mushroom+pasta_tomato on kitchen" {
+            assert!(best.time <= 64, "pasta/42: {}", best.time);
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 5);
 }
 
 #[test]

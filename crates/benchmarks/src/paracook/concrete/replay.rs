@@ -149,6 +149,20 @@ pub fn violations(v: &Verdict) -> Vec<(super::sim::Violation, bool, bool)> {
 /// replica replay's time (OCT).
 pub fn report(instance: &str, kitchen: &Kitchen, plan: &Plan) -> Report {
     let v = verdict(kitchen, plan);
+    // The game serves every order, the rules the prompt states do not: the plan works only
+    // through the game's quirks (cooking credited off the stove or between batches, a
+    // same-instant hand-over, two cooks at one sink, a fractional wait).
+    let exploit = v.replica.done && !v.intended.done;
+    let flag = |text: String, replica: bool| {
+        if exploit && !replica {
+            format!(
+                "{text}; a replica-only exploit: the game serves every order (t = {}) only through this",
+                v.replica.oct
+            )
+        } else {
+            text
+        }
+    };
     let mut out = Vec::new();
     for (x, replica, intended) in violations(&v) {
         let who = match (&x.agent, x.index) {
@@ -163,11 +177,14 @@ pub fn report(instance: &str, kitchen: &Kitchen, plan: &Plan) -> Report {
             Rule::PreconditionFailed,
             vec![who.clone()],
             Some(x.time.floor() as i64),
-            format!(
-                "{who} at t = {}: {} (fails in {})",
-                x.time,
-                x.rule,
-                modes(replica, intended)
+            flag(
+                format!(
+                    "{who} at t = {}: {} (fails in {})",
+                    x.time,
+                    x.rule,
+                    modes(replica, intended)
+                ),
+                replica,
             ),
             "change the action or what comes before it so that the game accepts it".into(),
         ));
@@ -178,11 +195,14 @@ pub fn report(instance: &str, kitchen: &Kitchen, plan: &Plan) -> Report {
                 Rule::GoalNotReached,
                 Vec::new(),
                 Some(o.oct.ceil() as i64),
-                format!(
-                    "in {} mode the plan ends at t = {} with orders {:?} still open",
-                    mode.name(),
-                    o.oct,
-                    o.remaining
+                flag(
+                    format!(
+                        "in {} mode the plan ends at t = {} with orders {:?} still open",
+                        mode.name(),
+                        o.oct,
+                        o.remaining
+                    ),
+                    mode == Mode::Replica,
                 ),
                 "add the actions that prepare and serve the open orders, first in first out".into(),
             ));
@@ -264,5 +284,103 @@ impl Simulated for ConcreteWorld {
                 (mode.name().to_string(), o.done.then_some(o.oct))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::kitchen::{
+        AgentStart, Constants, ContainerKind, KitchenMap, Recipe, RecipeIngredient, StationKind,
+        Tile,
+    };
+    use super::*;
+
+    fn tile(name: &str, kind: StationKind, x: i32, item: Option<ContainerKind>) -> Tile {
+        Tile {
+            name: name.into(),
+            kind,
+            x,
+            y: 0,
+            provides: (kind == StationKind::Dispenser).then(|| "meat".to_string()),
+            item,
+        }
+    }
+
+    /// Along the top of a 6 × 3 kitchen: meat, a board, a stove with a pan, a table with a
+    /// plate, the window; one order of fried meat.
+    fn kitchen() -> Kitchen {
+        Kitchen {
+            key: "test".into(),
+            category: "test".into(),
+            seed: 0,
+            orders_num: 1,
+            map: KitchenMap {
+                name: "kitchen".into(),
+                width: 6,
+                height: 3,
+                agents: vec![AgentStart {
+                    name: "agent1".into(),
+                    x: 1,
+                    y: 1,
+                }],
+                tiles: vec![
+                    tile("dispenser1", StationKind::Dispenser, 0, None),
+                    tile("chopping_board1", StationKind::ChoppingBoard, 1, None),
+                    tile("stove1", StationKind::Stove, 2, Some(ContainerKind::Pan)),
+                    tile("table1", StationKind::Table, 3, Some(ContainerKind::Plate)),
+                    tile("serving_window", StationKind::ServingWindow, 4, None),
+                ],
+                source: Value::Null,
+            },
+            orders: vec!["fried_meat".into()],
+            recipes: vec![Recipe {
+                name: "fried_meat".into(),
+                text: "Chop the meat and cook it in a pan.".into(),
+                ingredients: vec![RecipeIngredient {
+                    item: "meat".into(),
+                    state: "cooked".into(),
+                    cookware: Some("pan".into()),
+                }],
+            }],
+            constants: Constants::default(),
+            same_map_as: None,
+        }
+    }
+
+    #[test]
+    fn a_plan_that_cooks_in_hand_is_flagged_as_a_replica_only_exploit() {
+        // The meat goes into the pan in the cook's hand at 8 and the pan back on the stove at
+        // 33: the game's clock credits the 24 steps in hand, the stated rules do not.
+        let text = r#"{"agent1": [
+            {"action": "MoveTo", "target": [0, 1]}, {"action": "Interact", "target": "dispenser1"},
+            {"action": "MoveTo", "target": [1, 1]}, {"action": "Interact", "target": "chopping_board1"},
+            {"action": "Process", "target": "chopping_board1"},
+            {"action": "MoveTo", "target": [2, 1]}, {"action": "Interact", "target": "stove1"},
+            {"action": "MoveTo", "target": [1, 1]}, {"action": "Interact", "target": "chopping_board1"},
+            {"action": "Wait", "duration": 24},
+            {"action": "MoveTo", "target": [2, 1]}, {"action": "Interact", "target": "stove1"},
+            {"action": "Wait", "duration": 1},
+            {"action": "MoveTo", "target": [3, 1]}, {"action": "Interact", "target": "table1"},
+            {"action": "MoveTo", "target": [2, 1]}, {"action": "Interact", "target": "stove1"},
+            {"action": "MoveTo", "target": [4, 1]}, {"action": "Interact", "target": "serving_window"}
+        ]}"#;
+        let plan = Plan::from_json(&serde_json::from_str(text).unwrap()).unwrap();
+        let k = kitchen();
+        let r = report("test", &k, &plan);
+        assert!(!r.valid);
+        let v = verdict(&k, &plan);
+        assert!(v.replica.done && !v.intended.done, "{:?}", v.intended.error);
+        assert!(
+            r.violations
+                .iter()
+                .all(|x| x.message.contains("a replica-only exploit")),
+            "{:?}",
+            r.violations
+        );
+        // Cooked on the stove for its full time, the plan is no exploit.
+        let honest = text.replace(r#""duration": 1}"#, r#""duration": 24}"#);
+        let plan = Plan::from_json(&serde_json::from_str(&honest).unwrap()).unwrap();
+        let r = report("test", &k, &plan);
+        assert!(r.valid, "{:?}", r.violations);
     }
 }

@@ -5,6 +5,8 @@
 //! - [`model`]: the kitchen in motion, agents deciding when free;
 //! - [`world`]: that model as a `makespan_world::World`, for the exact A*;
 //! - [`beam`]: a beam search over the same decisions, for kitchens too large for A*;
+//! - [`tasks`]: a planner at the level of recipe tasks for any number of cooks, with
+//!   local improvement;
 //! - the bounds are in `concrete::bounds`.
 //!
 //! A plan is kept only after the game's rules replay it; the model is the planner's, the
@@ -14,6 +16,7 @@ pub mod beam;
 pub mod layout;
 pub mod model;
 pub mod solve;
+pub mod tasks;
 pub mod world;
 
 use serde_json::{json, Map, Value};

@@ -2,6 +2,7 @@
 //! game's rules in both modes before it counts, the shortest kept.
 //!
 //! The searches, in order:
+//! - **the task planner** (any team): priority rules over recipe tasks and local moves;
 //! - **one cook alone**, for each cook: a plan where the others stand still is a plan for the
 //!   team, so it is an incumbent for every team size; with one cook and at most two orders
 //!   the A* over the model is exhaustive within its caps, and an exhaustive search is a
@@ -23,12 +24,13 @@ use std::time::{Duration, Instant};
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Status;
-use makespan_world::{search, Limits, Outcome as Search};
+use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
 use super::layout::Layout;
 use super::model::Decision;
+use super::tasks;
 use super::world::KitchenWorld;
 use super::{answer, replay, Planned};
 use crate::paracook::concrete::bounds::{instance_bound, Bound};
@@ -105,6 +107,22 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let m = lay.agents.len();
     let k = lay.orders.len();
     let share = |part: f64| deadline.min(Instant::now() + budget.mul_f64(part));
+    // The task planner first, for every team size: an incumbent that the searches below
+    // must beat (and, for one cook, the A* must prove or improve).
+    // It wins most kitchens with a team or several orders; the A* gets the most time where
+    // it can prove (one cook, up to two orders).
+    let until = share(if m == 1 && k <= 2 { 0.15 } else { 0.7 });
+    for (d, _) in tasks::plan(&lay, until, usize::MAX, 27, 4) {
+        keep(
+            &mut oracle,
+            kitchen,
+            &lay,
+            &lay,
+            usize::MAX,
+            &d,
+            "world:tasks",
+        );
+    }
     // One cook alone, each in turn.
     for i in 0..m {
         if cancelled() || oracle.optimal {
@@ -123,7 +141,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 known_bound: target,
                 cancel: limits.cancel.clone(),
             };
-            match search(&world, &caps) {
+            // With one cook, the incumbent is the one cook's: the A* keeps only states that can
+            // beat it, and finding none proves it shortest.
+            let upper = match &oracle.best {
+                Some(b) if m == 1 => b.time,
+                _ => i64::MAX,
+            };
+            match search_below(&world, &caps, upper) {
                 Search::Optimal(p) => {
                     exhaustive = Some(p.cost);
                     keep(
@@ -147,6 +171,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                         "world:astar",
                     );
                 }
+                Search::Infeasible if upper < i64::MAX => exhaustive = Some(upper),
                 Search::Infeasible | Search::Unknown { .. } => {}
             }
         }

@@ -1,0 +1,917 @@
+//! A planner at the level of recipe tasks, for any number of cooks: each unit a dish needs
+//! is one task (fetch it, chop it, put it on its dish's plate or into cookware), each dish
+//! one more (take its plate to the cookware it waits in, then to the window), each plate
+//! that must be used twice one more (fetch it dirty, wash it, put it where its next dish is
+//! assembled). A free cook takes the ready task that comes first in a priority list (walking
+//! distance weighed in) and carries it out alone, step by step, in the planner's model of the
+//! game; boards, cookware and the sink are reserved by the task that uses them, so steps in
+//! flight never collide.
+//!
+//! Why tasks and not single moves: with several cooks the move-level searches lose their way
+//! among interleavings, while a handful of priority lists already give plans a cook would
+//! write. One rollout costs microseconds, so the planner tries several priority rules, then
+//! improves the best by local moves (a task given to another cook, two priorities swapped,
+//! one moved) and random restarts within its time. It proves nothing; its plans count only
+//! once the game's rules replay them (the oracle's driver does).
+
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::layout::{Cut, Layout, StationKind, FAR};
+use super::model::{Decision, Item, Job, State, Then};
+
+/// How a unit reaches its dish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// Dispenser, plate.
+    Raw,
+    /// Dispenser, board (chop), plate.
+    Chop,
+    /// Dispenser, board (chop), pan on a stove (cooks there until the plate comes).
+    Pan,
+    /// Dispenser, pot on a stove.
+    Pot,
+}
+
+/// One unit of one order.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    order: usize,
+    food: u8,
+    route: Route,
+}
+
+/// A task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Task {
+    /// Bring unit `n` to its dish (plate or cookware).
+    Unit(usize),
+    /// Take order `j`'s plate to its cookware, then serve it.
+    Collect(usize),
+    /// Wash a dirty plate and put it where order `j` is assembled.
+    Wash(usize),
+}
+
+/// The tasks of a kitchen's orders.
+#[derive(Debug, Clone)]
+pub struct Tasks {
+    units: Vec<Unit>,
+    tasks: Vec<Task>,
+    /// Stations holding a clean plate at the start.
+    plates: Vec<usize>,
+}
+
+impl Tasks {
+    /// The tasks of a kitchen; `None` when a dish needs something the task planner does not
+    /// route (an ingredient no dispenser gives, a cooked food no cookware takes, no window).
+    pub fn new(lay: &Layout) -> Option<Tasks> {
+        let plates: Vec<usize> = (0..lay.stations.len())
+            .filter(|&s| lay.stations[s].start == Some(super::layout::Start::Plate))
+            .collect();
+        if plates.is_empty() || lay.of_kind(StationKind::Window).next().is_none() {
+            return None;
+        }
+        let has_ware = |w: super::layout::Ware| {
+            lay.stations.iter().any(|s| {
+                s.kind == StationKind::Stove && s.start == Some(super::layout::Start::Ware(w))
+            })
+        };
+        let mut units = Vec::new();
+        for (j, (_, needs)) in lay.orders.iter().enumerate() {
+            for &(food, cut) in needs {
+                lay.dispensers_of(food).next()?;
+                let route = match cut {
+                    Cut::Raw => Route::Raw,
+                    Cut::Chopped => Route::Chop,
+                    Cut::Cooked if lay.pan_food(food) && has_ware(super::layout::Ware::Pan) => {
+                        Route::Pan
+                    }
+                    Cut::Cooked if lay.pot_food(food) && has_ware(super::layout::Ware::Pot) => {
+                        Route::Pot
+                    }
+                    Cut::Cooked => return None,
+                };
+                if route != Route::Raw
+                    && route != Route::Pot
+                    && lay.of_kind(StationKind::Board).next().is_none()
+                {
+                    return None;
+                }
+                units.push(Unit {
+                    order: j,
+                    food,
+                    route,
+                });
+            }
+        }
+        let k = lay.orders.len();
+        if k > plates.len()
+            && (lay.of_kind(StationKind::Sink).next().is_none()
+                || lay.of_kind(StationKind::Return).next().is_none())
+        {
+            return None;
+        }
+        let mut tasks: Vec<Task> = (0..units.len()).map(Task::Unit).collect();
+        tasks.extend((0..k).map(Task::Collect));
+        tasks.extend((plates.len()..k).map(Task::Wash));
+        Some(Tasks {
+            units,
+            tasks,
+            plates,
+        })
+    }
+
+    /// How many tasks there are.
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// A priority rule: lower first. `Critical` puts the long chains (pans, then pots, then
+    /// chopping) first within each order; `Fifo` keeps the recipe's order.
+    fn rule(&self, rule: usize) -> Vec<f64> {
+        self.tasks
+            .iter()
+            .enumerate()
+            .map(|(t, task)| match *task {
+                Task::Unit(u) => {
+                    let unit = self.units[u];
+                    let stage = match (rule, unit.route) {
+                        (0, Route::Pan) => 0.0,
+                        (0, Route::Pot) => 1.0,
+                        (0, Route::Chop) => 2.0,
+                        (0, Route::Raw) => 3.0,
+                        _ => t as f64 * 0.01,
+                    };
+                    unit.order as f64 * 10.0 + stage
+                }
+                Task::Collect(j) => j as f64 * 10.0 + 5.0,
+                Task::Wash(j) => (j - self.plates.len()) as f64 * 10.0 + 6.0,
+            })
+            .collect()
+    }
+}
+
+/// The knobs of one rollout.
+#[derive(Debug, Clone)]
+pub struct Params {
+    /// A priority per task, lower first.
+    prio: Vec<f64>,
+    /// A cook per task that alone may take it (`None`: any).
+    cook: Vec<Option<u8>>,
+    /// How much a step of walking to a task's first station weighs against priority.
+    walk: f64,
+    /// How many orders beyond the first unserved one units may be started for.
+    ahead: usize,
+    /// Which of the starting plates each of the first orders uses (a rotation).
+    rotate: usize,
+    /// Per task: a chopped unit stays on its board, and the plate comes to take it there.
+    scoop: Vec<bool>,
+}
+
+/// What a task is at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Open,
+    Taken,
+    Done,
+}
+
+/// A cook's task in progress: the task, its step, and the step sent to the model and not yet
+/// seen completed (`advance`: it was an action, not a move to wait at).
+#[derive(Debug, Clone, Copy)]
+struct Doing {
+    task: usize,
+    step: usize,
+    sent: Option<(usize, bool)>,
+}
+
+/// The planner's books beside the model's state: reservations and progress.
+#[derive(Debug, Clone)]
+struct Book {
+    stage: Vec<Stage>,
+    board_of: Vec<Option<usize>>,
+    ware_of: Vec<Option<usize>>,
+    board_owner: Vec<Option<usize>>,
+    ware_owner: Vec<Option<usize>>,
+    sink_owner: Vec<bool>,
+    sink_of: Vec<Option<usize>>,
+    site: Vec<usize>,
+    plate_ready: Vec<bool>,
+    cooks: Vec<Option<Doing>>,
+}
+
+/// A step: the station, what to do there, and whether it can be done now.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    station: usize,
+    then: Then,
+    ready: bool,
+    /// The station of the following step, to choose the cell between them.
+    next: Option<usize>,
+}
+
+struct Roll<'a> {
+    lay: &'a Layout,
+    t: &'a Tasks,
+    p: &'a Params,
+}
+
+impl Roll<'_> {
+    fn nearest(&self, from: u8, s: usize) -> i32 {
+        self.lay.stations[s]
+            .access
+            .iter()
+            .map(|&a| self.lay.dist(from, a))
+            .min()
+            .unwrap_or(FAR)
+    }
+
+    /// The task of unit `u` (units come first, in order).
+    fn task_of(&self, u: usize) -> usize {
+        u
+    }
+
+    /// The window nearest station `s`.
+    fn window_near(&self, s: usize) -> Option<usize> {
+        self.lay
+            .of_kind(StationKind::Window)
+            .min_by_key(|&w| self.between(s, w))
+    }
+
+    /// Walking between two stations, from the best access cell of one to the other's.
+    fn between(&self, a: usize, b: usize) -> i32 {
+        let lay = self.lay;
+        lay.stations[a]
+            .access
+            .iter()
+            .flat_map(|&x| lay.stations[b].access.iter().map(move |&y| lay.dist(x, y)))
+            .min()
+            .unwrap_or(FAR)
+    }
+
+    /// The access cell of `s` to walk to from `from`, counting the walk on to `next`.
+    fn cell(&self, from: u8, s: usize, next: Option<usize>) -> Option<u8> {
+        self.lay.stations[s]
+            .access
+            .iter()
+            .copied()
+            .filter(|&a| self.lay.dist(from, a) < FAR)
+            .min_by_key(|&a| {
+                let on = next.map_or(0, |n| self.nearest(a, n));
+                (
+                    self.lay.dist(from, a).saturating_add(on),
+                    self.lay.dist(from, a),
+                )
+            })
+    }
+
+    /// The nearest dispenser of `food` whose top is free, else the nearest (to wait at).
+    fn dispenser(&self, state: &State, food: u8, from: u8) -> Option<usize> {
+        self.lay
+            .dispensers_of(food)
+            .min_by_key(|&d| (state.places[d].is_some(), self.nearest(from, d)))
+    }
+
+    fn units_of(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.t.units.len()).filter(move |&u| self.t.units[u].order == j)
+    }
+
+    /// The step `step` of task `task` for a cook at `from`, or `None` when it is complete.
+    fn step(&self, b: &Book, state: &State, i: usize, task: usize, step: usize) -> Option<Step> {
+        let lay = self.lay;
+        let from = state.agents[i].cell;
+        let hand_empty = state.agents[i].hold.is_none();
+        let busy = |s: usize| {
+            state
+                .agents
+                .iter()
+                .any(|a| a.job == Job::Processing(s as u8))
+        };
+        match self.t.tasks[task] {
+            Task::Unit(u) => {
+                let unit = self.t.units[u];
+                let site = b.site[unit.order];
+                let board = b.board_of[u];
+                let ware = b.ware_of[u];
+                let window = self.window_near(site);
+                let to_plate = Step {
+                    station: site,
+                    then: Then::Interact,
+                    ready: b.plate_ready[unit.order]
+                        && matches!(state.places[site], Some(Item::Plate(_))),
+                    next: window,
+                };
+                let to_ware = |s: usize| Step {
+                    station: s,
+                    then: Then::Interact,
+                    ready: matches!(state.places[s], Some(Item::Ware(_, bag, _)) if bag.len() < 6),
+                    next: None,
+                };
+                let first_next = match unit.route {
+                    Route::Raw => Some(site),
+                    Route::Chop | Route::Pan => board,
+                    Route::Pot => ware,
+                };
+                if step == 0 {
+                    let d = self.dispenser(state, unit.food, from)?;
+                    return Some(Step {
+                        station: d,
+                        then: Then::Interact,
+                        ready: hand_empty && state.places[d].is_none(),
+                        next: first_next,
+                    });
+                }
+                match (unit.route, step) {
+                    (Route::Chop, 3 | 4) if self.p.scoop[task] => None,
+                    (Route::Raw, 1) => Some(to_plate),
+                    (Route::Pot, 1) => Some(to_ware(ware?)),
+                    (Route::Chop | Route::Pan, 1) => Some(Step {
+                        station: board?,
+                        then: Then::Interact,
+                        ready: state.places[board?].is_none() && !busy(board?),
+                        next: board,
+                    }),
+                    (Route::Chop | Route::Pan, 2) => Some(Step {
+                        station: board?,
+                        then: Then::Process,
+                        ready: matches!(state.places[board?], Some(Item::Food(_, Cut::Raw))),
+                        next: board,
+                    }),
+                    (Route::Chop | Route::Pan, 3) => Some(Step {
+                        station: board?,
+                        then: Then::Interact,
+                        ready: !busy(board?),
+                        next: if unit.route == Route::Chop {
+                            Some(site)
+                        } else {
+                            ware
+                        },
+                    }),
+                    (Route::Chop, 4) => Some(to_plate),
+                    (Route::Pan, 4) => Some(to_ware(ware?)),
+                    _ => None,
+                }
+            }
+            Task::Collect(j) => {
+                let site = b.site[j];
+                if step == 0 {
+                    return Some(Step {
+                        station: site,
+                        then: Then::Interact,
+                        ready: hand_empty && matches!(state.places[site], Some(Item::Plate(_))),
+                        next: self.window_near(site),
+                    });
+                }
+                // The cookware and boards still holding this order's units, nearest first;
+                // then the window.
+                let wares: Vec<usize> = (0..lay.stations.len())
+                    .filter(|&s| {
+                        b.ware_owner[s] == Some(j)
+                            || b.board_owner[s].is_some_and(|u| {
+                                self.t.units[u].order == j && self.p.scoop[self.task_of(u)]
+                            })
+                    })
+                    .collect();
+                if let Some(&s) = wares.iter().min_by_key(|&&s| self.nearest(from, s)) {
+                    let cooked = match state.places[s] {
+                        Some(Item::Ware(_, bag, left)) => {
+                            left == 0
+                                && !bag.is_empty()
+                                && bag.units().all(|(_, c)| c == Cut::Cooked)
+                        }
+                        Some(Item::Food(_, Cut::Chopped)) => !busy(s),
+                        _ => false,
+                    };
+                    return Some(Step {
+                        station: s,
+                        then: Then::Interact,
+                        ready: cooked,
+                        next: None,
+                    });
+                }
+                if state.served as usize > j {
+                    return None;
+                }
+                let w = lay
+                    .of_kind(StationKind::Window)
+                    .min_by_key(|&w| self.nearest(from, w))?;
+                Some(Step {
+                    station: w,
+                    then: Then::Interact,
+                    ready: state.served as usize == j,
+                    next: None,
+                })
+            }
+            Task::Wash(j) => {
+                let sink = b.sink_of[task]?;
+                let site = b.site[j];
+                match step {
+                    0 => {
+                        let heading = b
+                            .cooks
+                            .iter()
+                            .enumerate()
+                            .filter(|&(c, d)| {
+                                c != i
+                                    && d.is_some_and(|d| {
+                                        d.step == 0
+                                            && d.sent.is_some()
+                                            && matches!(self.t.tasks[d.task], Task::Wash(_))
+                                    })
+                            })
+                            .count();
+                        let r = lay
+                            .of_kind(StationKind::Return)
+                            .min_by_key(|&r| self.nearest(from, r))?;
+                        Some(Step {
+                            station: r,
+                            then: Then::Interact,
+                            ready: hand_empty && state.dirty as usize > heading,
+                            next: Some(sink),
+                        })
+                    }
+                    1 => Some(Step {
+                        station: sink,
+                        then: Then::Interact,
+                        ready: state.places[sink].is_none(),
+                        next: Some(sink),
+                    }),
+                    2 => Some(Step {
+                        station: sink,
+                        then: Then::Process,
+                        ready: matches!(state.places[sink], Some(Item::Dirty)),
+                        next: Some(sink),
+                    }),
+                    3 => Some(Step {
+                        station: sink,
+                        then: Then::Interact,
+                        ready: !busy(sink) && matches!(state.places[sink], Some(Item::Plate(_))),
+                        next: Some(site),
+                    }),
+                    4 => Some(Step {
+                        station: site,
+                        then: Then::Interact,
+                        ready: state.places[site].is_none(),
+                        next: None,
+                    }),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// Books the completion of the step a cook sent.
+    fn completed(&self, b: &mut Book, state: &State, i: usize) {
+        let Some(mut d) = b.cooks[i] else { return };
+        let Some((station, advance)) = d.sent.take() else {
+            return;
+        };
+        if advance {
+            match self.t.tasks[d.task] {
+                Task::Unit(u) => {
+                    if d.step == 3 {
+                        if let Some(board) = b.board_of[u] {
+                            b.board_owner[board] = None;
+                        }
+                    }
+                }
+                Task::Collect(j) => {
+                    if b.ware_owner[station] == Some(j) {
+                        b.ware_owner[station] = None;
+                    }
+                    if d.step >= 1 && b.board_owner[station].is_some() {
+                        b.board_owner[station] = None;
+                    }
+                }
+                Task::Wash(_) => {
+                    if d.step == 3 {
+                        b.sink_owner[station] = false;
+                    }
+                }
+            }
+            // A collect stays at step 1 while it visits cookware and the window.
+            if !(matches!(self.t.tasks[d.task], Task::Collect(_)) && d.step >= 1) {
+                d.step += 1;
+            }
+        }
+        b.cooks[i] = Some(d);
+        if self.step(b, state, i, d.task, d.step).is_none() {
+            b.stage[d.task] = Stage::Done;
+            if let Task::Wash(j) = self.t.tasks[d.task] {
+                b.plate_ready[j] = true;
+            }
+            b.cooks[i] = None;
+        }
+    }
+
+    /// Whether task `t` can be taken now; reserves what it needs when `take`.
+    fn ready(&self, b: &mut Book, state: &State, t: usize, take: bool) -> bool {
+        if b.stage[t] != Stage::Open {
+            return false;
+        }
+        let served = state.served as usize;
+        match self.t.tasks[t] {
+            Task::Unit(u) => {
+                let unit = self.t.units[u];
+                if unit.order > served + self.p.ahead {
+                    return false;
+                }
+                if matches!(unit.route, Route::Raw | Route::Chop)
+                    && !b.plate_ready[unit.order]
+                    && !(0..self.t.tasks.len()).any(|w| {
+                        self.t.tasks[w] == Task::Wash(unit.order) && b.stage[w] != Stage::Open
+                    })
+                {
+                    return false;
+                }
+                let disp = self.lay.dispensers_of(unit.food).next();
+                let site = b.site[unit.order];
+                let board = if matches!(unit.route, Route::Chop | Route::Pan) {
+                    // The free board nearest the way from the dispenser on to the plate or
+                    // the stoves.
+                    let onward = |s: usize| match unit.route {
+                        Route::Chop => self.between(s, site),
+                        _ => self
+                            .lay
+                            .of_kind(StationKind::Stove)
+                            .map(|st| self.between(s, st))
+                            .min()
+                            .unwrap_or(0),
+                    };
+                    match self
+                        .lay
+                        .of_kind(StationKind::Board)
+                        .filter(|&s| b.board_owner[s].is_none() && state.places[s].is_none())
+                        .min_by_key(|&s| disp.map_or(0, |d| self.between(d, s)) + onward(s))
+                    {
+                        Some(s) => Some(s),
+                        None => return false,
+                    }
+                } else {
+                    None
+                };
+                let ware = if matches!(unit.route, Route::Pan | Route::Pot) {
+                    let want = if unit.route == Route::Pan {
+                        super::layout::Ware::Pan
+                    } else {
+                        super::layout::Ware::Pot
+                    };
+                    let free = |s: usize| match state.places[s] {
+                        Some(Item::Ware(w, bag, _)) if w == want => {
+                            (b.ware_owner[s].is_none() && bag.is_empty())
+                                || (b.ware_owner[s] == Some(unit.order) && bag.len() < 6)
+                        }
+                        _ => false,
+                    };
+                    // An empty one of its own first (cooking in parallel), then a shared one.
+                    let stoves: Vec<usize> = self
+                        .lay
+                        .of_kind(StationKind::Stove)
+                        .filter(|&s| free(s))
+                        .collect();
+                    let from = board.or(disp);
+                    let near =
+                        |s: usize| from.map_or(0, |f| self.between(f, s)) + self.between(s, site);
+                    let pick = stoves
+                        .iter()
+                        .copied()
+                        .filter(|&s| b.ware_owner[s].is_none())
+                        .min_by_key(|&s| near(s))
+                        .or_else(|| stoves.iter().copied().min_by_key(|&s| near(s)));
+                    match pick {
+                        Some(s) => Some(s),
+                        None => return false,
+                    }
+                } else {
+                    None
+                };
+                if take {
+                    b.board_of[u] = board;
+                    b.ware_of[u] = ware;
+                    if let Some(s) = board {
+                        b.board_owner[s] = Some(u);
+                    }
+                    if let Some(s) = ware {
+                        b.ware_owner[s] = Some(unit.order);
+                    }
+                }
+                true
+            }
+            Task::Collect(j) => {
+                let units_done = self.units_of(j).all(|u| {
+                    let task = self.t.tasks.iter().position(|&x| x == Task::Unit(u));
+                    task.is_some_and(|x| b.stage[x] == Stage::Done)
+                });
+                let before = j == 0
+                    || self
+                        .t
+                        .tasks
+                        .iter()
+                        .position(|&x| x == Task::Collect(j - 1))
+                        .is_some_and(|x| b.stage[x] != Stage::Open);
+                units_done && before && b.plate_ready[j]
+            }
+            Task::Wash(j) => {
+                let p = self.t.plates.len();
+                let collected = (0..=j - p).all(|c| {
+                    self.t
+                        .tasks
+                        .iter()
+                        .position(|&x| x == Task::Collect(c))
+                        .is_some_and(|x| b.stage[x] != Stage::Open)
+                });
+                let earlier = (p..j).all(|w| {
+                    self.t
+                        .tasks
+                        .iter()
+                        .position(|&x| x == Task::Wash(w))
+                        .is_some_and(|x| b.stage[x] != Stage::Open)
+                });
+                let sink = self
+                    .lay
+                    .of_kind(StationKind::Sink)
+                    .find(|&s| !b.sink_owner[s] && state.places[s].is_none());
+                match (collected && earlier, sink) {
+                    (true, Some(s)) => {
+                        if take {
+                            b.sink_owner[s] = true;
+                            b.sink_of[t] = Some(s);
+                        }
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// The decision of cook `i`, deciding now.
+    fn decide(&self, b: &mut Book, state: &State, i: usize) -> Decision {
+        self.completed(b, state, i);
+        let agent = state.agents[i];
+        if b.cooks[i].is_none() {
+            let first = |b: &Book, t: usize| -> i32 {
+                match self.t.tasks[t] {
+                    Task::Unit(u) => self
+                        .dispenser(state, self.t.units[u].food, agent.cell)
+                        .map_or(0, |d| self.nearest(agent.cell, d)),
+                    Task::Collect(j) => self.nearest(agent.cell, b.site[j]),
+                    Task::Wash(_) => self
+                        .lay
+                        .of_kind(StationKind::Return)
+                        .map(|r| self.nearest(agent.cell, r))
+                        .min()
+                        .unwrap_or(0),
+                }
+            };
+            let mut pick: Option<(f64, usize)> = None;
+            for t in 0..self.t.tasks.len() {
+                if self.p.cook[t].is_some_and(|c| c as usize != i)
+                    || !self.ready(b, state, t, false)
+                {
+                    continue;
+                }
+                let key = self.p.prio[t] + self.p.walk * f64::from(first(b, t));
+                if pick.is_none_or(|(k, _)| key < k) {
+                    pick = Some((key, t));
+                }
+            }
+            if let Some((_, t)) = pick {
+                self.ready(b, state, t, true);
+                b.stage[t] = Stage::Taken;
+                b.cooks[i] = Some(Doing {
+                    task: t,
+                    step: 0,
+                    sent: None,
+                });
+            }
+        }
+        let wait = Decision::Wait {
+            agent: i as u8,
+            duration: state.next_event(self.lay, i).unwrap_or(1).max(1),
+        };
+        let Some(mut doing) = b.cooks[i] else {
+            return wait;
+        };
+        let Some(step) = self.step(b, state, i, doing.task, doing.step) else {
+            return wait;
+        };
+        let at_station = self.lay.stations[step.station].access.contains(&agent.cell);
+        let decision = if step.ready {
+            let cell = if at_station {
+                Some(agent.cell)
+            } else {
+                self.cell(agent.cell, step.station, step.next)
+            };
+            match cell {
+                Some(cell) => {
+                    doing.sent = Some((step.station, true));
+                    Decision::Go {
+                        agent: i as u8,
+                        cell,
+                        station: step.station as u8,
+                        then: step.then,
+                    }
+                }
+                None => wait,
+            }
+        } else if !at_station {
+            match self.cell(agent.cell, step.station, None) {
+                Some(cell) => {
+                    doing.sent = Some((step.station, false));
+                    Decision::Go {
+                        agent: i as u8,
+                        cell,
+                        station: step.station as u8,
+                        then: Then::Stay,
+                    }
+                }
+                None => wait,
+            }
+        } else {
+            wait
+        };
+        b.cooks[i] = Some(doing);
+        decision
+    }
+}
+
+/// One rollout: the decisions and the time of the last serve, or `None` when the cooks get
+/// stuck or pass `cap`.
+fn rollout(lay: &Layout, t: &Tasks, p: &Params, cap: i32) -> Option<(Vec<Decision>, i32)> {
+    let roll = Roll { lay, t, p };
+    let n = lay.stations.len();
+    let k = lay.orders.len();
+    let plates = t.plates.len();
+    let mut site = vec![0; k];
+    for (j, s) in site.iter_mut().enumerate() {
+        *s = if j < plates {
+            t.plates[(j + p.rotate) % plates]
+        } else {
+            usize::MAX
+        };
+    }
+    for j in plates..k {
+        site[j] = site[j - plates];
+    }
+    let mut b = Book {
+        stage: vec![Stage::Open; t.tasks.len()],
+        board_of: vec![None; t.units.len()],
+        ware_of: vec![None; t.units.len()],
+        board_owner: vec![None; n],
+        ware_owner: vec![None; n],
+        sink_owner: vec![false; n],
+        sink_of: vec![None; t.tasks.len()],
+        site,
+        plate_ready: (0..k).map(|j| j < plates).collect(),
+        cooks: vec![None; lay.agents.len()],
+    };
+    let mut state = State::initial(lay);
+    let mut now = state.settle(lay, None).ok()?;
+    let mut decisions = Vec::new();
+    let mut idle = 0;
+    while !state.done(lay) {
+        if now > cap || idle > 400 {
+            return None;
+        }
+        let i = state.decider()?;
+        let d = roll.decide(&mut b, &state, i);
+        let mut next = state.clone();
+        let passed = match next
+            .apply(lay, d, None)
+            .and_then(|()| next.settle(lay, None))
+        {
+            Ok(passed) => passed,
+            Err(_) => return None,
+        };
+        idle = if matches!(d, Decision::Wait { .. }) {
+            idle + 1
+        } else {
+            0
+        };
+        now += passed;
+        state = next;
+        decisions.push(d);
+    }
+    Some((decisions, now))
+}
+
+/// The best plans the task planner found within `deadline` (or `rollouts` tries), shortest
+/// first, at most `keep` of them with distinct times, each as decisions for the model and the
+/// time of its last serve.
+pub fn plan(
+    lay: &Layout,
+    deadline: Instant,
+    rollouts: usize,
+    seed: u64,
+    keep: usize,
+) -> Vec<(Vec<Decision>, i32)> {
+    let Some(t) = Tasks::new(lay) else {
+        return Vec::new();
+    };
+    let m = lay.agents.len();
+    let k = lay.orders.len();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut found: Vec<(Vec<Decision>, i32)> = Vec::new();
+    let mut cap = 4000;
+    let mut best: Option<(Params, i32)> = None;
+    let mut tries = 0;
+    let consider = |p: Params,
+                    found: &mut Vec<(Vec<Decision>, i32)>,
+                    best: &mut Option<(Params, i32)>,
+                    cap: &mut i32| {
+        let Some(r) = rollout(lay, &t, &p, *cap) else {
+            return;
+        };
+        let time = r.1;
+        if best.as_ref().is_none_or(|(_, b)| time <= *b) {
+            *best = Some((p, time));
+            *cap = time + time / 2 + 20;
+        }
+        if !found.iter().any(|f| f.1 == time) {
+            found.push(r);
+            found.sort_by_key(|f| f.1);
+            found.truncate(keep);
+        }
+    };
+    // The rules: priorities × walking weights × how far ahead × plate rotations.
+    for rule in 0..2 {
+        for walk in [0.0, 0.3, 1.0, 3.0] {
+            for ahead in [0, 1, k] {
+                for (rotate, scoop) in
+                    (0..t.plates.len().min(2)).flat_map(|r| [(r, false), (r, true)])
+                {
+                    let p = Params {
+                        prio: t.rule(rule),
+                        cook: vec![None; t.len()],
+                        walk,
+                        ahead,
+                        rotate,
+                        scoop: vec![scoop; t.len()],
+                    };
+                    tries += 1;
+                    consider(p, &mut found, &mut best, &mut cap);
+                }
+            }
+        }
+    }
+    // Improvement: local moves from the best, and now and then a random restart.
+    while tries < rollouts && Instant::now() < deadline {
+        tries += 1;
+        let p = match &best {
+            Some((b, _)) if rng.random_bool(0.9) => {
+                let mut p = b.clone();
+                let n = p.prio.len();
+                match rng.random_range(0..6) {
+                    0 if m > 1 => {
+                        let task = rng.random_range(0..n);
+                        p.cook[task] = if rng.random_bool(0.3) {
+                            None
+                        } else {
+                            Some(rng.random_range(0..m) as u8)
+                        };
+                    }
+                    1 => {
+                        let (a, c) = (rng.random_range(0..n), rng.random_range(0..n));
+                        p.prio.swap(a, c);
+                    }
+                    2 => {
+                        let a = rng.random_range(0..n);
+                        p.prio[a] += rng.random_range(-12.0..12.0);
+                    }
+                    3 => {
+                        let a = rng.random_range(0..n);
+                        p.scoop[a] = !p.scoop[a];
+                    }
+                    4 => p.walk = [0.0, 0.3, 1.0, 3.0][rng.random_range(0..4)],
+                    _ => p.ahead = rng.random_range(0..=k),
+                }
+                p
+            }
+            _ => {
+                let rule = rng.random_range(0..2);
+                let mut prio = t.rule(rule);
+                for x in &mut prio {
+                    *x += rng.random_range(0.0..8.0);
+                }
+                Params {
+                    prio,
+                    cook: vec![None; t.len()],
+                    walk: [0.0, 0.3, 1.0, 3.0][rng.random_range(0..4)],
+                    ahead: rng.random_range(0..=k),
+                    rotate: rng.random_range(0..t.plates.len()),
+                    scoop: (0..t.len()).map(|_| rng.random_bool(0.5)).collect(),
+                }
+            }
+        };
+        consider(p, &mut found, &mut best, &mut cap);
+    }
+    found
+}

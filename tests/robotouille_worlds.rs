@@ -143,4 +143,65 @@ fn an_evaluation_folder_is_scored_against_each_seeds_optimum_with_its_logs_repla
     let accuracy = &report["headline"]["metrics"][0];
     assert_eq!(accuracy["name"], "accuracy");
     assert_eq!(accuracy["original"], 100.0);
+    // The run answers 2 of the 100 keys its configuration evaluates (every asynchronous
+    // experiment runs the set's 10 tasks × 10 seeds); the others are listed, none of another set.
+    let unanswered: Vec<&str> = report["unanswered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert_eq!(unanswered.len(), 98, "{unanswered:?}");
+    assert!(unanswered.iter().all(|k| k.starts_with("asynchronous/")));
+    assert!(unanswered.contains(&"asynchronous/9_onion_potato_soup_and_fried_onion_ring_lettuce_burger_and_onion_cheese_sandwich_420"));
+    assert!(!unanswered.contains(&format!("{env}_42").as_str()));
+    let all = report["headline"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "accuracy-all")
+        .unwrap();
+    assert_eq!(all["original"], 2.0);
+    assert!(all["about"].as_str().unwrap().contains("io.yaml"), "{all}");
+}
+
+/// A set no experiment configuration evaluates (multi-agent): the scope is the evaluation
+/// seeds of the environments in the results.
+#[test]
+fn a_run_of_a_set_without_configuration_is_scoped_to_its_environments_seeds() {
+    let Some(checkout) = checkout() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let env = "multi_agent/1_lettuce_burger";
+    let results = json!({
+        format!("{env}_42"): {"done": false, "steps": 3, "max_steps": 30},
+        "accuracy": 0.0,
+        "average_steps": 3.0,
+    });
+    std::fs::write(dir.path().join("results.json"), results.to_string()).unwrap();
+    let output = makespan(&[
+        "score",
+        dir.path().to_str().unwrap(),
+        "--data",
+        checkout.to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    // Exit code 1: the run does not reach the goal.
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let unanswered: Vec<String> = report["unanswered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect();
+    let expected: Vec<String> = [84, 126, 168, 210, 252, 294, 336, 378, 420]
+        .iter()
+        .map(|s| format!("{env}_{s}"))
+        .collect();
+    let mut expected = expected;
+    expected.sort();
+    assert_eq!(unanswered, expected);
 }

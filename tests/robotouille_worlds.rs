@@ -205,3 +205,80 @@ fn a_run_of_a_set_without_configuration_is_scoped_to_its_environments_seeds() {
     expected.sort();
     assert_eq!(unanswered, expected);
 }
+
+/// `references/robotouille.jsonl`: every (set, task, seed) of the checkout, each with its
+/// bound, the plans of a sample replayed again in the simulator (they must reach the goal at
+/// their recorded length), each budget verdict the one the plan and bound give, and the
+/// per-seed table of `docs/robotouille.md` made from the file. Needs no data: the kitchens
+/// are embedded.
+#[test]
+fn the_committed_references_cover_every_kitchen_replay_and_are_the_docs_table() {
+    use makespan::benchmarks::robotouille::checkout::WorldNote;
+    use makespan::benchmarks::robotouille::{seed_table, SeedResult};
+    use makespan::benchmarks::{simulated_of, BudgetVerdict};
+    use makespan::references::{InstanceSource, References};
+    use makespan::solution::Status;
+    let references = References::read(Path::new("references/robotouille.jsonl")).unwrap();
+    assert_eq!(references.len(), 330);
+    let mut results = Vec::new();
+    let mut seeds = Vec::new();
+    let mut replayed = 0;
+    for (k, r) in references.iter().enumerate() {
+        let InstanceSource::Embedded(instance) = &r.instance else {
+            panic!("{}: the kitchen is embedded", r.name);
+        };
+        let note = WorldNote::of(instance).unwrap().unwrap();
+        let bound = r
+            .lower_bound
+            .unwrap_or_else(|| panic!("{}: a bound", r.name));
+        match r.makespan {
+            Some(m) => {
+                assert!(bound <= m, "{}", r.name);
+                assert_eq!(r.status == Status::Optimal, bound == m, "{}", r.name);
+                assert_eq!(r.schedule.len() as i64, m, "{}", r.name);
+                let answer = &r.answer.as_ref().unwrap().text;
+                assert_eq!(answer.lines().count() as i64, m, "{}", r.name);
+            }
+            None => assert!(r.schedule.is_empty(), "{}", r.name),
+        }
+        match (&r.budget, note.reference_optimal_steps) {
+            (Some(b), Some(stated)) => {
+                assert_eq!((b.stated, b.allowed), (stated, (3 * stated + 1) / 2));
+                assert_eq!(
+                    b.verdict,
+                    BudgetVerdict::of(stated, r.lower_bound, r.makespan)
+                );
+            }
+            (None, None) => assert_eq!(note.set, "multi_agent"),
+            _ => panic!("{}: a budget exactly where the task has a count", r.name),
+        }
+        if k % 7 == 0 && r.makespan.is_some() {
+            let report = simulated_of(instance)
+                .unwrap()
+                .replay(instance, &r.schedule);
+            assert!(report.valid, "{}: {}", r.name, report.render_text());
+            assert_eq!(report.makespan, r.makespan, "{}", r.name);
+            replayed += 1;
+        }
+        if let Some(s) = note.seed.filter(|s| !seeds.contains(s)) {
+            seeds.push(s);
+        }
+        results.push(SeedResult {
+            set: note.set,
+            task: note.task,
+            seed: note.seed,
+            status: r.status,
+            makespan: r.makespan,
+            bound: r.lower_bound,
+            budget: r.budget.clone(),
+        });
+    }
+    assert!(replayed >= 20, "{replayed} plans replayed");
+    seeds.sort_unstable();
+    let table = seed_table(&results, &seeds);
+    let docs = std::fs::read_to_string("docs/robotouille.md").unwrap();
+    assert!(
+        docs.contains(&table),
+        "docs/robotouille.md lacks the table the references give:\n{table}"
+    );
+}

@@ -58,7 +58,7 @@ use makespan_model::instance::{
 
 pub use answer::answer_actions;
 pub use benchmark::Robotouille;
-pub use compare::{by_task, markdown, TaskRow};
+pub use compare::{by_task, markdown, seed_table, SeedResult, TaskRow};
 pub use native::{read_native, NativeTask};
 
 /// `source.benchmark` of every Robotouille instance.

@@ -171,3 +171,84 @@ fn a_checkouts_relaxations_are_lower_bounds_below_upstreams_counts() {
         }
     }
 }
+
+/// `verify --solution` compares an action plan with the task's optimum: the least over the
+/// solutions of all its variants in the solution's folder, whichever variant was named; with
+/// only some variants there, the least of those, called a best known length.
+#[test]
+fn verify_compares_with_the_least_optimum_over_the_tasks_variants() {
+    use crate::common::{makespan, text};
+    let Some(task_graphs) = task_graphs() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all");
+    let solved = makespan(&[
+        "solve",
+        task_graphs.to_str().unwrap(),
+        "--out",
+        all.to_str().unwrap(),
+        "--emit-native",
+        "--quiet",
+    ]);
+    assert!(solved.status.success(), "{}", text(&solved));
+    let data = task_graphs.parent().unwrap().parent().unwrap();
+    let mut checked = 0;
+    for task in 5..10 {
+        // The task's variants, worst first.
+        let mut variants: Vec<(i64, PathBuf)> = std::fs::read_dir(&all)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.starts_with(&format!("robotouille-{task}_")) && !name.contains(".answer.")
+            })
+            .map(|p| {
+                let s: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                (s["makespan"].as_i64().unwrap(), p)
+            })
+            .collect();
+        variants.sort_by(|a, b| b.cmp(a));
+        let n = variants.len();
+        assert!(n > 1, "task {task} has variants");
+        let (worst, worst_file) = &variants[0];
+        let (best, best_file) = &variants[n - 1];
+        let answer = best_file.with_extension("answer.txt");
+        let verify = |solution: &PathBuf| {
+            let out = makespan(&[
+                "verify",
+                answer.to_str().unwrap(),
+                "--instance",
+                &format!("robotouille:{task}"),
+                "--data",
+                data.to_str().unwrap(),
+                "--solution",
+                solution.to_str().unwrap(),
+            ]);
+            assert!(out.status.success(), "{}", text(&out));
+            text(&out)
+        };
+        // Named the worst variant, the ratio is still to the task's optimum.
+        let shown = verify(worst_file);
+        assert!(
+            shown.contains(&format!("ratio to the optimum {best} ("))
+                && shown.contains(&format!("the least over the task's {n} variants): 1.0000")),
+            "task {task}: {shown}"
+        );
+        // The worst variant alone: its length, not called the optimum.
+        let alone = dir.path().join(format!("alone{task}"));
+        std::fs::create_dir_all(&alone).unwrap();
+        let copy = alone.join(worst_file.file_name().unwrap());
+        std::fs::copy(worst_file, &copy).unwrap();
+        let shown = verify(&copy);
+        assert!(
+            shown.contains(&format!("ratio to the best known length {worst} ("))
+                && shown.contains(&format!("the least over 1 of the task's {n} variants")),
+            "task {task}: {shown}"
+        );
+        checked += usize::from(worst > best);
+    }
+    // Some task has variants of different lengths, so the least is not the one named.
+    assert!(checked > 0);
+}

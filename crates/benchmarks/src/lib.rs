@@ -53,7 +53,8 @@ pub use lookup::{data_dir, load_instance, Checkout, Lookup};
 pub use options::{parse_agents, ImportOptions, Knob, Knobs, MAX_INSTANCES_PER_FILE};
 pub use registry::{baselines, benchmark, benchmark_of, knob, knobs, registry};
 pub use simulated::{
-    recheck, simulated_of, verify_schedule, Limits, Simulated, WorldSolution, WORLD_NOTE,
+    recheck, simulated_of, verify_schedule, Budget, BudgetVerdict, Limits, Simulated,
+    WorldSolution, WORLD_NOTE,
 };
 pub use walk::{
     claimed_by_extension, input_files, input_files_outside, skipped_in_folder, Skipped,

@@ -65,6 +65,63 @@ pub trait Simulated: Sync {
     ) -> std::collections::BTreeMap<String, Option<f64>> {
         std::collections::BTreeMap::new()
     }
+
+    /// The step count the benchmark itself states as the instance's optimum, the budget its
+    /// harness derives from it, and whether that budget is the one the true optimum would
+    /// give, as far as `lower_bound` and `makespan` (a solution's) pin the optimum down.
+    /// `None` where the benchmark states no count for the instance.
+    fn budget(
+        &self,
+        _instance: &Instance,
+        _lower_bound: Option<i64>,
+        _makespan: Option<i64>,
+    ) -> Option<Budget> {
+        None
+    }
+}
+
+/// A benchmark's own "optimal" step count for an instance and the budget its harness gives a
+/// run from it, judged against the instance's optimum ([`Simulated::budget`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// The count the benchmark states (hard-coded in its configuration).
+    pub stated: i64,
+    /// The most actions its harness lets a run take, from that count.
+    pub allowed: i64,
+    /// How that budget compares with the one the true optimum would give.
+    pub verdict: BudgetVerdict,
+}
+
+/// A budget against the one the true optimum would give by the same rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BudgetVerdict {
+    /// The stated count is the optimum (proven).
+    Fair,
+    /// The stated count is below every possible optimum (below the proven bound): runs get
+    /// fewer steps than the rule means to give them.
+    Below,
+    /// The stated count is above a plan's length, so above the optimum: runs get more steps.
+    Above,
+    /// The optimum is not pinned down enough to say (no proven optimum, and the count lies
+    /// between the bound and the best plan).
+    Unknown,
+}
+
+impl BudgetVerdict {
+    /// The verdict on a stated count `stated` when the optimum is at least `lower_bound` and
+    /// at most `makespan`; the budget rule being strictly increasing, the budget is fair
+    /// exactly when the stated count is the optimum.
+    pub fn of(stated: i64, lower_bound: Option<i64>, makespan: Option<i64>) -> BudgetVerdict {
+        let low = lower_bound.unwrap_or(0);
+        match makespan {
+            _ if stated < low => BudgetVerdict::Below,
+            Some(m) if stated > m => BudgetVerdict::Above,
+            Some(m) if m == low && stated == m => BudgetVerdict::Fair,
+            _ => BudgetVerdict::Unknown,
+        }
+    }
 }
 
 /// What a search over a world established.

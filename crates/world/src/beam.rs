@@ -6,8 +6,10 @@
 //! `width` most promising states of each round, so it reaches a goal in a number of rounds
 //! that grows with the plan's length, not with the size of the state space. Rounds expand
 //! every kept state once; states are ranked by elapsed time plus `weight` × the world's
-//! bound (ties to the smaller bound, nearer a goal), and a state met before no later than
-//! now is not kept again.
+//! bound (ties to the smaller bound, nearer a goal), and a state kept in an earlier round
+//! no later than now is not kept again (one generated but cut from its round may be met
+//! again: remembering those too seals off the ways through them, and a narrow beam then
+//! runs dry before any goal).
 
 use std::time::Instant;
 
@@ -38,6 +40,9 @@ pub fn beam<W: World>(
     if world.is_goal(&initial) {
         return Some(Plan::sequential(Vec::new()));
     }
+    // The states kept in a round (expanded in the next), with their elapsed time: a state
+    // met again no sooner is not kept again. States generated but cut from a round are not
+    // remembered, so a later round may still reach them by another way.
     let mut seen: FxHashMap<W::State, i64> = FxHashMap::default();
     seen.insert(initial.clone(), 0);
     // (state, elapsed, arena entry)
@@ -48,8 +53,9 @@ pub fn beam<W: World>(
             break;
         }
         let cutoff = best.map_or(upper, |(c, _)| c.min(upper));
-        // (rank, bound, elapsed, state, arena entry)
+        // (rank, bound, elapsed, state, arena entry), each state once (the soonest reached).
         let mut next: Vec<(i64, i64, i64, W::State, usize)> = Vec::new();
+        let mut in_next: FxHashMap<W::State, usize> = FxHashMap::default();
         for (state, g, entry) in &layer {
             children.clear();
             world.successors(state, &mut children);
@@ -58,18 +64,30 @@ pub fn beam<W: World>(
                 if seen.get(&child).is_some_and(|&known| known <= reached) {
                     continue;
                 }
+                let twin = in_next.get(&child).copied();
+                if twin.is_some_and(|t| next[t].2 <= reached) {
+                    continue;
+                }
                 let h = world.lower_bound(&child).max(0);
                 if reached + h >= cutoff {
                     continue;
                 }
-                seen.insert(child.clone(), reached);
                 arena.push((*entry, Some((action, cost))));
                 let at = arena.len() - 1;
                 if world.is_goal(&child) {
-                    best = Some((reached, at));
+                    if best.is_none_or(|(c, _)| reached < c) {
+                        best = Some((reached, at));
+                    }
                     continue;
                 }
-                next.push((reached + weight * h, h, reached, child, at));
+                let ranked = (reached + weight * h, h, reached, child, at);
+                match twin {
+                    Some(t) => next[t] = ranked,
+                    None => {
+                        in_next.insert(ranked.3.clone(), next.len());
+                        next.push(ranked);
+                    }
+                }
             }
         }
         let cutoff = best.map_or(upper, |(c, _)| c.min(upper));
@@ -77,6 +95,9 @@ pub fn beam<W: World>(
         if next.len() > width {
             next.select_nth_unstable_by_key(width, |(rank, h, ..)| (*rank, *h));
             next.truncate(width);
+        }
+        for (_, _, g, state, _) in &next {
+            seen.insert(state.clone(), *g);
         }
         layer = next
             .into_iter()

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::schedule::ScheduledActivity;
-use makespan_model::solution::Status;
+use makespan_model::solution::{Solution, Status};
 use makespan_verify::compare;
 
 use super::actions::{read_actions, verify_actions};
@@ -148,9 +148,7 @@ fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<VerifiedAns
         Some(path) => Some(reference(path, &task.task)?),
         None => None,
     };
-    let comparison = reference
-        .as_ref()
-        .map(|(optimum, _, _)| compare(&checked.report, *optimum));
+    let comparison = reference.as_ref().map(|r| compare(&checked.report, r.best));
     let goal = match checked.goal_step {
         Some(g) if (g as usize) < checked.steps => format!(
             "goal reached at step {g} (the {} line(s) after it do not count)",
@@ -166,22 +164,14 @@ fn check_actions(answer: &Answer<'_>, instance: &Instance) -> Result<VerifiedAns
         checked.moves,
         checked.waits
     );
-    if let (Some(c), Some((_, status, name))) = (&comparison, &reference) {
-        let what = if *status == Status::Optimal {
-            "optimum"
-        } else {
-            "best known length"
-        };
+    if let (Some(c), Some(r)) = (&comparison, &reference) {
+        let against = r.describe();
         text += &match c.ratio {
             Some(ratio) => format!(
-                "ratio to the {what} {} ({name}): {ratio:.4} ({} step(s) lost)\n",
-                c.optimum,
+                "ratio to the {against}: {ratio:.4} ({} step(s) lost)\n",
                 c.lost_time.unwrap_or(0)
             ),
-            None => format!(
-                "no ratio to the {what} {} ({name}): the plan is invalid\n",
-                c.optimum
-            ),
+            None => format!("no ratio to the {against}: the plan is invalid\n"),
         };
     }
     let json = serde_json::json!({ "robotouille": &checked, "comparison": comparison });
@@ -212,8 +202,46 @@ fn step_schedule(instance: &Instance, done: &[(String, i64)]) -> Vec<ScheduledAc
         .collect()
 }
 
-/// The makespan, status and instance name of a solution of the same task.
-fn reference(path: &Path, task: &str) -> Result<(i64, Status, String), LoadError> {
+/// What an action plan of a task is compared with: the least makespan over the solutions of
+/// the task's variants (the importer's choices of where the pot stands and whether it is
+/// parked are ways of doing one task, so the task's optimum is the least of theirs).
+struct TaskReference {
+    /// The least makespan found.
+    best: i64,
+    /// It is the task's optimum: every variant is solved, the best one optimally, and no other
+    /// variant's lower bound is below it.
+    proven: bool,
+    /// The variant that has it.
+    name: String,
+    /// Variants with a solution (the one given and those found beside it).
+    solved: usize,
+    /// Variants of the task.
+    variants: usize,
+}
+
+impl TaskReference {
+    /// `(optimum 44 (robotouille-7_…+add-sink1+serve-last, the least over the task's 4
+    /// variants)`: what the ratio is taken against.
+    fn describe(&self) -> String {
+        let what = if self.proven {
+            "optimum"
+        } else {
+            "best known length"
+        };
+        let over = match (self.variants, self.solved) {
+            (1, _) => String::new(),
+            (n, k) if k == n => format!(", the least over the task's {n} variants"),
+            (n, k) => format!(
+                ", the least over {k} of the task's {n} variants (solve the others into the same folder for the task's optimum)"
+            ),
+        };
+        format!("{what} {} ({}{over})", self.best, self.name)
+    }
+}
+
+/// The task's reference from the solution file `path` and the solutions of the task's other
+/// variants in the same folder (as `solve --out` writes them); each is re-checked first.
+fn reference(path: &Path, task: &str) -> Result<TaskReference, LoadError> {
     let solution = crate::reference_solution(path)?;
     let theirs = task_graph(&solution.instance.instance)
         .map_err(|e| LoadError::usage(path, e))?
@@ -227,11 +255,78 @@ fn reference(path: &Path, task: &str) -> Result<(i64, Status, String), LoadError
             ),
         ));
     }
-    match solution.makespan {
-        Some(m) => Ok((m, solution.status, solution.instance.name)),
-        None => Err(LoadError::usage(
+    if solution.makespan.is_none() {
+        return Err(LoadError::usage(
             path,
             format!("the solution has no makespan (status {})", solution.status),
-        )),
+        ));
     }
+    let variants =
+        super::variant_names(&solution.instance.instance).map_err(|e| LoadError::usage(path, e))?;
+    let mut solutions = vec![solution];
+    for sibling in siblings(path) {
+        let Ok(other) = Solution::read(&sibling) else {
+            continue;
+        };
+        let same_task = variants.contains(&other.instance.name)
+            && task_graph(&other.instance.instance).is_ok_and(|t| t.task == task)
+            && !solutions
+                .iter()
+                .any(|s| s.instance.name == other.instance.name);
+        if same_task {
+            if let Ok(checked) = crate::reference_solution(&sibling) {
+                solutions.push(checked);
+            }
+        }
+    }
+    // The given solution has a makespan, so there is a least one.
+    let mut best_solution = &solutions[0];
+    for s in &solutions {
+        if s.makespan
+            .is_some_and(|m| best_solution.makespan.is_none_or(|b| m < b))
+        {
+            best_solution = s;
+        }
+    }
+    let best = best_solution.makespan.unwrap_or_default();
+    let bound = |s: &Solution| {
+        if s.status == Status::Infeasible {
+            i64::MAX
+        } else {
+            s.lower_bound.unwrap_or(0)
+        }
+    };
+    let proven = solutions.len() == variants.len()
+        && best_solution.status == Status::Optimal
+        && solutions
+            .iter()
+            .all(|s| bound(s) >= best || s.status == Status::Optimal);
+    Ok(TaskReference {
+        best,
+        proven,
+        name: best_solution.instance.name.clone(),
+        solved: solutions.len(),
+        variants: variants.len(),
+    })
+}
+
+/// The other solution files in the folder of `path` (not native answers).
+fn siblings(path: &Path) -> Vec<std::path::PathBuf> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.is_some_and(|n| n.ends_with(".json") && !n.contains(".answer."))
+                && p.as_path() != path
+        })
+        .collect();
+    files.sort();
+    files
 }

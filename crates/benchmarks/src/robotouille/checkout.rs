@@ -182,6 +182,40 @@ pub struct Checkout {
     pub seeds: Vec<i64>,
     /// `set/task` → the hard-coded step count.
     pub references: BTreeMap<String, i64>,
+    /// The experiment configurations that evaluate (`conf/experiments/**/*.yaml`).
+    pub experiments: Vec<Experiment>,
+}
+
+/// One experiment configuration: what `main.py evaluate` runs with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Experiment {
+    /// The file (`…/conf/experiments/IO/asynchronous/io.yaml`).
+    pub file: PathBuf,
+    /// `evaluation.environment_names` (`asynchronous/0_cheese_chicken_sandwich`) with their
+    /// `evaluation.optimal_steps`.
+    pub environments: Vec<(String, i64)>,
+    /// `evaluation.testing_seeds` where the file sets it, else the evaluation seeds.
+    pub seeds: Vec<i64>,
+}
+
+impl Experiment {
+    /// The keys of the `results.json` that `main.py evaluate` writes with it:
+    /// `<environment>_<seed>`.
+    pub fn keys(&self) -> Vec<String> {
+        self.environments
+            .iter()
+            .flat_map(|(e, _)| self.seeds.iter().map(move |s| format!("{e}_{s}")))
+            .collect()
+    }
+
+    /// The file below `conf/experiments` (`IO/asynchronous/io.yaml`), to name it briefly.
+    pub fn short_name(&self) -> String {
+        let full = self.file.to_string_lossy().replace('\\', "/");
+        match full.rsplit_once(&format!("{EXPERIMENTS}/")) {
+            Some((_, short)) => short.to_string(),
+            None => full,
+        }
+    }
 }
 
 impl Checkout {
@@ -205,9 +239,12 @@ impl Checkout {
             })?;
         let domain = root.join(DOMAIN);
         check_domain(&domain)?;
+        let seeds = evaluation_seeds(&root.join(EVALUATION))?;
+        let experiments = experiments(root, &examples, &seeds)?;
         Ok(Checkout {
-            seeds: evaluation_seeds(&root.join(EVALUATION))?,
-            references: references(&root.join(EXPERIMENTS), &examples)?,
+            references: references(&experiments)?,
+            seeds,
+            experiments,
             examples,
             domain,
         })
@@ -387,34 +424,44 @@ fn names_task(value: &str, set: &str, task: &str) -> bool {
 /// `testing_seeds` of the evaluation configuration.
 fn evaluation_seeds(path: &Path) -> Result<Vec<i64>, LoadError> {
     let config = read_yaml(path)?;
-    let seeds = config
-        .get("testing_seeds")
-        .and_then(serde_yaml_ng::Value::as_sequence)
-        .ok_or_else(|| {
-            LoadError::format(
-                path,
-                "testing_seeds",
-                "is missing or not a list; upstream evaluates the seeds listed there",
-            )
-        })?;
+    let list = config.get("testing_seeds").ok_or_else(|| {
+        LoadError::format(
+            path,
+            "testing_seeds",
+            "is missing or not a list; upstream evaluates the seeds listed there",
+        )
+    })?;
+    seed_list(path, "testing_seeds", list)
+}
+
+/// A list of whole numbers at `at` in the file `path`.
+fn seed_list(path: &Path, at: &str, list: &serde_yaml_ng::Value) -> Result<Vec<i64>, LoadError> {
+    let seeds = list.as_sequence().ok_or_else(|| {
+        LoadError::format(
+            path,
+            at,
+            "is not a list; upstream evaluates the seeds listed there",
+        )
+    })?;
     seeds
         .iter()
         .enumerate()
         .map(|(k, s)| {
             s.as_i64().ok_or_else(|| {
-                LoadError::format(path, format!("testing_seeds[{k}]"), "is not a whole number")
+                LoadError::format(path, format!("{at}[{k}]"), "is not a whole number")
             })
         })
         .collect()
 }
 
-/// `set/task` → hard-coded step count, from every experiment configuration; two files that
-/// disagree are an error naming both.
-fn references(folder: &Path, examples: &Path) -> Result<BTreeMap<String, i64>, LoadError> {
+/// Every experiment configuration below `conf/experiments` that evaluates (has
+/// `evaluation.environment_names` and `evaluation.optimal_steps`), in file order; each
+/// environment must be a file of the checkout.
+fn experiments(root: &Path, examples: &Path, seeds: &[i64]) -> Result<Vec<Experiment>, LoadError> {
     let mut files = Vec::new();
-    yaml_files(folder, &mut files)?;
+    yaml_files(&root.join(EXPERIMENTS), &mut files)?;
     files.sort();
-    let mut out: BTreeMap<String, (i64, PathBuf)> = BTreeMap::new();
+    let mut out = Vec::new();
     for path in files {
         let config = read_yaml(&path)?;
         let Some(evaluation) = config.get("evaluation") else {
@@ -440,6 +487,7 @@ fn references(folder: &Path, examples: &Path) -> Result<BTreeMap<String, i64>, L
                 ),
             ));
         }
+        let mut environments = Vec::new();
         for (k, (name, step)) in names.iter().zip(steps).enumerate() {
             let name = name.as_str().ok_or_else(|| {
                 LoadError::format(
@@ -465,10 +513,31 @@ fn references(folder: &Path, examples: &Path) -> Result<BTreeMap<String, i64>, L
                     "is not a whole number",
                 )
             })?;
-            if let Some((other, first)) = out.get(name) {
-                if *other != step {
+            environments.push((name.to_string(), step));
+        }
+        let seeds = match evaluation.get("testing_seeds") {
+            None => seeds.to_vec(),
+            Some(list) => seed_list(&path, "evaluation.testing_seeds", list)?,
+        };
+        out.push(Experiment {
+            file: path,
+            environments,
+            seeds,
+        });
+    }
+    Ok(out)
+}
+
+/// `set/task` → hard-coded step count, from every experiment configuration; two files that
+/// disagree are an error naming both.
+fn references(experiments: &[Experiment]) -> Result<BTreeMap<String, i64>, LoadError> {
+    let mut out: BTreeMap<String, (i64, &Path)> = BTreeMap::new();
+    for experiment in experiments {
+        for (k, (name, step)) in experiment.environments.iter().enumerate() {
+            match out.get(name) {
+                Some((other, first)) if other != step => {
                     return Err(LoadError::format(
-                        &path,
+                        &experiment.file,
                         format!("evaluation.optimal_steps[{k}]"),
                         format!(
                             "is {step} for {name}, but {} gives {other}; make the configurations agree",
@@ -476,8 +545,10 @@ fn references(folder: &Path, examples: &Path) -> Result<BTreeMap<String, i64>, L
                         ),
                     ));
                 }
-            } else {
-                out.insert(name.to_string(), (step, path.clone()));
+                Some(_) => {}
+                None => {
+                    out.insert(name.clone(), (*step, &experiment.file));
+                }
             }
         }
     }

@@ -19,15 +19,15 @@
 //! the goal is counted a failure, and the budget is flagged as unfair in the headline (what
 //! the agent would have done with more steps cannot be known).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use super::checkout::WorldNote;
+use super::checkout::{Checkout, WorldNote};
 use super::world::verify::{read_texts, report_of};
 use super::world::{kitchen_of, replay_texts};
-use crate::harness::{mean, Entry, Harness, Headline, Metric, Row, Scored};
+use crate::harness::{mean, Entry, Harness, Headline, Metric, Row, Scope, Scored};
 use crate::ImportOptions;
 use makespan_model::instance::{Instance, LoadError};
 use makespan_verify::{Report, Rule};
@@ -123,6 +123,67 @@ impl Harness for RobotouilleHarness {
                 scored: score(key, value, folder, &kitchens),
             })
             .collect())
+    }
+
+    /// The keys `main.py evaluate` writes for the run: those of the smallest experiment
+    /// configuration of the checkout that evaluates every environment and seed in the results
+    /// (a run stopped early or a file edited by hand lacks some); where none does (the
+    /// multi-agent set has no configuration), the evaluation seeds of each environment in the
+    /// results.
+    fn scope(&self, _run: &Path, data: &Path, entries: &[Entry]) -> Option<Scope> {
+        let checkout = Checkout::open(data).ok()?;
+        let present: Vec<Key> = entries.iter().filter_map(|e| parse_key(&e.key)).collect();
+        if present.is_empty() {
+            return None;
+        }
+        let answered: BTreeSet<String> = entries.iter().map(|e| e.key.clone()).collect();
+        let covering = checkout
+            .experiments
+            .iter()
+            .map(|e| (e, e.keys()))
+            .filter(|(_, keys)| {
+                present
+                    .iter()
+                    .all(|k| keys.contains(&format!("{}_{}", k.environment(), k.seed)))
+            })
+            .min_by_key(|(_, keys)| keys.len());
+        if let Some((experiment, keys)) = covering {
+            let same = checkout
+                .experiments
+                .iter()
+                .filter(|e| e.file != experiment.file && e.keys() == keys)
+                .count();
+            let others = match same {
+                0 => String::new(),
+                n => format!(" and {n} other configuration(s) with the same keys"),
+            };
+            return Some(Scope {
+                about: format!(
+                    "the {} environment(s) × {} seed(s) of {}{others}",
+                    experiment.environments.len(),
+                    experiment.seeds.len(),
+                    experiment.short_name()
+                ),
+                keys,
+                success_metric: "accuracy",
+            });
+        }
+        let environments: BTreeSet<String> = present.iter().map(Key::environment).collect();
+        let keys: Vec<String> = environments
+            .iter()
+            .flat_map(|e| checkout.seeds.iter().map(move |s| format!("{e}_{s}")))
+            .chain(answered)
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        Some(Scope {
+            about: format!(
+                "the evaluation seeds of the {} environment(s) in the results (no experiment configuration evaluates them all)",
+                environments.len()
+            ),
+            keys,
+            success_metric: "accuracy",
+        })
     }
 
     fn headline(&self, rows: &[Row], entries: &[Entry]) -> Headline {

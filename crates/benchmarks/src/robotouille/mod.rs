@@ -58,7 +58,7 @@ use makespan_model::instance::{
 
 pub use answer::answer_actions;
 pub use benchmark::Robotouille;
-pub use compare::{by_task, markdown, TaskRow};
+pub use compare::{by_task, markdown, seed_table, SeedResult, TaskRow};
 pub use native::{read_native, NativeTask};
 
 /// `source.benchmark` of every Robotouille instance.
@@ -232,6 +232,25 @@ pub fn task_name(task: &str) -> &str {
 /// The task an instance belongs to (the instance name without its `+variant` suffix).
 pub fn task_of(instance: &Instance) -> &str {
     instance.name.split('+').next().unwrap_or(&instance.name)
+}
+
+/// The names of every variant of the task an instance was imported from, rebuilt from the
+/// task graph its notes carry: a task's optimum is the least over all of them.
+pub fn variant_names(instance: &Instance) -> Result<Vec<String>, crate::BadValue> {
+    let task = task_graph(instance)?;
+    let source = instance.source.as_ref();
+    let raw = source
+        .and_then(|s| s.notes.get("task_graph"))
+        .cloned()
+        .unwrap_or_default();
+    let file = source.and_then(|s| s.file.as_deref()).unwrap_or_default();
+    let built = task_instances(Path::new(file), &task, &raw).map_err(|e| {
+        format!(
+            "instance \"{}\": source.notes.task_graph: {e}",
+            instance.name
+        )
+    })?;
+    Ok(built.into_iter().map(|i| i.name).collect())
 }
 
 /// The upstream `optimal_steps` of the instance's task, from its notes.

@@ -130,6 +130,10 @@ pub struct Reference {
     /// it runs and the rules its prompt states, by name): the time, or none where the plan fails; absent for one rule set.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub times: BTreeMap<String, Option<f64>>,
+    /// The step count the benchmark states for the instance and whether the budget its
+    /// harness derives from it is the one the optimum gives (Robotouille's hard-coded counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<makespan_benchmarks::Budget>,
 }
 
 /// How a reference names its instance: `"<benchmark>:<name>"`, or the instance.
@@ -471,11 +475,20 @@ impl Reference {
         certificate: Option<Proof>,
         answer: Option<NativeText>,
     ) -> Reference {
-        let times = makespan_benchmarks::simulated_of(&solution.instance.instance)
+        let simulated = makespan_benchmarks::simulated_of(&solution.instance.instance);
+        let times = simulated
             .map(|s| s.times(&solution.instance.instance, &solution.schedule))
             .unwrap_or_default();
+        let budget = simulated.and_then(|s| {
+            s.budget(
+                &solution.instance.instance,
+                solution.lower_bound,
+                solution.makespan,
+            )
+        });
         Reference {
             times,
+            budget,
             name: solution.instance.name,
             hash: problem_hash(&solution.instance.instance),
             instance,

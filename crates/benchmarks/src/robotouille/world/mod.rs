@@ -40,7 +40,7 @@ pub use replay::{replay_texts, StepOutcome, WorldReplay};
 pub use rules::{Act, State};
 pub use search::{solve_kitchen, solve_kitchen_blind, KitchenWorld};
 
-use crate::{Limits, Simulated, WorldSolution, WORLD_NOTE};
+use crate::{Budget, BudgetVerdict, Limits, Simulated, WorldSolution, WORLD_NOTE};
 
 /// Robotouille's simulator, as the facade solves and replays world instances with it.
 pub struct RobotouilleWorld;
@@ -117,6 +117,23 @@ impl Simulated for RobotouilleWorld {
         let (texts, starts) = verify::plan_texts(plan);
         let replay = replay_texts(&kitchen, &texts);
         verify::report_of(&instance.name, &replay, &starts)
+    }
+
+    /// The hard-coded count of the instance's task (the same for every seed) and the budget
+    /// ⌈1.5 × count⌉ the harness gives; the multi-agent set has none.
+    fn budget(
+        &self,
+        instance: &Instance,
+        lower_bound: Option<i64>,
+        makespan: Option<i64>,
+    ) -> Option<Budget> {
+        let note = super::checkout::WorldNote::of(instance)?.ok()?;
+        let stated = note.reference_optimal_steps?;
+        Some(Budget {
+            stated,
+            allowed: upstream_budget(stated),
+            verdict: BudgetVerdict::of(stated, lower_bound, makespan),
+        })
     }
 }
 

@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use makespan_model::solution::Status;
 use makespan_world::{beam, search_below, Limits, Outcome, World};
+use rustc_hash::FxHashMap;
 
 use super::goal::{Literal, Obj};
 use super::kitchen::{Kitchen, StationKind};
@@ -79,6 +80,8 @@ pub struct KitchenWorld<'a> {
     dish_vars: Vec<usize>,
     /// Search without the bound (uniform cost), to check the bound against.
     blind: bool,
+    /// The items some named goal variable can take, one bit each.
+    goal_items: u64,
     /// States generated so far (for speed reports).
     generated: AtomicU64,
 }
@@ -119,7 +122,18 @@ impl<'a> KitchenWorld<'a> {
         let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
         dish_vars.sort_unstable();
         dish_vars.dedup();
+        let goal_items = k
+            .goal
+            .vars
+            .iter()
+            .filter(|v| v.used)
+            .flat_map(|v| &v.domain)
+            .fold(0u64, |bits, o| match o {
+                Obj::Item(i) => bits | 1 << i,
+                _ => bits,
+            });
         KitchenWorld {
+            goal_items,
             blind: false,
             dish,
             dish_vars,
@@ -428,6 +442,9 @@ impl<'a> KitchenWorld<'a> {
     }
 }
 
+/// A kind's index, how many goal variables of that kind, and its items (one bit each).
+type KindCount = (usize, usize, u64);
+
 /// A cost no plan pays: the state cannot reach the goal (an item the goal needs was
 /// added to a soup).
 const INFEASIBLE: i64 = 1 << 40;
@@ -445,58 +462,33 @@ impl World for KitchenWorld<'_> {
     }
 
     fn successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>) {
+        if self.single {
+            self.fused_successors(state, out, false);
+            return;
+        }
         self.generated.fetch_add(1, Ordering::Relaxed);
         let mut acts = Vec::new();
-        let mut push = |first: Act, then: Option<Act>, next: State, cost: i64| {
-            out.push((
-                Move2 { first, then },
-                cost,
-                self.symmetry.canonical(&next).0,
-            ));
-        };
-        if !self.single {
-            state.valid_actions(self.k, &mut acts);
-            for act in acts {
-                let mut next = state.clone();
-                next.step(act);
-                push(act, None, next, 1);
-            }
-            return;
-        }
-        state.local_actions(self.k, 0, &mut acts);
-        acts.push(Act::Wait);
-        for act in acts.drain(..) {
+        state.valid_actions(self.k, &mut acts);
+        for act in acts {
             let mut next = state.clone();
             next.step(act);
-            push(act, None, next, 1);
-        }
-        let at = state.robots[0].at;
-        if at == NONE {
-            return;
-        }
-        for s in 0..self.k.stations.len() as u8 {
-            if s == at || !state.vacant(s) {
-                continue;
-            }
-            let mv = Act::Move(0, at, s);
-            let mut moved = state.clone();
-            moved.step(mv);
-            if self.k.goal.reached(self.k, &moved) {
-                // The goal holds after the move alone: a wait does the same.
-                continue;
-            }
-            moved.local_actions(self.k, 0, &mut acts);
-            for act in acts.drain(..) {
-                let mut next = moved.clone();
-                next.step(act);
-                push(mv, Some(act), next, 2);
-            }
+            out.push((
+                Move2 {
+                    first: act,
+                    then: None,
+                },
+                1,
+                self.symmetry.canonical(&next).0,
+            ));
         }
     }
 
     fn lower_bound(&self, state: &State) -> i64 {
         if self.blind {
             return 0;
+        }
+        if self.dead(state) {
+            return INFEASIBLE;
         }
         let vars = &self.k.goal.vars;
         let mut total = 0;
@@ -577,6 +569,189 @@ impl World for KitchenWorld<'_> {
 }
 
 impl KitchenWorld<'_> {
+    /// Every robot's local actions and `Do nothing`, and each move of a robot followed at
+    /// once by a local action of that robot at its new station (see the module docs: with
+    /// one robot no plan is lost). With several robots each move alone is a step too (a
+    /// robot may step aside to let another in), so the fused steps only shorten the quick
+    /// searches' way to a plan.
+    ///
+    /// With `quick`, steps that only shuffle what the goal does not name are left out
+    /// ([`KitchenWorld::aimless`]): no plan is lost that matters for a quick plan, and the
+    /// bound, which such steps do not change, no longer leads the quick searches astray.
+    fn fused_successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>, quick: bool) {
+        self.generated.fetch_add(1, Ordering::Relaxed);
+        let mut acts = Vec::new();
+        let mut push = |first: Act, then: Option<Act>, next: State, cost: i64| {
+            out.push((
+                Move2 { first, then },
+                cost,
+                self.symmetry.canonical(&next).0,
+            ));
+        };
+        for p in 0..state.robots.len() as u8 {
+            state.local_actions(self.k, p, &mut acts);
+        }
+        if quick {
+            acts.retain(|&a| !self.aimless(state, a));
+        }
+        acts.push(Act::Wait);
+        for act in acts.drain(..) {
+            let mut next = state.clone();
+            next.step(act);
+            push(act, None, next, 1);
+        }
+        for p in 0..state.robots.len() as u8 {
+            let at = state.robots[p as usize].at;
+            if at == NONE {
+                continue;
+            }
+            for s in 0..self.k.stations.len() as u8 {
+                if s == at || !state.vacant(s) {
+                    continue;
+                }
+                let mv = Act::Move(p, at, s);
+                let mut moved = state.clone();
+                moved.step(mv);
+                if !self.single {
+                    // A robot may step aside only to let another in.
+                    push(mv, None, moved.clone(), 1);
+                }
+                if self.k.goal.reached(self.k, &moved) {
+                    // The goal holds after the move alone: a wait does the same.
+                    continue;
+                }
+                moved.local_actions(self.k, p, &mut acts);
+                if quick {
+                    acts.retain(|&a| !self.aimless(&moved, a));
+                }
+                for act in acts.drain(..) {
+                    let mut next = moved.clone();
+                    next.step(act);
+                    push(mv, Some(act), next, 2);
+                }
+            }
+        }
+    }
+
+    /// Whether no plan can reach the goal from `state` any more, by two tests that only
+    /// look at what can never be undone: an item added to a soup is gone (with the flags it
+    /// had), and a soup poured into a bowl takes no more adds. (a) Some kind has fewer items
+    /// that can still serve its named variables than there are such variables (they take
+    /// distinct items); (b) for some soup variable, every candidate soup has been poured and
+    /// holds fewer items of some kind than the goal adds to it. Quick searches drop such states,
+    /// which otherwise look cheap (pouring early saves the steps the adds would take).
+    fn dead(&self, state: &State) -> bool {
+        let vars = &self.k.goal.vars;
+        // Per kind: its named variables and the items that can still serve them.
+        let mut groups: Vec<KindCount> = Vec::new();
+        for (v, var) in vars.iter().enumerate() {
+            if !var.used {
+                continue;
+            }
+            let need = &self.needs[v];
+            let mut alive = 0u64;
+            let mut items = false;
+            for obj in &var.domain {
+                if let Obj::Item(i) = *obj {
+                    items = true;
+                    if !self.item_gone(state, i, need) {
+                        alive |= 1 << i;
+                    }
+                }
+            }
+            if !items {
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == var.group) {
+                Some(g) => {
+                    g.1 += 1;
+                    g.2 |= alive;
+                }
+                None => groups.push((var.group, 1, alive)),
+            }
+        }
+        if groups
+            .iter()
+            .any(|&(_, n, alive)| (alive.count_ones() as usize) < n)
+        {
+            return true;
+        }
+        // Per soup variable: the variables added to it, by kind.
+        let mut soups: Vec<(usize, Vec<KindCount>)> = Vec::new();
+        for lit in &self.k.goal.literals {
+            let [v, w] = lit.args[..] else { continue };
+            if lit.pred != "addedto" {
+                continue;
+            }
+            let items = vars[v].domain.iter().fold(0u64, |a, o| match o {
+                Obj::Item(i) => a | 1 << i,
+                _ => a,
+            });
+            let at = match soups.iter().position(|s| s.0 == w) {
+                Some(at) => at,
+                None => {
+                    soups.push((w, Vec::new()));
+                    soups.len() - 1
+                }
+            };
+            let kinds = &mut soups[at].1;
+            match kinds.iter_mut().find(|k| k.0 == vars[v].group) {
+                Some(k) => k.1 += 1,
+                None => kinds.push((vars[v].group, 1, items)),
+            }
+        }
+        soups.iter().any(|(w, kinds)| {
+            !vars[*w].domain.iter().any(|o| {
+                let Obj::Meal(m) = *o else { return false };
+                match state.meals.get(m as usize) {
+                    None => true,
+                    Some(meal) => {
+                        let in_pot =
+                            meal.container != NONE && self.k.containers[meal.container as usize].1;
+                        in_pot
+                            || kinds.iter().all(|&(_, n, items)| {
+                                (meal.added & items).count_ones() as usize >= n
+                            })
+                    }
+                }
+            })
+        })
+    }
+
+    /// Whether item `i` is gone for good for a variable with needs `need`: added to a soup
+    /// while the variable needs it placed, or lacking a state it can no longer get.
+    fn item_gone(&self, state: &State, i: u8, need: &Needs) -> bool {
+        let it = state.items[i as usize];
+        if it.place != ItemPlace::Nowhere {
+            return false;
+        }
+        let f = it.flags;
+        !need.add
+            || !need.place.is_empty()
+            || (need.cut && f & F_CUT == 0)
+            || (need.cook && f & F_COOKED == 0)
+            || (need.fry && f & F_FRIED == 0)
+    }
+
+    /// Whether `act` only shuffles what the goal does not name: picking up an item that no
+    /// goal variable can take from a table (where it blocks nothing the goal needs), or
+    /// stacking anything on such an item.
+    fn aimless(&self, state: &State, act: Act) -> bool {
+        let named = |i: u8| self.goal_items & (1 << i) != 0;
+        match act {
+            Act::Pick(_, i, s) => {
+                !named(i)
+                    && self.k.stations[s as usize].1 == StationKind::Table
+                    && state
+                        .items
+                        .iter()
+                        .all(|o| !matches!(o.place, ItemPlace::Atop(b, _) if b == i))
+            }
+            Act::Stack(_, _, below, _) => !named(below),
+            _ => false,
+        }
+    }
+
     /// The least total work over assignments of distinct stations (within a kind) to the
     /// station variables from `depth` on.
     fn cheapest_assignment(
@@ -679,14 +854,22 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
             known_bound: 0,
             ..limits.clone()
         };
+        let weighted_world = Quick {
+            world: &world,
+            weight: 2,
+        };
         if let Outcome::Optimal(plan) | Outcome::Feasible { plan, .. } =
-            search_below(&Weighted(&world), &weighted, i64::MAX)
+            search_below(&weighted_world, &weighted, INFEASIBLE)
         {
-            incumbent = Some(real_plan(&world, k, &plan.steps)?);
+            incumbent = Some(shorten(
+                k,
+                real_plan(&world, k, &plan.steps)?,
+                polish(&limits),
+            ));
         }
         let mut width = 16;
         while width <= MAX_WIDTH {
-            let upper = incumbent.as_ref().map_or(i64::MAX, |p| p.len() as i64);
+            let upper = incumbent.as_ref().map_or(INFEASIBLE, |p| p.len() as i64);
             if upper <= limits.known_bound.max(world.initial_bound()) {
                 break; // the incumbent meets a bound: nothing shorter exists
             }
@@ -699,8 +882,16 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
                 max_states: limits.max_states / 4,
                 ..limits.clone()
             };
-            if let Some(plan) = beam(&world, width, 2, &quick, upper) {
-                incumbent = Some(real_plan(&world, k, &plan.steps)?);
+            let quick_world = Quick {
+                world: &world,
+                weight: 1,
+            };
+            if let Some(plan) = beam(&quick_world, width, 2, &quick, upper) {
+                incumbent = Some(shorten(
+                    k,
+                    real_plan(&world, k, &plan.steps)?,
+                    polish(&limits),
+                ));
             }
             if share.is_some_and(|t| started.elapsed() >= t)
                 || limits.cancel.as_ref().is_some_and(|c| c())
@@ -710,7 +901,7 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
             width *= 4;
         }
     }
-    let upper = incumbent.as_ref().map_or(i64::MAX, |p| p.len() as i64);
+    let upper = incumbent.as_ref().map_or(INFEASIBLE, |p| p.len() as i64);
     let exact = Limits {
         time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
         ..limits.clone()
@@ -748,6 +939,79 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
     })
 }
 
+/// The share of the time limit that shortening one quick plan may take.
+const POLISH_SHARE: f64 = 0.1;
+
+/// When shortening a quick plan found now must stop.
+fn polish(limits: &Limits) -> Instant {
+    let budget = limits.time.map_or(std::time::Duration::from_secs(1), |t| {
+        t.mul_f64(POLISH_SHARE)
+    });
+    Instant::now() + budget
+}
+
+/// A quick plan made shorter by dropping actions it does not need (greedy justified action
+/// elimination): an action is dropped, with every later action that can then no longer be
+/// taken, whenever what is left still reaches the goal. Quick plans wander (they fetch what
+/// they put down, shuffle a stack and build it again); this takes most of that out, and the
+/// shorter plan lets the exact search keep fewer states. Stops at `deadline` with what it has.
+fn shorten(k: &Kitchen, plan: Vec<Act>, deadline: Instant) -> Vec<Act> {
+    let mut plan = without_loops(k, &plan);
+    let mut at = 0;
+    while at < plan.len() && Instant::now() < deadline {
+        match without(k, &plan, at) {
+            Some(shorter) => plan = shorter,
+            None => at += 1,
+        }
+    }
+    plan
+}
+
+/// `plan` without its loops: where a state comes again, the steps between are dropped;
+/// and cut at the first step that reaches the goal. One pass, so that long wandering plans
+/// lose their circles before the slower elimination.
+fn without_loops(k: &Kitchen, plan: &[Act]) -> Vec<Act> {
+    let mut state = k.initial.clone();
+    let mut met: FxHashMap<State, usize> = FxHashMap::default();
+    met.insert(state.clone(), 0);
+    let mut kept = Vec::with_capacity(plan.len());
+    for &act in plan {
+        state.step(act);
+        kept.push(act);
+        if k.goal.reached(k, &state) {
+            break;
+        }
+        match met.get(&state) {
+            Some(&first) => {
+                kept.truncate(first);
+                met.retain(|_, at| *at <= first);
+            }
+            None => {
+                met.insert(state.clone(), kept.len());
+            }
+        }
+    }
+    kept
+}
+
+/// `plan` without its action `drop` and the later actions that are then refused, if that
+/// still reaches the goal (cut at the first step that does).
+fn without(k: &Kitchen, plan: &[Act], drop: usize) -> Option<Vec<Act>> {
+    let mut state = k.initial.clone();
+    let mut kept = Vec::with_capacity(plan.len());
+    for (j, &act) in plan.iter().enumerate() {
+        if j == drop || (j > drop && state.check(k, act).is_err()) {
+            continue;
+        }
+        state.step(act);
+        kept.push(act);
+        if k.goal.reached(k, &state) {
+            return (kept.len() < plan.len()).then_some(kept);
+        }
+    }
+    None
+}
+
 /// A search step list mapped back from canonical labels to the kitchen's, by replaying it
 /// from the real start; it must reach the goal at its last action.
 fn real_plan(
@@ -774,31 +1038,36 @@ fn real_plan(
     Ok(plan)
 }
 
-/// The kitchen with its bound doubled: weighted A*, for a quick plan with no proof.
-struct Weighted<'a, 'k>(&'a KitchenWorld<'k>);
+/// The kitchen for the quick searches, which prove nothing: every move fused with the
+/// moving robot's next action, whatever the number of robots, and the bound multiplied by
+/// `weight` (weighted A*; 1 for the beams, which weigh it themselves).
+struct Quick<'a, 'k> {
+    world: &'a KitchenWorld<'k>,
+    weight: i64,
+}
 
-impl World for Weighted<'_, '_> {
+impl World for Quick<'_, '_> {
     type State = State;
     type Action = Move2;
 
     fn initial(&self) -> State {
-        self.0.initial()
+        self.world.initial()
     }
 
     fn is_goal(&self, state: &State) -> bool {
-        self.0.is_goal(state)
+        self.world.is_goal(state)
     }
 
     fn successors(&self, state: &State, out: &mut Vec<(Move2, i64, State)>) {
-        self.0.successors(state, out);
+        self.world.fused_successors(state, out, true);
     }
 
     fn lower_bound(&self, state: &State) -> i64 {
-        let h = self.0.lower_bound(state);
+        let h = self.world.lower_bound(state);
         if h >= INFEASIBLE {
             h
         } else {
-            2 * h
+            self.weight * h
         }
     }
 }

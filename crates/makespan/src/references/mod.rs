@@ -131,7 +131,8 @@ pub struct Reference {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub times: BTreeMap<String, Option<f64>>,
     /// The step count the benchmark states for the instance and whether the budget its
-    /// harness derives from it is the one the optimum gives (Robotouille's hard-coded counts).
+    /// harness derives from it is the one the optimum gives (a count hard-coded per task
+    /// and multiplied into an agent's step limit is only fair when it is the optimum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<makespan_benchmarks::Budget>,
 }

@@ -31,7 +31,8 @@ pub struct SolveOptions {
     pub max_chunks: u64,
 }
 
-/// Default of [`SolveOptions::max_chunks`]: a few hundred times Recipe2Plan's largest need.
+/// Default of [`SolveOptions::max_chunks`]: a few hundred times the largest need of the
+/// cooking benchmarks' interruptible steps.
 pub const MAX_CHUNKS: u64 = 5_000;
 
 impl Default for SolveOptions {

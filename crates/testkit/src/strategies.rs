@@ -180,7 +180,7 @@ pub fn mutation_instances() -> impl Strategy<Value = Instance> {
 /// appliance 0 none, 1 stove, 2 microwave (never on interruptible steps, as in the data).
 pub type Step = (i64, u8, u8);
 
-/// Random Recipe2Plan-shaped instances for one cook: continuous, interruptible and autonomous
+/// Random recipe-shaped instances for one cook: continuous, interruptible and autonomous
 /// steps on a stove or microwave, windows (max lags), and an oven preheat and bake that set
 /// and require a temperature (see [`oven_recipe`]).
 pub fn oven_recipe_instances() -> impl Strategy<Value = Instance> {

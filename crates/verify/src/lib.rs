@@ -19,8 +19,8 @@
 //!   first `k` units of processing, `none` never; a zero-duration activity is a milestone
 //!   and needs no agent. `start` needs the agent at its start instant only: it may not start strictly inside
 //!   a busy interval of a non-preemptible activity (`whole` or `busy_for`) on the same agent;
-//!   inside a preemptible one it is allowed, the agent pausing for zero time, as Recipe2Plan's
-//!   cook does, and the resumption counts as a piece start for max lags.
+//!   inside a preemptible one it is allowed, the agent pausing for zero time (a cook
+//!   steps away from an interruptible step to start another), and the resumption counts as a piece start for max lags.
 //! - **Unassigned agents.** With one agent, an entry without an agent is agent 0. With
 //!   `m ≥ 2` agents, a plan may leave every agent out: then agents are checked as a pool
 //!   ([`Rule::TooManyAgents`] when more than `m` are busy at an instant; exact, since
@@ -29,8 +29,8 @@
 //!   them into the named agents' gaps is a search, not a check), and so do unnamed activities
 //!   at stations when the instance has setup times. With unlimited agents indices are
 //!   optional and an unnamed activity has an agent of its own.
-//! - **Max lags** bind the start of every piece of the successor (Recipe2Plan checks every
-//!   action of an interrupted step); min lags bind its first piece; a finish-to-start lag is
+//! - **Max lags** bind the start of every piece of the successor (a window applies to every
+//!   action of an interrupted step, not only its first); min lags bind its first piece; a finish-to-start lag is
 //!   measured from the end of the predecessor's last piece.
 //! - **Resources** are held over every piece; identical intervals count twice.
 //! - **States** are set at the setter's start and persist; a requirement at `t` sees sets by

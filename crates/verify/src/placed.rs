@@ -83,7 +83,7 @@ impl Placed<'_> {
     }
 
     /// Busy intervals that an instant need cannot interrupt: those of non-preemptible
-    /// activities (a preemptible one can pause for zero time, as Recipe2Plan's cook does).
+    /// activities (a preemptible one can pause for zero time while its agent starts another).
     pub fn blocking(&self) -> Vec<Piece> {
         if self.activity.preemptible {
             Vec::new()

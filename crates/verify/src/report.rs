@@ -46,10 +46,10 @@ pub enum Rule {
     /// Per-agent lists wait on each other (or a list puts a successor before its
     /// predecessor), so the lists cannot be executed to the end.
     Deadlock,
-    /// A turn list issues more than one call in one round (AsyncTool).
+    /// A turn list issues more than one call in one round (a tool agent makes one call a turn).
     TwoCallsInOneTurn,
-    /// A call uses a result that has not arrived yet (AsyncTool: round < previous + 1 + d;
-    /// Robotouille: a cooked, fried, filled or boiled result picked up too early).
+    /// A call uses a result that has not arrived yet (a tool call's result used in a round
+    /// before it returns; a cooked, fried, filled or boiled item picked up too early).
     ResultNotArrived,
     /// Native answer text that does not parse as an action (reported, never dropped).
     MalformedAction,

@@ -1,12 +1,12 @@
 //! Two exact rewrites of an instance before the solvers see it:
 //!
 //! 1. **Time scaling.** Every time (durations, `busy_for`, releases, deadlines, lags, setup
-//!    times) is divided by their greatest common divisor `g`, so a Recipe2Plan instance in
-//!    seconds becomes one in minutes (or half-minutes) and the time-indexed MILP is up to
+//!    times) is divided by their greatest common divisor `g`, so an instance written in
+//!    seconds whose times are whole minutes becomes one in minutes (or half-minutes) and the time-indexed MILP is up to
 //!    60 times smaller. Schedules are multiplied back by `g`. For non-preemptive activities
 //!    this loses nothing (left-justified schedules start on sums of durations and lags); a
-//!    preemptible activity is then split only at multiples of `g` (the benchmark's exact model of
-//!    Recipe2Plan; whether a finer split could ever help is not proven in general).
+//!    preemptible activity is then split only at multiples of `g` (the exact model where a benchmark's
+//!    clock ticks in those units; whether a finer split could ever help is not proven in general).
 //! 2. **Preemption as chunks.** A preemptible activity of (scaled) duration `p ≥ 2` becomes a
 //!    chain of `p` unit chunks, each holding the activity's resources. Min lags and releases
 //!    bind the first chunk, finish-to-start lags leave from the last, a deadline binds the
@@ -36,7 +36,7 @@ pub struct Expanded {
 /// the anchor is `from`'s duration for a finish-to-start lag and 0 for start-to-start. A
 /// piece starts at a chunk that does not follow the previous one directly, and at every
 /// instant inside the activity where its agent starts another activity (the agent pauses
-/// for zero time, as Recipe2Plan's cook does). The first chunk is bound by the network.
+/// for zero time: a cook may leave an interruptible step to start another). The first chunk is bound by the network.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PieceLag {
     /// The chunks, in order.

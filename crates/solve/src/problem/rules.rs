@@ -1,5 +1,5 @@
 //! The two rules of the solvers' view that are not capacities over intervals: an agent
-//! needed at one instant only (Recipe2Plan's autonomous steps), and resource states that
+//! needed at one instant only (a step that runs on its own once started), and resource states that
 //! activities set at their start and require at their start (oven temperature).
 
 use std::collections::BTreeMap;

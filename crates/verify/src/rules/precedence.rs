@@ -46,8 +46,8 @@ pub fn min_lags(placements: &Placements, out: &mut Vec<Violation>) {
     }
 }
 
-/// `start ≤ anchor(before) + max_lag` for every piece of `after`: Recipe2Plan checks each
-/// action of an interrupted step, not only the first. A `start` activity beginning strictly
+/// `start ≤ anchor(before) + max_lag` for every piece of `after`: a window applies to
+/// each action of an interrupted step, not only the first. A `start` activity beginning strictly
 /// inside a piece of `after` on the same agent forces a split there (the cook pauses to
 /// start it), so that instant is checked as a piece start too.
 pub fn max_lags(placements: &Placements, out: &mut Vec<Violation>) {

@@ -1,8 +1,8 @@
 //! Renewable resources: at every instant the units in use stay within the capacity.
 //!
 //! An activity holds its resources over every piece (`[start, end)`, so back-to-back use
-//! is fine). Two identical intervals count twice: Recipe2Plan's exemption for sharing one
-//! preheat between two recipes is not modelled (its data never needs it).
+//! is fine). Two identical intervals count twice: an exemption for sharing one preheat
+//! between two recipes is not modelled (no benchmark's data needs it).
 
 use std::collections::BTreeMap;
 

@@ -9,10 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use minijinja::{context, Environment};
+use minijinja::context;
 use serde::{Deserialize, Serialize};
 
-use super::{harness_of, score_run, Metric, RunReport, ScoreOptions};
+use super::{harness_of, score_run, template, Metric, RunReport, ScoreOptions};
 use crate::LoadError;
 
 /// The `format` tag of a serialised [`Leaderboard`].
@@ -385,21 +385,17 @@ pub fn leaderboard_html(board: &Leaderboard) -> String {
             })
         })
         .collect();
-    // The `.html` name turns on HTML escaping of every value.
-    let mut env = Environment::new();
-    env.add_template("leaderboard.html", PAGE)
-        .expect("the leaderboard template is valid");
-    env.get_template("leaderboard.html")
-        .and_then(|t| {
-            t.render(context! {
-                title => format!("{} leaderboard: {}", board.benchmark, board.folder),
-                names => names,
-                rows => minijinja::value::Serde(rows),
-                abouts => abouts,
-                notes => notes,
-            })
-        })
-        .expect("the leaderboard template renders plain data")
+    template::render(
+        "leaderboard.html",
+        PAGE,
+        context! {
+            title => format!("{} leaderboard: {}", board.benchmark, board.folder),
+            names => names,
+            rows => minijinja::value::Serde(rows),
+            abouts => abouts,
+            notes => notes,
+        },
+    )
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 
 pub mod leaderboard;
 pub mod page;
+mod template;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

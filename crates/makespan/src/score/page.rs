@@ -9,7 +9,7 @@ use makespan_benchmarks::harness::RunReport;
 use makespan_model::instance::Instance;
 use makespan_model::schedule::ScheduledActivity;
 use makespan_verify::Violation;
-use minijinja::{context, Environment};
+use minijinja::context;
 use serde::Serialize;
 use svg::node::element::{Circle, Group, Line, Path, Text, Title};
 use svg::Document;
@@ -19,7 +19,7 @@ use makespan_explain::{explain, Reference};
 
 use crate::Drawing;
 
-use super::ScoredRun;
+use super::{template, ScoredRun};
 use crate::instance::problem_hash;
 use crate::{schedule, Status};
 
@@ -198,27 +198,24 @@ pub fn html(report: &RunReport, answers: &[RunAnswer<'_>]) -> String {
             note: m.note.clone(),
         })
         .collect();
-    let mut env = Environment::new();
-    env.add_template("run_page.html", PAGE)
-        .expect("the run page template is valid (tested)");
-    env.get_template("run_page.html")
-        .and_then(|t| {
-            t.render(context! {
-                title => format!("{} run: {}", report.benchmark, report.run),
-                run => report.run.clone(),
-                answers => report.rows.len(),
-                invalid => report.invalid(),
-                unscored => report.unscored(),
-                score_name => report.score_name.clone(),
-                fair => report.headline.metrics.iter().any(|m| m.fair.is_some()),
-                metrics => minijinja::value::Serde(metrics),
-                ratio_chart => ratio_chart(report),
-                differences => minijinja::value::Serde(&report.differences),
-                rows => minijinja::value::Serde(rows),
-                gantts => minijinja::value::Serde(gantts),
-            })
-        })
-        .expect("the run page template renders any run (tested)")
+    template::render(
+        "run_page.html",
+        PAGE,
+        context! {
+            title => format!("{} run: {}", report.benchmark, report.run),
+            run => report.run.clone(),
+            answers => report.rows.len(),
+            invalid => report.invalid(),
+            unscored => report.unscored(),
+            score_name => report.score_name.clone(),
+            fair => report.headline.metrics.iter().any(|m| m.fair.is_some()),
+            metrics => minijinja::value::Serde(metrics),
+            ratio_chart => ratio_chart(report),
+            differences => minijinja::value::Serde(&report.differences),
+            rows => minijinja::value::Serde(rows),
+            gantts => minijinja::value::Serde(gantts),
+        },
+    )
 }
 
 /// Each answer's ratio to the optimum as a dot, in row order; invalid answers as red marks

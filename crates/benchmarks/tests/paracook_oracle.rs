@@ -203,18 +203,21 @@ fn exact_times(world: &KitchenWorld<'_>, cap: usize) -> Option<(Vec<State>, Vec<
     Some((states, time))
 }
 
-/// The search's estimate is admissible: on every one-cook, one-order kitchen small enough to
-/// enumerate, from every state the model can reach, it is at most the exact time still
-/// needed; and the exact time from the start is never below the instance's bounds.
-#[test]
-fn the_estimate_never_passes_the_exact_time_still_needed() {
-    let Some(all) = kitchens() else { return };
+/// Checks on every kitchen with one cook and `orders` orders small enough to enumerate
+/// (`cap` states) that from every state the model can reach the estimate is at most the
+/// exact time still needed, and that the exact time from the start is never below the
+/// instance's bounds; returns the kitchens and states checked.
+fn estimate_within_exact_times(orders: u32, cap: usize) -> Option<(usize, usize)> {
+    let all = kitchens()?;
     let mut checked = 0;
     let mut states = 0;
-    for k in all.iter().filter(|k| k.agents() == 1 && k.orders_num == 1) {
+    for k in all
+        .iter()
+        .filter(|k| k.agents() == 1 && k.orders_num == orders)
+    {
         let lay = Layout::of_kitchen(k).unwrap();
         let world = KitchenWorld::new(&lay);
-        let Some((all_states, time)) = exact_times(&world, 60_000) else {
+        let Some((all_states, time)) = exact_times(&world, cap) else {
             continue;
         };
         let est = Estimator::new(&lay, Rules::Intended);
@@ -232,14 +235,34 @@ fn the_estimate_never_passes_the_exact_time_still_needed() {
         let (intended, replica) = instance_bound(&lay);
         assert!(
             intended.value <= time[0] && replica.value <= time[0],
-            "{}",
-            k.key
+            "{}: {intended:?} {replica:?} > {}",
+            k.key,
+            time[0]
         );
         checked += 1;
         states += all_states.len();
     }
     println!("{checked} kitchens, {states} states checked");
+    Some((checked, states))
+}
+
+/// The search's estimate is admissible (what makes the one cook's A* a proof when it ends
+/// and a bound when it stops): one order.
+#[test]
+fn the_estimate_never_passes_the_exact_time_still_needed() {
+    let Some((checked, _)) = estimate_within_exact_times(1, 60_000) else {
+        return;
+    };
     assert!(checked >= 3, "only {checked} kitchens small enough");
+}
+
+/// The same with two orders (first in, first out, and a plate reused or a second one).
+#[test]
+fn the_estimate_never_passes_the_exact_time_still_needed_with_two_orders() {
+    let Some((checked, _)) = estimate_within_exact_times(2, 400_000) else {
+        return;
+    };
+    assert!(checked >= 1, "no kitchen small enough");
 }
 
 /// The task planner's plans, on every seed-42 kitchen with a team, serve every order under
@@ -276,4 +299,77 @@ fn task_plans_for_teams_replay_in_both_modes_at_their_planned_time() {
         checked += 1;
     }
     assert_eq!(checked, 48);
+}
+
+/// The agents' routes rise above the other arguments where cooks must share the visits the
+/// unit chains let happen at once: one cook with two burgers (the chains give 50), two
+/// cooks and three salad vegetables (16).
+#[test]
+fn the_route_argument_rises_where_cooks_share_the_visits() {
+    use makespan_benchmarks::paracook::concrete::bounds::Argument;
+    for (key, above) in [
+        ("burger/seed_42/agent_num_1/orders_num_2", 50),
+        ("salad/seed_42/agent_num_2/orders_num_1", 16),
+    ] {
+        let Some(k) = kitchen(key) else { return };
+        let lay = Layout::of_kitchen(k).unwrap();
+        let start = Estimator::new(&lay, Rules::Intended).remaining(&lay, &State::initial(&lay));
+        let (intended, replica) = instance_bound(&lay);
+        assert_eq!(start.value, above, "{key}");
+        assert_eq!(intended.argument, Argument::Route, "{key}");
+        assert!(intended.value > above, "{key}: {intended:?}");
+        assert!(replica.value <= intended.value, "{key}");
+    }
+}
+
+/// One order at a time: the plan serves every order in both modes of the game at the time
+/// the model gives it, and on four sashimi orders it beats the task planner's 153 of the
+/// previous references.
+#[test]
+fn one_order_at_a_time_plans_replay_in_both_modes() {
+    use makespan_benchmarks::paracook::concrete::oracle::rolling::rolling;
+    let Some(k) = kitchen("sashimi/seed_42/agent_num_1/orders_num_4") else {
+        return;
+    };
+    let lay = Layout::of_kitchen(k).unwrap();
+    let d = rolling(&lay, std::time::Instant::now() + Duration::from_secs(30)).expect("a plan");
+    let planned = replay(&lay, &d).expect("the model replays its own plan");
+    let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
+    for mode in Mode::BOTH {
+        let run = simulate(k, &plan, mode);
+        assert!(run.done, "{mode:?}: {:?}", run.error);
+        assert_eq!(run.oct, f64::from(planned.time), "{mode:?}");
+    }
+    assert!(planned.time < 153, "{}", planned.time);
+}
+
+/// The one cook's A* runs for any number of orders: stopped, it raises the bound above the
+/// arguments' (never above the plan); finished, it proves (three sashimi orders).
+#[test]
+fn the_one_cook_search_raises_the_bound_or_proves() {
+    let limits = Limits {
+        time: Some(Duration::from_secs(6)),
+        ..Limits::default()
+    };
+    let Some(k) = kitchen("salad/seed_126/agent_num_1/orders_num_2") else {
+        return;
+    };
+    let oracle = plan_kitchen(k, &limits).unwrap();
+    let best = oracle.best.as_ref().expect("a plan");
+    assert!(
+        oracle.searched > oracle.intended_bound.value,
+        "{}",
+        oracle.searched
+    );
+    assert!(oracle.bound() <= best.time);
+    let Some(k) = kitchen("sashimi/seed_126/agent_num_1/orders_num_3") else {
+        return;
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs(20)),
+        ..Limits::default()
+    };
+    let oracle = plan_kitchen(k, &limits).unwrap();
+    assert!(oracle.optimal, "{:?}", oracle.best.map(|b| b.time));
+    assert_eq!(oracle.bound(), 72);
 }

@@ -369,8 +369,22 @@ impl Layout {
     /// The same kitchen with only agent `i` (the others stand idle): a plan for it is a plan
     /// for the whole team.
     pub fn alone(&self, i: usize) -> Layout {
+        self.team(&[i])
+    }
+
+    /// The same kitchen with only its first `j` orders.
+    pub fn first_orders(&self, j: usize) -> Layout {
         Layout {
-            agents: vec![self.agents[i].clone()],
+            orders: self.orders[..j].to_vec(),
+            ..self.clone()
+        }
+    }
+
+    /// The same kitchen with only the agents `cooks` (in that order; the others stand idle):
+    /// a plan for it is a plan for the whole team.
+    pub fn team(&self, cooks: &[usize]) -> Layout {
+        Layout {
+            agents: cooks.iter().map(|&i| self.agents[i].clone()).collect(),
             ..self.clone()
         }
     }

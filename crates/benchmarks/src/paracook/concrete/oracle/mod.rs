@@ -5,6 +5,7 @@
 //! - [`model`]: the kitchen in motion, agents deciding when free;
 //! - [`world`]: that model as a `makespan_world::World`, for the exact A*;
 //! - [`beam`]: a beam search over the same decisions, for kitchens too large for A*;
+//! - [`rolling`]: one cook's orders one at a time, each stage an exact search;
 //! - [`tasks`]: a planner at the level of recipe tasks for any number of cooks, with
 //!   local improvement;
 //! - the bounds are in `concrete::bounds`.
@@ -15,6 +16,7 @@
 pub mod beam;
 pub mod layout;
 pub mod model;
+pub mod rolling;
 pub mod solve;
 pub mod tasks;
 pub mod world;

@@ -17,6 +17,8 @@ pub struct KitchenWorld<'a> {
     /// Leave out moves a good plan rarely needs (cookware leaving its stove, items parked on
     /// a dispenser's top): for the beam search, never for the exact one.
     pub restricted: bool,
+    /// Where the search starts (`None`: the kitchen's start, settled).
+    pub start: Option<State>,
 }
 
 impl<'a> KitchenWorld<'a> {
@@ -26,6 +28,7 @@ impl<'a> KitchenWorld<'a> {
             lay,
             est: Estimator::new(lay, Rules::Intended),
             restricted: false,
+            start: None,
         }
     }
 
@@ -155,6 +158,9 @@ impl World for KitchenWorld<'_> {
     type Action = Decision;
 
     fn initial(&self) -> State {
+        if let Some(s) = &self.start {
+            return s.clone();
+        }
         let mut s = State::initial(self.lay);
         // Nothing happens before the first decisions.
         let _ = s.settle(self.lay, None);

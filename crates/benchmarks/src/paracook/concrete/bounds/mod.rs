@@ -2,7 +2,7 @@
 //! plan the game accepts: the instance's bound, and the search's estimate of the time still
 //! needed from any state.
 //!
-//! Four arguments, each a relaxation of the game:
+//! Four arguments from any state, each a relaxation of the game:
 //! - **unit chains**: every unit a dish needs travels from where it is (a dispenser, a hand,
 //!   a counter, cookware, a plate) through the stations its state requires (a board, then
 //!   for a pan food a stove) to the serving window, and an agent must first reach it. The
@@ -28,6 +28,11 @@
 //!   leave it, and cookware refuses raw pan foods), chopping, carrying a dirty plate to the
 //!   sink and washing it are work of one agent each, and `m` agents share it.
 //!
+//! From the start, a fifth: the **agents' routes** (`route.rs`): who takes each unit from a
+//! dispenser, who chops it, who takes the first plate, in which order, each agent walking
+//! between its visits (it binds where one cook must do several things the chains let
+//! happen at once).
+//!
 //! Under the game's own clock (the replica mode) cooking can be credited off the stove and
 //! between batches, so the unit chains there leave out the cooking times; cookware energy
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
@@ -37,6 +42,8 @@ use super::oracle::layout::{
     Cut, Layout, StationKind, Ware, CHOP_TIME, FAR, PAN_TIME, POT_TIME, RETURN_TIME, WASH_TIME,
 };
 use super::oracle::model::{Item, Job, State};
+
+mod route;
 
 /// Which rules a bound must hold under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +65,8 @@ pub enum Argument {
     Cookware,
     /// Agent load.
     Load,
+    /// The agents' routes through the visits every plan makes (at the start only).
+    Route,
 }
 
 impl Argument {
@@ -68,6 +77,7 @@ impl Argument {
             Argument::Plates => "plates",
             Argument::Cookware => "cookware",
             Argument::Load => "load",
+            Argument::Route => "route",
         }
     }
 }
@@ -284,6 +294,23 @@ impl Estimator {
         best
     }
 
+    /// From each cell, the rest of the chain of a unit of `food` that is `now` and must be
+    /// `need` at a window; `None` when it can never become that.
+    fn cost(&self, lay: &Layout, food: u8, need: Cut, now: Cut) -> Option<&Vec<i32>> {
+        let pan = lay.pan_food(food);
+        let pot = lay.pot_food(food);
+        match (need, now) {
+            (Cut::Raw, Cut::Raw) => Some(&self.to_window),
+            (Cut::Chopped, Cut::Raw) => Some(&self.chop_window),
+            (Cut::Chopped, Cut::Chopped) => Some(&self.to_window),
+            (Cut::Cooked, Cut::Raw) if pan => Some(&self.chop_pan_window),
+            (Cut::Cooked, Cut::Chopped) if pan => Some(&self.pan_window),
+            (Cut::Cooked, Cut::Raw) if pot => Some(&self.pot_window),
+            (Cut::Cooked, Cut::Cooked) => Some(&self.to_window),
+            _ => None,
+        }
+    }
+
     /// The item metric between two cells.
     pub fn item_dist(&self, a: u8, b: u8) -> i32 {
         self.item[a as usize * self.n + b as usize]
@@ -355,20 +382,7 @@ impl Estimator {
             }
         }
         // Chains: each remaining order's units, each from its best source.
-        let cost_of = |food: u8, need: Cut, now: Cut| -> Option<&Vec<i32>> {
-            let pan = lay.pan_food(food);
-            let pot = lay.pot_food(food);
-            match (need, now) {
-                (Cut::Raw, Cut::Raw) => Some(&self.to_window),
-                (Cut::Chopped, Cut::Raw) => Some(&self.chop_window),
-                (Cut::Chopped, Cut::Chopped) => Some(&self.to_window),
-                (Cut::Cooked, Cut::Raw) if pan => Some(&self.chop_pan_window),
-                (Cut::Cooked, Cut::Chopped) if pan => Some(&self.pan_window),
-                (Cut::Cooked, Cut::Raw) if pot => Some(&self.pot_window),
-                (Cut::Cooked, Cut::Cooked) => Some(&self.to_window),
-                _ => None,
-            }
-        };
+        let cost_of = |food: u8, need: Cut, now: Cut| self.cost(lay, food, need, now);
         let unit = |food: u8, need: Cut| -> i32 {
             let mut best_t = FAR;
             for d in lay.dispensers_of(food) {
@@ -676,11 +690,20 @@ impl Estimator {
     }
 }
 
-/// The instance's lower bound: the larger of what the arguments give at the start under the
-/// intended rules and under the game's clock, since a reference plan must pass both.
+/// The instance's lower bound under the intended rules and under the game's clock: the
+/// largest of what the arguments give at the start (a reference plan must pass both).
 pub fn instance_bound(lay: &Layout) -> (Bound, Bound) {
     let start = State::initial(lay);
-    let intended = Estimator::new(lay, Rules::Intended).remaining(lay, &start);
-    let replica = Estimator::new(lay, Rules::Replica).remaining(lay, &start);
-    (intended, replica)
+    let with_route = |rules: Rules| {
+        let est = Estimator::new(lay, rules);
+        let bound = est.remaining(lay, &start);
+        match est.route(lay) {
+            Some(value) if i64::from(value) > bound.value => Bound {
+                value: i64::from(value),
+                argument: Argument::Route,
+            },
+            _ => bound,
+        }
+    };
+    (with_route(Rules::Intended), with_route(Rules::Replica))
 }

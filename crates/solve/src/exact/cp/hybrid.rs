@@ -4,6 +4,12 @@
 //! at every restart. Both learn into one clause database: the conflicts the first learns
 //! prune the second's schedule-generation sweeps, and the second's schedules guide the
 //! first's values.
+//!
+//! Smallest-start branching has the first turn, which lasts until Pumpkin's first restart
+//! (after 10,000 conflicts): on the hard PSPLIB j30 instances that turn does most of the
+//! proof (j3029_4 in 2.9 s, j3013_8 in 1.5 s, where conflict-driven branching first took
+//! 15.3 s and 7.3 s), while on some 60-activity instances conflict-driven branching first
+//! proves sooner.
 
 use pumpkin_solver::core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
 use pumpkin_solver::core::branching::tie_breaking::InOrderTieBreaker;

@@ -14,7 +14,6 @@
 mod disjunctions;
 mod energetic;
 pub(crate) mod hints;
-mod hybrid;
 pub mod lns;
 pub(crate) mod method;
 pub mod model;
@@ -99,9 +98,6 @@ pub enum Branching {
     /// The activity with the smallest earliest start, at that start (a schedule-generation
     /// scheme): it refutes horizons far sooner where a proof needs every branch closed.
     SmallestStart,
-    /// Conflict-driven and smallest-start branching in turns, switching at restarts, in one
-    /// search that learns for both (module `hybrid`).
-    Hybrid,
     /// On a model that also holds one literal per two tasks that can never overlap, saying
     /// which goes first: decide those alone, most active in conflicts first, then every
     /// start at its earliest (module `disjunctions`).
@@ -169,12 +165,6 @@ fn search(
         }
         Branching::Activity => {
             let mut brancher = solver.default_brancher();
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
-        }
-        Branching::Hybrid => {
-            let mut variables = starts.clone();
-            variables.push(makespan);
-            let mut brancher = hybrid::Hybrid::new(solver.default_brancher(), &variables);
             optimise(&mut solver, &mut brancher, &mut termination, makespan)
         }
         Branching::Orders => {
@@ -369,6 +359,10 @@ fn optimise<B: Brancher>(
     )
 }
 
+/// The share of the time the minimisation spends with [`Branching::Activity`] before it
+/// turns to [`Branching::SmallestStart`] below the best schedule found.
+const ACTIVITY_SHARE: f64 = 0.35;
+
 /// The share of the time the large neighbourhood search may take before the proof begins
 /// (it gives up sooner when it stops finding shorter schedules).
 const LNS_SHARE: f64 = 0.3;
@@ -378,8 +372,8 @@ const LNS_SHARE: f64 = 0.3;
 pub const SEED: u64 = 0x5eed;
 
 /// How [`solve`] searches: the seed of the neighbourhood search's random choices, and the
-/// branching of the proof after it on job shops ([`machines_only`]; elsewhere
-/// [`Branching::Hybrid`]). Searches racing on one instance take different ones.
+/// branching of the proof after it on job shops ([`machines_only`]; elsewhere activity-driven
+/// branching, then smallest-start). Searches racing on one instance take different ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Strategy {
     pub seed: u64,
@@ -414,14 +408,10 @@ pub fn machines_only(problem: &Problem) -> bool {
 /// A portfolio of searches, one after the other. Large neighbourhood search (module `lns`)
 /// first shortens the incumbent: a short schedule early saves the proof from refuting the
 /// makespans above it (on ft10 it finds the optimum 930 in 0.4 s, and proves la16, la17,
-/// la18 and la23 on its own). The proof below its best schedule then takes turns between
-/// activity-driven and smallest-start branching in one search ([`Branching::Hybrid`]).
-/// Before, activity-driven branching had a share of the time and smallest-start branching
-/// the rest in a fresh search, which forgot what the first had learnt and made the switch
-/// depend on the time limit; on all of PSPLIB j30 at 10 s (2 threads, alternated) the turns
-/// take 112 s summed against 126 s, and the hard ones j3013_3, j3013_8, j3029_3, j3029_4
-/// and j3029_6 two to four times less time. Job shops ([`machines_only`]) keep to
-/// `strategy`'s branching (on orders, or activity-driven).
+/// la18 and la23 on its own). Activity-driven branching then finds shorter schedules still,
+/// and smallest-start branching proves what the first could not (on PSPLIB j30 at 10 s it
+/// closes j3029_3, _6 and _8, which the first leaves open); job shops
+/// ([`machines_only`]) keep to `strategy`'s branching (on orders, or activity-driven).
 pub fn solve(
     problem: &Problem,
     floor: i64,
@@ -452,50 +442,90 @@ pub fn solve(
         });
     }
     let left = seconds - started.elapsed().as_secs_f64();
-    let branching = if machines_only(problem) {
-        strategy.branching
+    let (share, first) = if machines_only(problem) {
+        (1.0, strategy.branching)
     } else {
-        Branching::Hybrid
+        (ACTIVITY_SHARE, Branching::Activity)
     };
-    prove(problem, floor, horizon, best, left, cancel, branching)
+    let turns = Turns {
+        problem,
+        floor,
+        horizon,
+        share,
+        first,
+    };
+    turns.run(best, left, cancel)
 }
 
-/// The search below `best` (else on `horizon`) with `branching`, within `seconds`, guided
-/// by `best`'s order where `branching` decides orders.
-fn prove(
-    problem: &Problem,
+/// [`solve`]'s searches after the large neighbourhood search.
+struct Turns<'a> {
+    problem: &'a Problem,
     floor: i64,
     horizon: i64,
-    best: Option<(Vec<i64>, i64)>,
-    seconds: f64,
-    cancel: &Cancel,
-    branching: Branching,
-) -> Option<CpOutcome> {
-    let below = best.as_ref().map_or(horizon, |(_, makespan)| makespan - 1);
-    let found = match CpModel::build(problem, below) {
-        Ok(model) => search(
-            &model.with_floor(floor),
-            seconds,
-            cancel,
-            branching,
-            None,
-            best.as_ref().map(|b| &b.0[..]),
-        )
-        .ok()?,
-        Err(Unbuildable::EmptyWindow) => CpOutcome::NoneByHorizon,
-        Err(Unbuildable::TooLarge) => return None,
-    };
-    Some(match found {
+    /// The share of the time for the first branching.
+    share: f64,
+    /// The first branching: activity-driven, or on orders.
+    first: Branching,
+}
+
+impl Turns<'_> {
+    /// `first`, then smallest-start branching below `best`, within `seconds`.
+    fn run(
+        &self,
+        best: Option<(Vec<i64>, i64)>,
+        seconds: f64,
+        cancel: &Cancel,
+    ) -> Option<CpOutcome> {
+        let run = |horizon, seconds, branching, guide: Option<&[i64]>| match CpModel::build(
+            self.problem,
+            horizon,
+        ) {
+            Ok(model) => search(
+                &model.with_floor(self.floor),
+                seconds,
+                cancel,
+                branching,
+                None,
+                guide,
+            )
+            .ok(),
+            Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
+            Err(Unbuildable::TooLarge) => None,
+        };
         // Nothing below the best schedule: it is optimal.
-        CpOutcome::NoneByHorizon => match best {
+        let closed = |best: Option<(Vec<i64>, i64)>| match best {
             Some((starts, makespan)) => CpOutcome::Optimal { starts, makespan },
             None => CpOutcome::NoneByHorizon,
-        },
-        CpOutcome::Stopped { best: better } => CpOutcome::Stopped {
-            best: better.or(best),
-        },
-        optimal => optimal,
-    })
+        };
+        let below = |best: &Option<(Vec<i64>, i64)>| {
+            best.as_ref()
+                .map_or(self.horizon, |(_, makespan)| makespan - 1)
+        };
+        let started = std::time::Instant::now();
+        let best = match run(
+            below(&best),
+            seconds * self.share,
+            self.first,
+            best.as_ref().map(|b| &b.0[..]),
+        )? {
+            CpOutcome::NoneByHorizon => return Some(closed(best)),
+            CpOutcome::Stopped { best: better } => better.or(best),
+            optimal => return Some(optimal),
+        };
+        let left = seconds - started.elapsed().as_secs_f64();
+        if cancel.is_cancelled() || left <= 0.0 {
+            return Some(CpOutcome::Stopped { best });
+        }
+        Some(
+            match run(below(&best), left, Branching::SmallestStart, None)? {
+                CpOutcome::NoneByHorizon => closed(best),
+                CpOutcome::Stopped { best: better } => CpOutcome::Stopped {
+                    best: better.or(best),
+                },
+                optimal => optimal,
+            },
+        )
+    }
 }
 
 #[cfg(test)]
@@ -520,34 +550,27 @@ mod tests {
     }
 
     #[test]
-    fn every_branching_and_the_proof_below_a_schedule_find_the_optimum() {
+    fn the_second_search_alone_finds_the_optimum_the_first_finds() {
         let problem = small();
         let cancel = Cancel::new();
-        let model = CpModel::build(&problem, 20).unwrap();
-        for branching in [
-            Branching::Activity,
-            Branching::SmallestStart,
-            Branching::Hybrid,
-        ] {
-            let found = minimise(&model, 10.0, &cancel, branching, None).unwrap();
-            assert!(
-                matches!(found, CpOutcome::Optimal { makespan: 7, .. }),
-                "{branching:?}: {found:?}"
-            );
-        }
-        // Without a schedule the proof finds the optimum; below an optimal one it finds
-        // nothing shorter, which proves that one.
-        let CpOutcome::Optimal { starts, .. } =
-            minimise(&model, 10.0, &cancel, Branching::SmallestStart, None).unwrap()
-        else {
-            panic!("the first search proves the optimum")
+        let optimum = |share| {
+            let turns = Turns {
+                problem: &problem,
+                floor: 0,
+                horizon: 20,
+                share,
+                first: Branching::Activity,
+            };
+            match turns.run(None, 10.0, &cancel) {
+                Some(CpOutcome::Optimal { makespan, .. }) => makespan,
+                other => panic!("{other:?}"),
+            }
         };
-        for best in [None, Some((starts, 7))] {
-            let found = prove(&problem, 0, 20, best, 10.0, &cancel, Branching::Hybrid);
-            assert!(
-                matches!(found, Some(CpOutcome::Optimal { makespan: 7, .. })),
-                "{found:?}"
-            );
-        }
+        assert_eq!(optimum(1.0), 7);
+        // No time for the first, which stops at once: smallest-start branching does it all.
+        let model = CpModel::build(&problem, 20).unwrap();
+        let first = minimise(&model, 0.0, &cancel, Branching::Activity, None).unwrap();
+        assert!(matches!(first, CpOutcome::Stopped { .. }), "{first:?}");
+        assert_eq!(optimum(0.0), 7);
     }
 }

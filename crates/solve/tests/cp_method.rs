@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 
 use makespan_certify_check::check;
 use makespan_model::certificate::{Certificate, Proof, ProofKind, Step};
-use makespan_model::instance::Instance;
+use makespan_model::instance::{Activity, Instance, ResourceUse};
 use makespan_model::solution::{Status, Verdict};
 use makespan_solve::certify::certify;
 use makespan_solve::check::cross_check;
@@ -20,7 +20,9 @@ use makespan_verify::verify;
 use proptest::prelude::*;
 
 use crate::common::certified;
-use makespan_testkit::strategies::{agent_instances, oven_recipe_instances, rcpsp_instances};
+use makespan_testkit::strategies::{
+    agent_instances, forward_precedences, oven_recipe_instances, rcpsp_instances, resource,
+};
 
 fn settings() -> MilpSettings {
     MilpSettings {
@@ -50,6 +52,42 @@ fn window_instances() -> impl Strategy<Value = Instance> {
             }
             instance
         })
+}
+
+/// RCPSP instances of 5–8 activities on two resources of capacity 4–6, demands 0–4:
+/// several tasks fit side by side, so energetic reasoning has something to bound.
+fn cumulative_instances() -> impl Strategy<Value = Instance> {
+    (5usize..=8, 4i64..=6, 4i64..=6).prop_flat_map(|(n, c0, c1)| {
+        (
+            proptest::collection::vec((1i64..=5, 0i64..=4, 0i64..=4), n),
+            proptest::collection::vec((0u8..=4, 0i64..=1), n * (n - 1) / 2),
+        )
+            .prop_map(move |(acts, edges)| {
+                let activities = acts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(p, r0, r1))| {
+                        let mut a = Activity::new(format!("a{i}"), p);
+                        for (r, amount) in [("r0", r0), ("r1", r1)] {
+                            if amount > 0 {
+                                a.uses.push(ResourceUse {
+                                    resource: r.into(),
+                                    amount: amount as u32,
+                                });
+                            }
+                        }
+                        a
+                    })
+                    .collect();
+                let edges = edges.into_iter().map(|(kind, lag)| (kind == 0, lag));
+                Instance {
+                    resources: vec![resource("r0", c0 as u32), resource("r1", c1 as u32)],
+                    activities,
+                    precedences: forward_precedences(n, edges),
+                    ..Instance::new("random-cumulative", None)
+                }
+            })
+    })
 }
 
 /// The optimum by the constraint model alone (`None`: infeasible), starting from the
@@ -224,6 +262,30 @@ proptest! {
         if found.optimal {
             prop_assert_eq!(found.best.map(|b| b.1), optimum);
         }
+    }
+
+    /// Energetic reasoning (in every search but a proof's) keeps the optimum: the search
+    /// with it, the proof's search without any redundant propagator (a DRCP log), and the
+    /// MILP agree, on resources wide enough for several tasks at once.
+    #[test]
+    fn energetic_reasoning_keeps_the_optimum(instance in cumulative_instances()) {
+        let problem = Problem::compile(&instance).unwrap();
+        let horizon = problem.durations.iter().sum::<i64>() + 40;
+        let model = CpModel::build(&problem, horizon).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let proof = dir.path().join("proof.drcp");
+        let optimum = |proof: Option<&std::path::Path>| {
+            match cp::minimise(&model, 30.0, &Cancel::new(), cp::Branching::SmallestStart, proof).unwrap() {
+                CpOutcome::Optimal { starts, makespan } => {
+                    assert!(holds_in(&model, &starts, makespan));
+                    makespan
+                }
+                other => panic!("30 s are plenty for a small instance: {other:?}"),
+            }
+        };
+        let with = optimum(None);
+        prop_assert_eq!(with, optimum(Some(&proof)));
+        prop_assert_eq!(Some(with), milp_optimum(&problem));
     }
 
     #[test]

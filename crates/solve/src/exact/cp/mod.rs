@@ -12,6 +12,7 @@
 //! the exact ones ([`states_rules`]); the checker re-derives every order from the instance.
 
 mod disjunctions;
+mod energetic;
 pub(crate) mod hints;
 pub mod lns;
 pub(crate) mod method;
@@ -278,6 +279,29 @@ fn post(model: &CpModel, solver: &mut Solver, redundant: Redundant) -> Posted {
                 continue;
             };
             let big: Vec<_> = tasks.iter().filter(|t| 2 * t.2 > *capacity).collect();
+            if big.len() < tasks.len() {
+                // Tasks that may run side by side: energetic reasoning, on both time
+                // directions, bounds them where time-tabling sees nothing fixed yet (at
+                // the root of the search only: module `energetic` says why).
+                let tag = solver.new_constraint_tag();
+                for mirrored in [false, true] {
+                    let _ = solver.add_propagator(energetic::Energetic {
+                        tasks: tasks
+                            .iter()
+                            .map(|t| {
+                                let start = if mirrored {
+                                    starts[t.0].offset(t.1).scaled(-1)
+                                } else {
+                                    starts[t.0].scaled(1)
+                                };
+                                (start, t.1, t.2)
+                            })
+                            .collect(),
+                        capacity: *capacity,
+                        tag,
+                    });
+                }
+            }
             if big.len() >= 2 {
                 let tag = solver.new_constraint_tag();
                 solver

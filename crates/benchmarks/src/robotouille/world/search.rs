@@ -14,8 +14,11 @@
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
 //!   needs between stations of different kinds, the fill, boil and pour of each soup and
-//!   the carries of its pot and bowl), summed because each action acts on one object and
-//!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
+//!   the carries of its pot and bowl, placing an empty pot on a sink for a water not yet
+//!   made), summed because each action acts on one object and one robot carries one thing
+//!   at a time, and the larger of that sum with dishes assigned to tables and of the same
+//!   sum with the variables of one kind taking distinct objects (the goal's grounding is
+//!   injective: a finished dish's item serves no second dish); (b) the longest chain of timers still ahead
 //!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
 //!   carried there first and away after).
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
@@ -377,7 +380,8 @@ impl<'a> KitchenWorld<'a> {
             && meal
                 .is_none_or(|x| x.container == NONE || self.k.containers[x.container as usize].1);
         let boil = need.boil && meal.is_none_or(|x| !x.boiling);
-        if !pour && !boil && !(need.made && meal.is_none()) {
+        let make = need.made && meal.is_none();
+        if !(pour || boil || make) {
             return (0, 0);
         }
         let pot_of = meal.map(|x| x.container);
@@ -945,6 +949,7 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
         let weighted_world = Quick {
             world: &world,
             weight: 2,
+            whole: None,
         };
         let mut keep = |plan: Vec<Act>| {
             if incumbent.as_ref().is_none_or(|p| plan.len() < p.len()) {
@@ -952,7 +957,7 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
             }
         };
         for parts in [goal_parts(k), literal_stages(k)] {
-            if let Some(plan) = staged(k, &weighted, &parts) {
+            if let Some(plan) = staged(k, &world, &weighted, &parts) {
                 keep(shorten(k, plan, polish(&limits)));
             }
         }
@@ -983,6 +988,7 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
             let quick_world = Quick {
                 world: &world,
                 weight: 1,
+                whole: None,
             };
             if let Some(plan) = beam(&quick_world, width, 2, &quick, upper) {
                 incumbent = Some(shorten(
@@ -1042,7 +1048,12 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
 /// search reaches the goal of the first part, then of the first two, and so on, each
 /// search as short as one part. Proves nothing; `None` when a part is not reached within
 /// the limits (each part left gets an equal share of the time left).
-fn staged(k: &Kitchen, limits: &Limits, parts: &[usize]) -> Option<Vec<Act>> {
+fn staged(
+    k: &Kitchen,
+    whole: &KitchenWorld<'_>,
+    limits: &Limits,
+    parts: &[usize],
+) -> Option<Vec<Act>> {
     let last = *parts.iter().max()?;
     if last == 0 {
         return None; // one part: the whole search has run already
@@ -1068,6 +1079,7 @@ fn staged(k: &Kitchen, limits: &Limits, parts: &[usize]) -> Option<Vec<Act>> {
         let quick = Quick {
             world: &world,
             weight: 2,
+            whole: Some(whole),
         };
         let steps = match search_below(&quick, &share, INFEASIBLE) {
             Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
@@ -1075,6 +1087,7 @@ fn staged(k: &Kitchen, limits: &Limits, parts: &[usize]) -> Option<Vec<Act>> {
                 let quick = Quick {
                     world: &world,
                     weight: 1,
+                    whole: Some(whole),
                 };
                 beam(&quick, 64, 2, &share, INFEASIBLE)?.steps
             }
@@ -1266,6 +1279,10 @@ fn real_plan(
 struct Quick<'a, 'k> {
     world: &'a KitchenWorld<'k>,
     weight: i64,
+    /// The whole kitchen's world when `world` has only part of the goal: states from which
+    /// the whole goal is out of reach are dropped (an item a later dish needs went into a
+    /// soup).
+    whole: Option<&'a KitchenWorld<'k>>,
 }
 
 impl World for Quick<'_, '_> {
@@ -1285,6 +1302,9 @@ impl World for Quick<'_, '_> {
     }
 
     fn lower_bound(&self, state: &State) -> i64 {
+        if self.whole.is_some_and(|w| w.dead(state)) {
+            return INFEASIBLE;
+        }
         let h = self.world.lower_bound(state);
         if h >= INFEASIBLE {
             h

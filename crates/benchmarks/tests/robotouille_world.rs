@@ -562,9 +562,10 @@ fn a_world_instance_is_solved_and_replayed_through_the_simulated_power() {
 
 /// Seeded kitchens of the small tasks under seeds no configuration uses (soups included),
 /// each from its start and from states a random walk reaches, and a two-robot kitchen from
-/// states a few steps before its goal: wherever uniform-cost search proves an optimum, the bound at every state of that optimal plan is at most the steps
-/// still to go (admissible where it matters, its dead-end tests included), and the informed
-/// search proves the same optimum.
+/// states a few steps before its goal: wherever uniform-cost search proves an optimum, the
+/// bound at every state of that optimal plan is at most the steps still to go (admissible
+/// where it matters, its dead-end tests included), and the informed search proves the same
+/// optimum.
 #[test]
 fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen() {
     use makespan_benchmarks::robotouille::world::{kitchen_of, KitchenWorld};

@@ -189,30 +189,58 @@ impl Goal {
         };
         for (pred, ids) in raw {
             let args: Vec<usize> = ids.iter().map(|id| var_of(id)).collect();
-            for &a in &args {
-                goal.vars[a].used = true;
-            }
             goal.literals.push(Literal { pred, args });
         }
-        for v in &goal.vars {
-            if !v.used {
-                goal.groups[v.group].1 += 1;
+        goal.index();
+        Ok(goal)
+    }
+
+    /// The goal made of the literals `keep` accepts (by index), over the same variables: a
+    /// part of the goal for a planner that reaches it piece by piece. The variables only the
+    /// other literals name still need distinct objects of their kind to be left.
+    pub fn part(&self, keep: impl Fn(usize) -> bool) -> Goal {
+        let mut goal = Goal {
+            vars: self.vars.clone(),
+            literals: (self.literals.iter().enumerate())
+                .filter(|(l, _)| keep(*l))
+                .map(|(_, lit)| lit.clone())
+                .collect(),
+            groups: self.groups.iter().map(|&(ids, _)| (ids, 0)).collect(),
+            ..Goal::default()
+        };
+        goal.index();
+        goal
+    }
+
+    /// Marks the variables the literals name, counts the others per kind, and orders the
+    /// named ones with the literals checked at each.
+    fn index(&mut self) {
+        for v in &mut self.vars {
+            v.used = false;
+        }
+        for lit in &self.literals {
+            for &a in &lit.args {
+                self.vars[a].used = true;
             }
         }
-        goal.order = (0..goal.vars.len())
-            .filter(|&v| goal.vars[v].used)
+        for v in &self.vars {
+            if !v.used {
+                self.groups[v.group].1 += 1;
+            }
+        }
+        self.order = (0..self.vars.len())
+            .filter(|&v| self.vars[v].used)
             .collect();
-        goal.checks = vec![Vec::new(); goal.order.len()];
-        for (l, lit) in goal.literals.iter().enumerate() {
+        self.checks = vec![Vec::new(); self.order.len()];
+        for (l, lit) in self.literals.iter().enumerate() {
             let last = lit
                 .args
                 .iter()
-                .map(|a| goal.order.iter().position(|o| o == a).unwrap_or(0))
+                .map(|a| self.order.iter().position(|o| o == a).unwrap_or(0))
                 .max()
                 .unwrap_or(0);
-            goal.checks[last].push(l);
+            self.checks[last].push(l);
         }
-        Ok(goal)
     }
 
     /// Whether some grounding holds in `state`.

@@ -14,8 +14,11 @@
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
 //!   needs between stations of different kinds, the fill, boil and pour of each soup and
-//!   the carries of its pot and bowl), summed because each action acts on one object and
-//!   one robot carries one thing at a time; (b) the longest chain of timers still ahead
+//!   the carries of its pot and bowl, placing an empty pot on a sink for a water not yet
+//!   made), summed because each action acts on one object and one robot carries one thing
+//!   at a time, and the larger of that sum with dishes assigned to tables and of the same
+//!   sum with the variables of one kind taking distinct objects (the goal's grounding is
+//!   injective: a finished dish's item serves no second dish); (b) the longest chain of timers still ahead
 //!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
 //!   carried there first and away after).
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
@@ -65,6 +68,8 @@ struct Needs {
     boil: bool,
     /// `clear(it)`: the top of its dish.
     clear: bool,
+    /// `addedto(_, it)`: the water must be made.
+    made: bool,
 }
 
 /// A kitchen to search.
@@ -91,6 +96,9 @@ impl<'a> KitchenWorld<'a> {
     pub fn new(k: &'a Kitchen) -> KitchenWorld<'a> {
         let mut needs = vec![Needs::default(); k.goal.vars.len()];
         for (l, lit) in k.goal.literals.iter().enumerate() {
+            if let ("addedto", [_, w]) = (lit.pred.as_str(), &lit.args[..]) {
+                needs[*w].made = true;
+            }
             let Some(&v) = lit.args.first() else { continue };
             let n = &mut needs[v];
             match lit.pred.as_str() {
@@ -372,7 +380,8 @@ impl<'a> KitchenWorld<'a> {
             && meal
                 .is_none_or(|x| x.container == NONE || self.k.containers[x.container as usize].1);
         let boil = need.boil && meal.is_none_or(|x| !x.boiling);
-        if !pour && !boil {
+        let make = need.made && meal.is_none();
+        if !(pour || boil || make) {
             return (0, 0);
         }
         let pot_of = meal.map(|x| x.container);
@@ -396,13 +405,16 @@ impl<'a> KitchenWorld<'a> {
                 Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
                 _ if paused => chain += 2,
                 _ => {
-                    actions += 1;
+                    // The fill, and placing an empty pot on a sink unless one stands there
+                    // (each fill needs its own: a filled pot empties only when held).
                     let pot_at_sink = (0..self.k.containers.len()).any(|c| {
                         let at = state.containers[c].at;
                         self.k.containers[c].1
+                            && state.containers[c].empty
                             && at != NONE
                             && self.k.stations[at as usize].1 == StationKind::Sink
                     });
+                    actions += if pot_at_sink { 1 } else { 2 };
                     chain += i64::from(DELAY) + if pot_at_sink { 0 } else { 1 };
                 }
             }
@@ -562,8 +574,9 @@ impl World for KitchenWorld<'_> {
             work.push(per);
         }
         total += self.cheapest_assignment(&work, 0, &mut Vec::new());
+        let total = total.max(self.matched(state));
         // Each robot may make its first pick where it stands, without a move.
-        total -= state.robots.len() as i64;
+        let total = total - state.robots.len() as i64;
         total.max(chain).clamp(0, INFEASIBLE)
     }
 }
@@ -752,6 +765,67 @@ impl KitchenWorld<'_> {
         }
     }
 
+    /// The work of every named variable when the variables of one kind take distinct
+    /// objects (the goal's grounding is injective), each item's work at the cheapest station
+    /// its dish may stand on: another admissible sum, higher than the other where two
+    /// variables would otherwise both count the one item that is already done.
+    fn matched(&self, state: &State) -> i64 {
+        let vars = &self.k.goal.vars;
+        let mut total = 0;
+        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (v, var) in vars.iter().enumerate() {
+            if !var.used {
+                continue;
+            }
+            let objects = |o: &Obj| matches!(o, Obj::Item(_) | Obj::Meal(_) | Obj::Container(_));
+            if !var.domain.iter().all(objects) || var.domain.is_empty() {
+                total += self.var_cost(state, v, None).0;
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == var.group) {
+                Some(g) => g.1.push(v),
+                None => groups.push((var.group, vec![v])),
+            }
+        }
+        for (_, members) in groups {
+            let costs: Vec<Vec<i64>> = members
+                .iter()
+                .map(|&v| {
+                    let targets: Vec<Option<u8>> = match self.dish[v] {
+                        None => vec![None],
+                        Some(t) => vars[t]
+                            .domain
+                            .iter()
+                            .map(|o| match o {
+                                Obj::Station(s) => Some(*s),
+                                _ => None,
+                            })
+                            .collect(),
+                    };
+                    vars[v]
+                        .domain
+                        .iter()
+                        .map(|&o| {
+                            let need = &self.needs[v];
+                            targets
+                                .iter()
+                                .map(|&t| match o {
+                                    Obj::Item(i) => self.item_cost(state, i, need, t).0,
+                                    Obj::Container(c) => self.container_cost(state, c, need, t).0,
+                                    Obj::Meal(m) => self.meal_cost(state, m, need).0,
+                                    _ => 0,
+                                })
+                                .min()
+                                .unwrap_or(INFEASIBLE)
+                        })
+                        .collect()
+                })
+                .collect();
+            total += cheapest_distinct(&costs, 0, &mut Vec::new());
+        }
+        total.min(INFEASIBLE)
+    }
+
     /// The least total work over assignments of distinct stations (within a kind) to the
     /// station variables from `depth` on.
     fn cheapest_assignment(
@@ -776,6 +850,23 @@ impl KitchenWorld<'_> {
         }
         best
     }
+}
+
+/// The least sum of `costs[row][column]` over rows taking distinct columns (rows are the
+/// variables of one kind, columns its items; a handful of each).
+fn cheapest_distinct(costs: &[Vec<i64>], row: usize, taken: &mut Vec<usize>) -> i64 {
+    let Some(line) = costs.get(row) else { return 0 };
+    let mut best = INFEASIBLE;
+    for (column, &cost) in line.iter().enumerate() {
+        if cost >= best || taken.contains(&column) {
+            continue;
+        }
+        taken.push(column);
+        let rest = cheapest_distinct(costs, row + 1, taken);
+        taken.pop();
+        best = best.min(cost.saturating_add(rest));
+    }
+    best
 }
 
 /// The share of the time limit the searches that find the incumbent may take (the first
@@ -839,7 +930,8 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
         max_states: limits.max_states.min(max_states(k)),
         ..limits.clone()
     };
-    // A quick incumbent first: weighted A* (twice the bound), then beams of growing width
+    // A quick incumbent first: the goal reached part by part (dish by dish, literal by
+    // literal), weighted A* (twice the bound), then beams of growing width
     // for a shorter plan (the first beam runs whatever the time if A* found none, so that
     // no instance ends without a plan); then A* looks only for plans shorter than the
     // incumbent, keeping only states that may beat it. Which of the two finds the better
@@ -857,11 +949,22 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
         let weighted_world = Quick {
             world: &world,
             weight: 2,
+            whole: None,
         };
+        let mut keep = |plan: Vec<Act>| {
+            if incumbent.as_ref().is_none_or(|p| plan.len() < p.len()) {
+                incumbent = Some(plan);
+            }
+        };
+        for parts in [goal_parts(k), literal_stages(k)] {
+            if let Some(plan) = staged(k, &world, &weighted, &parts) {
+                keep(shorten(k, plan, polish(&limits)));
+            }
+        }
         if let Outcome::Optimal(plan) | Outcome::Feasible { plan, .. } =
             search_below(&weighted_world, &weighted, INFEASIBLE)
         {
-            incumbent = Some(shorten(
+            keep(shorten(
                 k,
                 real_plan(&world, k, &plan.steps)?,
                 polish(&limits),
@@ -885,6 +988,7 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
             let quick_world = Quick {
                 world: &world,
                 weight: 1,
+                whole: None,
             };
             if let Some(plan) = beam(&quick_world, width, 2, &quick, upper) {
                 incumbent = Some(shorten(
@@ -937,6 +1041,137 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
         states: world.generated.load(Ordering::Relaxed),
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// A plan reached part by part: `parts` numbers each goal literal's part (see
+/// [`goal_parts`] and [`literal_stages`]), and from where the plan so far ends a quick
+/// search reaches the goal of the first part, then of the first two, and so on, each
+/// search as short as one part. Proves nothing; `None` when a part is not reached within
+/// the limits (each part left gets an equal share of the time left).
+fn staged(
+    k: &Kitchen,
+    whole: &KitchenWorld<'_>,
+    limits: &Limits,
+    parts: &[usize],
+) -> Option<Vec<Act>> {
+    let last = *parts.iter().max()?;
+    if last == 0 {
+        return None; // one part: the whole search has run already
+    }
+    let started = Instant::now();
+    let mut state = k.initial.clone();
+    let mut plan = Vec::new();
+    for part in 0..=last {
+        let sub = Kitchen {
+            initial: state.clone(),
+            goal: k.goal.part(|l| parts[l] <= part),
+            ..k.clone()
+        };
+        let world = KitchenWorld::new(&sub);
+        let left = (last + 1 - part) as u32;
+        let share = Limits {
+            time: limits
+                .time
+                .map(|t| t.saturating_sub(started.elapsed()) / left),
+            known_bound: 0,
+            ..limits.clone()
+        };
+        let quick = Quick {
+            world: &world,
+            weight: 2,
+            whole: Some(whole),
+        };
+        let steps = match search_below(&quick, &share, INFEASIBLE) {
+            Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
+            _ => {
+                let quick = Quick {
+                    world: &world,
+                    weight: 1,
+                    whole: Some(whole),
+                };
+                beam(&quick, 64, 2, &share, INFEASIBLE)?.steps
+            }
+        };
+        for act in real_plan(&world, &sub, &steps).ok()? {
+            state.step(act);
+            plan.push(act);
+        }
+    }
+    k.goal.reached(k, &state).then_some(plan)
+}
+
+/// The part of each goal literal: literals that share a variable (directly or through
+/// others) are in one part, numbered in the order of their first literal.
+fn goal_parts(k: &Kitchen) -> Vec<usize> {
+    let literals = &k.goal.literals;
+    let mut part: Vec<usize> = (0..literals.len()).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for a in 0..literals.len() {
+            for b in a + 1..literals.len() {
+                let shared = literals[a]
+                    .args
+                    .iter()
+                    .any(|v| literals[b].args.contains(v));
+                if shared && part[a] != part[b] {
+                    let low = part[a].min(part[b]);
+                    part[a] = low;
+                    part[b] = low;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let mut firsts: Vec<usize> = part.clone();
+    firsts.sort_unstable();
+    firsts.dedup();
+    part.iter()
+        .map(|p| firsts.iter().position(|f| f == p).unwrap_or(0))
+        .collect()
+}
+
+/// One part per goal literal, dish by dish ([`goal_parts`]), and within a dish in the
+/// order a kitchen reaches them: an item's cut, cook or fry just before it is placed, the
+/// bottom of a stack before what lies on it, a soup's adds before its boil, its pour and
+/// its bowl on the table, `clear` last.
+fn literal_stages(k: &Kitchen) -> Vec<usize> {
+    let literals = &k.goal.literals;
+    // The height of each variable in its stack: 0 on a station, one more atop an item.
+    let mut level: Vec<Option<usize>> = vec![None; k.goal.vars.len()];
+    for _ in 0..=literals.len() {
+        for lit in literals {
+            match (lit.pred.as_str(), &lit.args[..]) {
+                ("item_on" | "item_at", [v, _]) => level[*v] = Some(0),
+                ("atop", [v, w]) => {
+                    if let Some(l) = level[*w] {
+                        level[*v] = Some(l + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let rank = |l: usize| -> usize {
+        let lit = &literals[l];
+        let height = level[lit.args[0]].unwrap_or(0);
+        match lit.pred.as_str() {
+            "iscut" | "iscooked" | "isfried" => 2 * height,
+            "item_on" | "item_at" | "atop" | "addedto" => 2 * height + 1,
+            "isboiling" => 1000,
+            "in" => 1001,
+            "container_at" => 1002,
+            _ => 1003,
+        }
+    };
+    let dish = goal_parts(k);
+    let mut order: Vec<usize> = (0..literals.len()).collect();
+    order.sort_by_key(|&l| (dish[l], rank(l), l));
+    let mut parts = vec![0; literals.len()];
+    for (n, &l) in order.iter().enumerate() {
+        parts[l] = n;
+    }
+    parts
 }
 
 /// The share of the time limit that shortening one quick plan may take.
@@ -1044,6 +1279,10 @@ fn real_plan(
 struct Quick<'a, 'k> {
     world: &'a KitchenWorld<'k>,
     weight: i64,
+    /// The whole kitchen's world when `world` has only part of the goal: states from which
+    /// the whole goal is out of reach are dropped (an item a later dish needs went into a
+    /// soup).
+    whole: Option<&'a KitchenWorld<'k>>,
 }
 
 impl World for Quick<'_, '_> {
@@ -1063,6 +1302,9 @@ impl World for Quick<'_, '_> {
     }
 
     fn lower_bound(&self, state: &State) -> i64 {
+        if self.whole.is_some_and(|w| w.dead(state)) {
+            return INFEASIBLE;
+        }
         let h = self.world.lower_bound(state);
         if h >= INFEASIBLE {
             h

@@ -42,23 +42,10 @@ pub(crate) fn race(
     options: &SolveOptions,
     run: &Run,
 ) -> Option<Outcome> {
-    let pick = |name: &str, default: cp::Strategy| match std::env::var(name).as_deref() {
-        Ok("orders") => cp::Strategy {
-            branching: cp::Branching::Orders,
-            ..default
-        },
-        Ok("activity") => cp::Strategy {
-            branching: cp::Branching::Activity,
-            ..default
-        },
-        _ => default,
-    };
     let first = Cp {
-        strategy: pick("H30_FIRST", cp::FIRST),
+        strategy: cp::FIRST,
     };
-    let rival = Cp {
-        strategy: pick("H30_RIVAL", RIVAL),
-    };
+    let rival = Cp { strategy: RIVAL };
     let second: &dyn ExactMethod = if cp::machines_only(problem) {
         &rival
     } else {

@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 
 use makespan_certify_check::check;
 use makespan_model::certificate::{Certificate, Proof, ProofKind, Step};
-use makespan_model::instance::{Activity, Instance, ResourceUse};
+use makespan_model::instance::Instance;
 use makespan_model::solution::{Status, Verdict};
 use makespan_solve::certify::certify;
 use makespan_solve::check::cross_check;
@@ -21,7 +21,7 @@ use proptest::prelude::*;
 
 use crate::common::certified;
 use makespan_testkit::strategies::{
-    agent_instances, forward_precedences, oven_recipe_instances, rcpsp_instances, resource,
+    agent_instances, oven_recipe_instances, rcpsp_instances, rcpsp_instances_shaped, RcpspShape,
 };
 
 fn settings() -> MilpSettings {
@@ -57,36 +57,14 @@ fn window_instances() -> impl Strategy<Value = Instance> {
 /// RCPSP instances of 5–8 activities on two resources of capacity 4–6, demands 0–4:
 /// several tasks fit side by side, so energetic reasoning has something to bound.
 fn cumulative_instances() -> impl Strategy<Value = Instance> {
-    (5usize..=8, 4i64..=6, 4i64..=6).prop_flat_map(|(n, c0, c1)| {
-        (
-            proptest::collection::vec((1i64..=5, 0i64..=4, 0i64..=4), n),
-            proptest::collection::vec((0u8..=4, 0i64..=1), n * (n - 1) / 2),
-        )
-            .prop_map(move |(acts, edges)| {
-                let activities = acts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(p, r0, r1))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        for (r, amount) in [("r0", r0), ("r1", r1)] {
-                            if amount > 0 {
-                                a.uses.push(ResourceUse {
-                                    resource: r.into(),
-                                    amount: amount as u32,
-                                });
-                            }
-                        }
-                        a
-                    })
-                    .collect();
-                let edges = edges.into_iter().map(|(kind, lag)| (kind == 0, lag));
-                Instance {
-                    resources: vec![resource("r0", c0 as u32), resource("r1", c1 as u32)],
-                    activities,
-                    precedences: forward_precedences(n, edges),
-                    ..Instance::new("random-cumulative", None)
-                }
-            })
+    rcpsp_instances_shaped(RcpspShape {
+        activities: 5..=8,
+        capacity: 4..=6,
+        duration: 1..=5,
+        max_demand: 4,
+        precedence_odds: 5,
+        max_lag: 1,
+        name: "random-cumulative",
     })
 }
 

@@ -75,41 +75,84 @@ pub fn agent_instances() -> impl Strategy<Value = Instance> {
     })
 }
 
+/// The sizes [`rcpsp_instances_shaped`] draws from: activity count, each resource's
+/// capacity, durations, the largest demand (capped at the capacity), one precedence in
+/// `precedence_odds` pairs (from lower to higher index) and lags up to `max_lag`.
+#[derive(Debug, Clone)]
+pub struct RcpspShape {
+    pub activities: std::ops::RangeInclusive<usize>,
+    pub capacity: std::ops::RangeInclusive<i64>,
+    pub duration: std::ops::RangeInclusive<i64>,
+    pub max_demand: i64,
+    pub precedence_odds: u8,
+    pub max_lag: i64,
+    pub name: &'static str,
+}
+
 /// 3–6 activities of 1–4 units, two resources of capacity 2–3 with demands up to the
 /// capacity, random finish-to-start precedences (lags 0–2) from lower to higher index.
 pub fn rcpsp_instances() -> impl Strategy<Value = Instance> {
-    (3usize..=6, 2i64..=3, 2i64..=3).prop_flat_map(|(n, c0, c1)| {
-        (
-            proptest::collection::vec((1i64..=4, 0..=c0, 0..=c1), n),
-            proptest::collection::vec((0u8..=3, 0i64..=2), n * (n - 1) / 2),
-        )
-            .prop_map(move |(acts, edges)| {
-                let activities = acts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(p, r0, r1))| {
-                        let mut a = Activity::new(format!("a{i}"), p);
-                        for (r, amount) in [("r0", r0), ("r1", r1)] {
-                            if amount > 0 {
-                                a.uses.push(ResourceUse {
-                                    resource: r.into(),
-                                    amount: amount as u32,
-                                });
-                            }
-                        }
-                        a
-                    })
-                    .collect();
-                let edges = edges.into_iter().map(|(kind, lag)| (kind == 0, lag));
-                let precedences = forward_precedences(n, edges);
-                Instance {
-                    resources: vec![resource("r0", c0 as u32), resource("r1", c1 as u32)],
-                    activities,
-                    precedences,
-                    ..Instance::new("random-rcpsp", None)
-                }
-            })
+    rcpsp_instances_shaped(RcpspShape {
+        activities: 3..=6,
+        capacity: 2..=3,
+        duration: 1..=4,
+        max_demand: 3,
+        precedence_odds: 4,
+        max_lag: 2,
+        name: "random-rcpsp",
     })
+}
+
+/// Random RCPSP instances on two resources r0 and r1, sized by `shape`.
+pub fn rcpsp_instances_shaped(shape: RcpspShape) -> impl Strategy<Value = Instance> {
+    (
+        shape.activities.clone(),
+        shape.capacity.clone(),
+        shape.capacity.clone(),
+    )
+        .prop_flat_map(move |(n, c0, c1)| {
+            let name = shape.name;
+            (
+                proptest::collection::vec(
+                    (
+                        shape.duration.clone(),
+                        0..=c0.min(shape.max_demand),
+                        0..=c1.min(shape.max_demand),
+                    ),
+                    n,
+                ),
+                proptest::collection::vec(
+                    (0u8..shape.precedence_odds, 0i64..=shape.max_lag),
+                    n * (n - 1) / 2,
+                ),
+            )
+                .prop_map(move |(acts, edges)| {
+                    let activities = acts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(p, r0, r1))| {
+                            let mut a = Activity::new(format!("a{i}"), p);
+                            for (r, amount) in [("r0", r0), ("r1", r1)] {
+                                if amount > 0 {
+                                    a.uses.push(ResourceUse {
+                                        resource: r.into(),
+                                        amount: amount as u32,
+                                    });
+                                }
+                            }
+                            a
+                        })
+                        .collect();
+                    let edges = edges.into_iter().map(|(kind, lag)| (kind == 0, lag));
+                    let precedences = forward_precedences(n, edges);
+                    Instance {
+                        resources: vec![resource("r0", c0 as u32), resource("r1", c1 as u32)],
+                        activities,
+                        precedences,
+                        ..Instance::new(name, None)
+                    }
+                })
+        })
 }
 
 /// Random small instances for mutation testing of the verifier: 1–3 agents, 2–8 activities

@@ -97,6 +97,8 @@ const MODELS: [&dyn ExactMethod; 2] = [
 
 /// The first outcome of a method of `SEARCHES`, then of `MODELS`, that applies and does
 /// not give up; with two threads or more, `MODELS` race where the constraint model runs.
+/// Where the one-agent search applies and the unit-step search does not, a proof by the
+/// constraint model on a tenth of the time comes first ([`cp_first_look`]).
 pub(crate) fn solve(
     problem: &Problem,
     lower: LowerBound,
@@ -104,11 +106,20 @@ pub(crate) fn solve(
     options: &SolveOptions,
     run: &Run,
 ) -> Outcome {
-    let racing = options.threads.get() >= 2 && cp::method::runs(problem, options, run);
-    SEARCHES
-        .iter()
-        .filter(|m| m.applies(problem))
-        .find_map(|m| m.solve(problem, lower, heuristic, options, run))
+    let cp_runs = cp::method::runs(problem, options, run);
+    let racing = options.threads.get() >= 2 && cp_runs;
+    // Only beside the search over work of any length: the unit-step search proves its
+    // problems (stations with setups) where the constraint model needs seconds.
+    let first_look = cp_runs && agent_search::applies(problem) && !unit_search::applies(problem);
+    first_look
+        .then(|| cp_first_look(problem, lower, heuristic, options, run))
+        .flatten()
+        .or_else(|| {
+            SEARCHES
+                .iter()
+                .filter(|m| m.applies(problem))
+                .find_map(|m| m.solve(problem, lower, heuristic, options, run))
+        })
         .or_else(|| match racing {
             true => race::race(problem, lower, heuristic, options, run),
             false => MODELS
@@ -117,6 +128,36 @@ pub(crate) fn solve(
                 .find_map(|m| m.solve(problem, lower, heuristic, options, run)),
         })
         .unwrap_or_else(|| Outcome::failed(Failure::NoExactMethod))
+}
+
+/// Share of the time left that the constraint model gets before a search over time that
+/// also takes the problem.
+const FIRST_LOOK_SHARE: f64 = 0.1;
+
+/// The constraint model on a tenth of the time left, where the search over one agent's
+/// work takes the problem too: its proof, or `None` (the searches go on, then the models as
+/// usual). That search walks every instant where the constraint model's propagation skips
+/// ahead: on one-agent problems with a gap between bound and heuristic the model proves in
+/// milliseconds what the search needs up to half a second for (6 ms against 0.53 s on the
+/// slowest of the corpora), and the slice bounds what an instance it cannot prove loses.
+fn cp_first_look(
+    problem: &Problem,
+    lower: LowerBound,
+    heuristic: Option<&Heuristic>,
+    options: &SolveOptions,
+    run: &Run,
+) -> Option<Outcome> {
+    let slice = run.seconds_left(options.time_limit) * FIRST_LOOK_SHARE;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(slice);
+    let first = Run {
+        deadline: Some(run.deadline.map_or(deadline, |d| d.min(deadline))),
+        ..run.clone()
+    };
+    let cp = cp::method::Cp {
+        strategy: cp::FIRST,
+    };
+    cp.solve(problem, lower, heuristic, options, &first)
+        .filter(race::decided)
 }
 
 /// What an exact method (or the pipeline before it) established, before it becomes a

@@ -94,7 +94,7 @@ pub(crate) fn race(
 }
 
 /// Whether an outcome is a proof: an optimum, or that nothing is feasible.
-fn decided(outcome: &Outcome) -> bool {
+pub(super) fn decided(outcome: &Outcome) -> bool {
     matches!(outcome.status, Status::Optimal | Status::Infeasible)
 }
 

@@ -18,9 +18,14 @@
 //!   made), summed because each action acts on one object and one robot carries one thing
 //!   at a time, and the larger of that sum with dishes assigned to tables and of the same
 //!   sum with the variables of one kind taking distinct objects (the goal's grounding is
-//!   injective: a finished dish's item serves no second dish); (b) the longest chain of timers still ahead
-//!   (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must be
-//!   carried there first and away after).
+//!   injective: a finished dish's item serves no second dish); (b) the longest chain of
+//!   timers still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the
+//!   item or pot must be carried there first and away after).
+//! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal
+//!   reached part by part (dish by dish, and literal by literal within a dish: `staged`),
+//!   weighted A* on the whole goal, and beams of growing width; each is shortened by
+//!   dropping actions it does not need and replayed before it is kept. A* then keeps only
+//!   the states that can still beat it, so a short incumbent also makes the proof cheaper.
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
 //!   of a state's size (fewer if `Limits::max_states` says so; measured: 1.2 million states
 //!   expanded in 1.1 GB), and a capped search ends in `Feasible` or `Unknown` with the bound

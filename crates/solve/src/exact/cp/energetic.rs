@@ -26,11 +26,13 @@ use pumpkin_solver::core::declare_inference_label;
 use pumpkin_solver::core::predicates::{Predicate, PropositionalConjunction};
 use pumpkin_solver::core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_solver::core::propagation::{
-    DomainEvents, EventsToRegister, LocalId, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
+    PropagationContext, Propagator, PropagatorConstructor, PropagatorConstructorContext,
+    PropagatorSpec, ReadDomains, RuntimeCheckers,
 };
 use pumpkin_solver::core::state::{propagator_conflict, PropagationStatusCP};
 use pumpkin_solver::core::variables::IntegerVariable;
+
+use super::starts::{bound_events, start_windows};
 
 declare_inference_label!(EnergeticOverload);
 declare_inference_label!(EnergeticPush);
@@ -65,12 +67,8 @@ impl<Var: IntegerVariable + 'static> PropagatorConstructor for Energetic<Var> {
             .into_iter()
             .filter(|t| t.1 > 0 && t.2 > 0)
             .collect();
-        let mut registration = EventsToRegister::builder();
-        for (k, task) in tasks.iter().enumerate() {
-            registration = registration.add(&task.0, DomainEvents::BOUNDS, LocalId::from(k as u32));
-        }
         PropagatorSpec {
-            registration: registration.build(),
+            registration: bound_events(tasks.iter().map(|t| &t.0)),
             checkers: RuntimeCheckers::empty(),
             propagator: EnergeticPropagator {
                 p: tasks.iter().map(|t| t.1).collect(),
@@ -187,16 +185,7 @@ impl<Var: IntegerVariable + 'static> Propagator for EnergeticPropagator<Var> {
         if context.get_checkpoint() > 0 {
             return Ok(());
         }
-        let est: Vec<i32> = self
-            .tasks
-            .iter()
-            .map(|t| context.lower_bound(&t.0))
-            .collect();
-        let lst: Vec<i32> = self
-            .tasks
-            .iter()
-            .map(|t| context.upper_bound(&t.0))
-            .collect();
+        let (est, lst) = start_windows(&context, self.tasks.iter().map(|t| &t.0));
         let reason = |windows: Vec<Window>| -> PropositionalConjunction {
             let mut predicates: Vec<Predicate> = Vec::with_capacity(2 * windows.len());
             for w in windows {

@@ -18,6 +18,7 @@ pub mod lns;
 pub(crate) mod method;
 pub mod model;
 mod orders;
+mod starts;
 mod unary;
 
 use std::ops::ControlFlow;

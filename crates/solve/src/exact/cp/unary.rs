@@ -19,11 +19,13 @@ use pumpkin_solver::core::declare_inference_label;
 use pumpkin_solver::core::predicates::PropositionalConjunction;
 use pumpkin_solver::core::proof::{ConstraintTag, InferenceCode};
 use pumpkin_solver::core::propagation::{
-    DomainEvents, EventsToRegister, LocalId, PropagationContext, Propagator, PropagatorConstructor,
-    PropagatorConstructorContext, PropagatorSpec, ReadDomains, RuntimeCheckers,
+    PropagationContext, Propagator, PropagatorConstructor, PropagatorConstructorContext,
+    PropagatorSpec, RuntimeCheckers,
 };
 use pumpkin_solver::core::state::PropagationStatusCP;
 use pumpkin_solver::core::variables::IntegerVariable;
+
+use super::starts::{bound_events, start_windows};
 
 declare_inference_label!(DetectablePrecedence);
 declare_inference_label!(NotFirst);
@@ -50,12 +52,8 @@ impl<Var: IntegerVariable + 'static> PropagatorConstructor for Unary<Var> {
     fn create(self, _: PropagatorConstructorContext) -> PropagatorSpec<Self::PropagatorImpl> {
         // A task of no length takes no time on the machine: it constrains nothing here.
         let tasks: Vec<(Var, i32)> = self.tasks.into_iter().filter(|t| t.1 > 0).collect();
-        let mut registration = EventsToRegister::builder();
-        for (k, task) in tasks.iter().enumerate() {
-            registration = registration.add(&task.0, DomainEvents::BOUNDS, LocalId::from(k as u32));
-        }
         PropagatorSpec {
-            registration: registration.build(),
+            registration: bound_events(tasks.iter().map(|t| &t.0)),
             checkers: RuntimeCheckers::empty(),
             propagator: UnaryPropagator {
                 tasks,
@@ -77,16 +75,7 @@ impl<Var: IntegerVariable + 'static> Propagator for UnaryPropagator<Var> {
             return Ok(());
         }
         let p: Vec<i32> = self.tasks.iter().map(|t| t.1).collect();
-        let est: Vec<i32> = self
-            .tasks
-            .iter()
-            .map(|t| context.lower_bound(&t.0))
-            .collect();
-        let lst: Vec<i32> = self
-            .tasks
-            .iter()
-            .map(|t| context.upper_bound(&t.0))
-            .collect();
+        let (est, lst) = start_windows(&context, self.tasks.iter().map(|t| &t.0));
         let mut by_est: Vec<usize> = (0..n).collect();
         by_est.sort_unstable_by_key(|&j| est[j]);
         let mut by_lct: Vec<usize> = (0..n).collect();

@@ -87,13 +87,14 @@ pub fn exact_methods() -> impl Iterator<Item = ExactMethodInfo> {
 /// The searches over time, tried first, in this order.
 const SEARCHES: [&dyn ExactMethod; 2] = [&searches::UnitSearch, &searches::AgentSearch];
 
+/// The constraint model with its first strategy: the one tried among `MODELS`, first in a
+/// race, and in the first look.
+const CP: cp::method::Cp = cp::method::Cp {
+    strategy: cp::FIRST,
+};
+
 /// The methods on a model of the whole problem, tried next, in this order (or raced).
-const MODELS: [&dyn ExactMethod; 2] = [
-    &cp::method::Cp {
-        strategy: cp::FIRST,
-    },
-    &milp::method::Milp,
-];
+const MODELS: [&dyn ExactMethod; 2] = [&CP, &milp::method::Milp];
 
 /// The first outcome of a method of `SEARCHES`, then of `MODELS`, that applies and does
 /// not give up; with two threads or more, `MODELS` race where the constraint model runs.
@@ -153,10 +154,7 @@ fn cp_first_look(
         deadline: Some(run.deadline.map_or(deadline, |d| d.min(deadline))),
         ..run.clone()
     };
-    let cp = cp::method::Cp {
-        strategy: cp::FIRST,
-    };
-    cp.solve(problem, lower, heuristic, options, &first)
+    CP.solve(problem, lower, heuristic, options, &first)
         .filter(race::decided)
 }
 

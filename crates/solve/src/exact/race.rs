@@ -42,9 +42,7 @@ pub(crate) fn race(
     options: &SolveOptions,
     run: &Run,
 ) -> Option<Outcome> {
-    let first = Cp {
-        strategy: cp::FIRST,
-    };
+    let first = super::CP;
     let rival = Cp { strategy: RIVAL };
     let second: &dyn ExactMethod = if cp::machines_only(problem) {
         &rival

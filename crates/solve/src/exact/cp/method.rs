@@ -3,7 +3,8 @@
 
 use makespan_model::solution::{BoundSource, Status};
 
-use super::{applies, solve, CpOutcome, Strategy};
+use super::bound::{refute_below, Progress, Refuted};
+use super::{applies, solve_racing, CpOutcome, Strategy};
 use crate::bounds::LowerBound;
 use crate::exact::{safe_horizon, ExactMethod, Outcome};
 use crate::heuristics::Heuristic;
@@ -39,6 +40,21 @@ impl ExactMethod for Cp {
         options: &SolveOptions,
         run: &Run,
     ) -> Option<Outcome> {
+        self.solve_racing(problem, lower, heuristic, options, run, None)
+    }
+}
+
+impl Cp {
+    /// [`ExactMethod::solve`], sharing `progress` with a search racing it (module `bound`).
+    pub(crate) fn solve_racing(
+        &self,
+        problem: &Problem,
+        lower: LowerBound,
+        heuristic: Option<&Heuristic>,
+        options: &SolveOptions,
+        run: &Run,
+        progress: Option<&Progress>,
+    ) -> Option<Outcome> {
         if !runs(problem, options, run) {
             return None;
         }
@@ -64,7 +80,7 @@ impl ExactMethod for Cp {
         // optimum (energetic reasoning often finds it), the search only has to reach it.
         // Times beyond 32 bits: the MILP's turn.
         let (left, limit) = (run.seconds_left(options.time_limit), options.time_limit);
-        Some(match solve(
+        Some(match solve_racing(
             problem,
             lower.value,
             horizon,
@@ -72,6 +88,7 @@ impl ExactMethod for Cp {
             left,
             &run.cancel,
             self.strategy,
+            progress,
         )? {
             CpOutcome::Optimal {
                 mut starts,
@@ -92,13 +109,7 @@ impl ExactMethod for Cp {
                 )),
             },
             CpOutcome::Stopped { best } => {
-                let stopped = if run.cancel.is_cancelled() {
-                    "Pumpkin was cancelled".to_string()
-                } else {
-                    format!(
-                        "Pumpkin stopped at the time limit of {limit} s (--time-limit)"
-                    )
-                };
+                let stopped = stopped(run, limit);
                 let (starts, method) = match (best, heuristic) {
                     (Some((mut starts, makespan)), _) => {
                         starts.extend([0, makespan]);
@@ -116,4 +127,81 @@ impl ExactMethod for Cp {
             }
         })
     }
+}
+
+/// Why Pumpkin stopped without a proof.
+fn stopped(run: &Run, limit: f64) -> String {
+    if run.cancel.is_cancelled() {
+        "Pumpkin was cancelled".to_string()
+    } else {
+        format!("Pumpkin stopped at the time limit of {limit} s (--time-limit)")
+    }
+}
+
+/// The constraint model refuting the makespans below the heuristics' schedule from below,
+/// sharing `progress` with the search that shortens it (module `bound`): an optimum where
+/// it proves one alone, otherwise its bound (which the race joins with the other's
+/// schedule). `None` without a heuristic schedule or where the model does not run.
+pub(crate) fn refute(
+    problem: &Problem,
+    lower: LowerBound,
+    heuristic: Option<&Heuristic>,
+    options: &SolveOptions,
+    run: &Run,
+    progress: &Progress,
+) -> Option<Outcome> {
+    let h = heuristic?;
+    if !runs(problem, options, run) {
+        return None;
+    }
+    let upper = h.makespan(problem);
+    let (left, limit) = (run.seconds_left(options.time_limit), options.time_limit);
+    let bound = |value| {
+        Some(lower.max(LowerBound {
+            value,
+            source: BoundSource::Cp,
+        }))
+    };
+    let outcome = |status, starts, bound, method: &str, reason| Outcome {
+        status,
+        starts: Some(starts),
+        bound,
+        reason,
+        failure: None,
+        method: method.into(),
+        milp_ran: false,
+        nodes: None,
+    };
+    Some(
+        match refute_below(problem, lower.value, left, &run.cancel, progress)? {
+            Refuted::Optimal {
+                mut starts,
+                makespan,
+            } => {
+                starts.extend([0, makespan]);
+                outcome(Status::Optimal, starts, bound(makespan), "cp", None)
+            }
+            Refuted::Below { lower, .. } if lower >= upper => outcome(
+                Status::Optimal,
+                h.starts.clone(),
+                bound(upper),
+                "heuristic+cp",
+                None,
+            ),
+            Refuted::Below { lower, best } => {
+                let (starts, method) = match best {
+                    Some((mut starts, makespan)) => {
+                        starts.extend([0, makespan]);
+                        (starts, "cp")
+                    }
+                    None => (h.starts.clone(), "heuristic"),
+                };
+                let reason = format!(
+                    "not proven optimal: {}; lower_bound and gap say how far from optimal it can be",
+                    stopped(run, limit)
+                );
+                outcome(Status::Feasible, starts, bound(lower), method, Some(reason))
+            }
+        },
+    )
 }

@@ -11,6 +11,7 @@
 //! ([`applies`]). A proof's model states setups and holds on a relaxation that keeps only
 //! the exact ones ([`states_rules`]); the checker re-derives every order from the instance.
 
+pub(crate) mod bound;
 mod disjunctions;
 mod energetic;
 pub(crate) mod hints;
@@ -44,6 +45,7 @@ use pumpkin_solver::Solver;
 
 use crate::problem::Problem;
 use crate::Cancel;
+use bound::{Met, Progress};
 use model::{CpModel, Row, Unbuildable, Var};
 
 /// Whether the constraint model expresses every rule of `problem`: setups and holds where
@@ -115,12 +117,13 @@ pub fn minimise(
     branching: Branching,
     proof: Option<&Path>,
 ) -> Result<CpOutcome, ProofFileError> {
-    search(model, seconds, cancel, branching, proof, None)
+    search(model, seconds, cancel, branching, proof, None, None)
 }
 
 /// [`minimise`], where [`Branching::Orders`] first puts each two tasks in the order they
 /// have in `guide` (starts of a schedule, maybe longer than the horizon) until the search
-/// finds a schedule of its own: solution-guided search.
+/// finds a schedule of its own: solution-guided search. With `progress`, each schedule it
+/// finds is told there, and it stops once that holds a bound that meets the best schedule.
 fn search(
     model: &CpModel,
     seconds: f64,
@@ -128,6 +131,7 @@ fn search(
     branching: Branching,
     proof: Option<&Path>,
     guide: Option<&[i64]>,
+    progress: Option<&Progress>,
 ) -> Result<CpOutcome, ProofFileError> {
     let proof_log = match proof {
         Some(path) => ProofLog::cp(path, true).map_err(|source| ProofFileError {
@@ -153,8 +157,11 @@ fn search(
         disjunctions,
     } = post(model, &mut solver, redundant);
     let mut termination = Combinator::new(
-        TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
-        Cancelled(cancel),
+        Combinator::new(
+            TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
+            Cancelled(cancel),
+        ),
+        Met(progress),
     );
     let result = match branching {
         Branching::SmallestStart => {
@@ -162,11 +169,23 @@ fn search(
             variables.push(makespan);
             let mut brancher =
                 IndependentVariableValueBrancher::new(Smallest::new(&variables), InDomainMin);
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
+            optimise(
+                &mut solver,
+                &mut brancher,
+                &mut termination,
+                makespan,
+                progress,
+            )
         }
         Branching::Activity => {
             let mut brancher = solver.default_brancher();
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
+            optimise(
+                &mut solver,
+                &mut brancher,
+                &mut termination,
+                makespan,
+                progress,
+            )
         }
         Branching::Orders => {
             let rest: Vec<DomainId> = starts
@@ -176,7 +195,13 @@ fn search(
                 .copied()
                 .collect();
             let mut brancher = disjunctions::OrderBrancher::new(disjunctions, &rest, guide);
-            optimise(&mut solver, &mut brancher, &mut termination, makespan)
+            optimise(
+                &mut solver,
+                &mut brancher,
+                &mut termination,
+                makespan,
+                progress,
+            )
         }
     };
     let read = |solution: &Solution| {
@@ -341,15 +366,20 @@ fn post(model: &CpModel, solver: &mut Solver, redundant: Redundant) -> Posted {
     }
 }
 
-/// Pumpkin's minimisation of the makespan with `brancher`.
+/// Pumpkin's minimisation of the makespan with `brancher`, telling `progress` each
+/// schedule it finds.
 fn optimise<B: Brancher>(
     solver: &mut Solver,
     brancher: &mut B,
     termination: &mut impl TerminationCondition,
     makespan: DomainId,
+    progress: Option<&Progress>,
 ) -> OptimisationResult<()> {
     let mut resolver = ResolutionResolver::default();
-    let callback = |_: &Solver, _: SolutionReference, _: &B, _: &ResolutionResolver| {
+    let callback = |_: &Solver, solution: SolutionReference, _: &B, _: &ResolutionResolver| {
+        if let Some(progress) = progress {
+            progress.found(i64::from(solution.get_integer_value(makespan)));
+        }
         ControlFlow::<()>::Continue(())
     };
     solver.optimise(
@@ -401,6 +431,17 @@ pub fn machines_only(problem: &Problem) -> bool {
     used.len() >= 2 && demands().all(|d| 2 * d.amount > problem.capacities[d.resource])
 }
 
+/// Whether `problem` is a project of activities on renewable resources alone (RCPSP, with
+/// or without maximum lags): no agents, no setups or holds, and not a job shop. There a
+/// race splits the proof between shortening the schedule and refuting from below (module
+/// `bound`).
+pub fn resources_only(problem: &Problem) -> bool {
+    problem.agent_resource.is_none()
+        && problem.setups.is_none()
+        && problem.holds.is_empty()
+        && !machines_only(problem)
+}
+
 /// [`minimise`] on `problem` without a proof, knowing that no schedule is shorter than
 /// `floor` and, where there is an `incumbent` (starts of a schedule of makespan
 /// `horizon + 1`), that one; `None` when times exceed 32 bits. The large neighbourhood
@@ -413,6 +454,7 @@ pub fn machines_only(problem: &Problem) -> bool {
 /// and smallest-start branching proves what the first could not (on PSPLIB j30 at 10 s it
 /// closes j3029_3, _6 and _8, which the first leaves open); job shops
 /// ([`machines_only`]) keep to `strategy`'s branching (on orders, or activity-driven).
+#[cfg(feature = "internals")]
 pub fn solve(
     problem: &Problem,
     floor: i64,
@@ -421,6 +463,24 @@ pub fn solve(
     seconds: f64,
     cancel: &Cancel,
     strategy: Strategy,
+) -> Option<CpOutcome> {
+    solve_racing(
+        problem, floor, horizon, incumbent, seconds, cancel, strategy, None,
+    )
+}
+
+/// [`solve`], with `progress` shared with a search racing it: every schedule found is told
+/// there, and the search stops once the other's bound meets the best schedule.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_racing(
+    problem: &Problem,
+    floor: i64,
+    horizon: i64,
+    incumbent: Option<&[i64]>,
+    seconds: f64,
+    cancel: &Cancel,
+    strategy: Strategy,
+    progress: Option<&Progress>,
 ) -> Option<CpOutcome> {
     let started = std::time::Instant::now();
     let holds = if incumbent.is_some() {
@@ -436,6 +496,9 @@ pub fn solve(
     let start = incumbent.map(|s| s[..problem.len()].to_vec());
     let found = lns::improve(&model, start, seconds * LNS_SHARE, cancel, strategy.seed);
     let best = found.best.filter(|(_, makespan)| *makespan <= horizon);
+    if let (Some(progress), Some((_, makespan))) = (progress, &best) {
+        progress.found(*makespan);
+    }
     if found.optimal {
         return Some(match best {
             Some((starts, makespan)) => CpOutcome::Optimal { starts, makespan },
@@ -454,6 +517,7 @@ pub fn solve(
         horizon,
         share,
         first,
+        progress,
     };
     turns.run(best, left, cancel)
 }
@@ -467,6 +531,8 @@ struct Turns<'a> {
     share: f64,
     /// The first branching: activity-driven, or on orders.
     first: Branching,
+    /// What the search shares with one racing it.
+    progress: Option<&'a Progress>,
 }
 
 impl Turns<'_> {
@@ -488,6 +554,7 @@ impl Turns<'_> {
                 branching,
                 None,
                 guide,
+                self.progress,
             )
             .ok(),
             Err(Unbuildable::EmptyWindow) => Some(CpOutcome::NoneByHorizon),
@@ -561,6 +628,7 @@ mod tests {
                 horizon: 20,
                 share,
                 first: Branching::Activity,
+                progress: None,
             };
             match turns.run(None, 10.0, &cancel) {
                 Some(CpOutcome::Optimal { makespan, .. }) => makespan,

@@ -526,16 +526,39 @@ impl<'a> KitchenWorld<'a> {
                 Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
                 _ if paused => chain += 2,
                 _ => {
-                    // The fill, and placing an empty pot on a sink unless one stands there
-                    // (each fill needs its own: a filled pot empties only when held).
-                    let pot_at_sink = (0..self.k.containers.len()).any(|c| {
-                        let at = state.containers[c].at;
-                        self.k.containers[c].1
-                            && state.containers[c].empty
-                            && at != NONE
-                            && self.k.stations[at as usize].1 == StationKind::Sink
-                    });
-                    actions += if pot_at_sink { 1 } else { 2 };
+                    // The fill, and bringing an empty pot to a sink unless one stands there
+                    // (each fill needs its own: a filled pot empties only when held): a pot
+                    // in hand is placed (after a move unless its robot is at a sink); one on
+                    // another station is picked up (after a move there, unless an item
+                    // shares its station), carried and placed.
+                    let is_sink =
+                        |s: u8| s != NONE && self.k.stations[s as usize].1 == StationKind::Sink;
+                    let fill = (0..self.k.containers.len())
+                        .filter(|&c| self.k.containers[c].1 && state.containers[c].empty)
+                        .map(|c| {
+                            let at = state.containers[c].at;
+                            if at == NONE {
+                                let holder = state
+                                    .robots
+                                    .iter()
+                                    .find(|r| r.hand == Hand::Container(c as u8));
+                                if holder.is_some_and(|r| is_sink(r.at)) {
+                                    2
+                                } else {
+                                    3
+                                }
+                            } else if is_sink(at) {
+                                1
+                            } else {
+                                let shared =
+                                    state.items.iter().any(|it| it.place.station() == Some(at));
+                                4 + i64::from(!shared)
+                            }
+                        })
+                        .min()
+                        .unwrap_or(2);
+                    let pot_at_sink = fill == 1;
+                    actions += fill;
                     chain += i64::from(DELAY) + if pot_at_sink { 0 } else { 1 };
                 }
             }
@@ -972,18 +995,19 @@ impl KitchenWorld<'_> {
                             })
                             .collect(),
                     };
-                    vars[v]
-                        .domain
-                        .iter()
+                    let need = &self.needs[v];
+                    (vars[v].domain.iter())
                         .map(|&o| {
-                            let need = &self.needs[v];
-                            targets
-                                .iter()
-                                .map(|&t| match o {
-                                    Obj::Item(i) => self.item_cost(state, i, need, t).0,
-                                    Obj::Container(c) => self.container_cost(state, c, need, t).0,
-                                    Obj::Meal(m) => self.meal_cost(state, m, need).0,
-                                    _ => 0,
+                            if self.dish[v].is_none() {
+                                return self.object_cost(state, o, need, None).0;
+                            }
+                            // At its dish's cheapest station (see `anchored`).
+                            let a = self.anchored(state, o, v, need);
+                            (targets.iter())
+                                .map(|&t| match t {
+                                    None => self.object_cost(state, o, need, None).0,
+                                    Some(s) if s == a.anchor => a.here.0,
+                                    Some(_) => a.away.0,
                                 })
                                 .min()
                                 .unwrap_or(INFEASIBLE)
@@ -1167,7 +1191,9 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
                     polish(&limits),
                 ));
             }
-            if share.is_some_and(|t| started.elapsed() >= t)
+            // Without a plan yet, wider beams run whatever the time: a kitchen must not end
+            // without one.
+            if (incumbent.is_some() && share.is_some_and(|t| started.elapsed() >= t))
                 || limits.cancel.as_ref().is_some_and(|c| c())
             {
                 break;

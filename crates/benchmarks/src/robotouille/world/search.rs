@@ -13,12 +13,17 @@
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
-//!   needs between stations of different kinds, the fill, boil and pour of each soup and
-//!   the carries of its pot and bowl, placing an empty pot on a sink for a water not yet
-//!   made), summed because each action acts on one object and one robot carries one thing
-//!   at a time, and the larger of that sum with dishes assigned to tables and of the same
-//!   sum with the variables of one kind taking distinct objects (the goal's grounding is
-//!   injective: a finished dish's item serves no second dish); (b) the longest chain of
+//!   needs between stations of different kinds (a held item's too, unless its robot
+//!   stands where it goes), the move to an item before its first pick (one per robot with
+//!   an empty hand may be saved), with one robot the move back to a cooked or fried item
+//!   (or the idle steps beside it), three steps (unstack, move, put) for each item the
+//!   goal does not name stacked on an item to pick, the fill, boil and pour of each soup
+//!   and the carries of its pot and bowl, bringing an empty pot to a sink for a water not
+//!   yet made), summed because each action acts on one object and one robot carries one
+//!   thing at a time, and the larger of that sum with dishes assigned to tables (the
+//!   parts of one dish of one kind taking distinct items) and of the same sum with the
+//!   variables of one kind taking distinct objects (the goal's grounding is injective: a
+//!   finished dish's item serves no second dish); (b) the longest chain of
 //!   timers still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the
 //!   item or pot must be carried there first and away after).
 //! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal

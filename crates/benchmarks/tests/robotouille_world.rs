@@ -561,11 +561,12 @@ fn a_world_instance_is_solved_and_replayed_through_the_simulated_power() {
 }
 
 /// Seeded kitchens of the small tasks under seeds no configuration uses (soups included),
-/// each from its start and from states a random walk reaches, and a two-robot kitchen from
-/// states a few steps before its goal: wherever uniform-cost search proves an optimum, the
-/// bound at every state of that optimal plan is at most the steps still to go (admissible
-/// where it matters, its dead-end tests included), and the informed search proves the same
-/// optimum.
+/// each from its start and from states a random walk reaches; a two-robot kitchen, and
+/// kitchens of two dishes and of two soups (one robot, and two), from states a few steps
+/// before the goal of a plan the informed search found: wherever uniform-cost search proves
+/// an optimum, the bound at every state of that optimal plan is at most the steps still to
+/// go (admissible where it matters, its dead-end tests included), and the informed search
+/// proves the same optimum.
 #[test]
 fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen() {
     use makespan_benchmarks::robotouille::world::{kitchen_of, KitchenWorld};
@@ -582,17 +583,34 @@ fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen
         ("asynchronous", "0"),
         ("asynchronous", "5"),
         ("multi_agent", "1"),
+        // Two dishes, a soup and two sandwiches, two soups: from near their goal only.
+        ("synchronous", "8"),
+        ("asynchronous", "8"),
+        ("multi_agent", "9"),
+        ("multi_agent", "10"),
     ];
+    let near_goal_only = |set: &str, task: &str| {
+        matches!(
+            (set, task),
+            ("synchronous", "8") | ("asynchronous", "8") | ("multi_agent", "9" | "10")
+        )
+    };
+    let plan_limits = Limits {
+        time: Some(Duration::from_secs(2)),
+        ..limits.clone()
+    };
     let mut rng = SmallRng::seed_from_u64(26);
     let mut checked = 0;
     let mut two_robots = 0;
+    let mut larger = 0;
     let mut states = 0;
     for (set, task) in tasks {
-        for _ in 0..3 {
+        let near = near_goal_only(set, task);
+        for round in 0..3 {
             // Seeded multi-agent kitchens have one robot (as upstream builds them): the
-            // default layout's two robots instead.
-            let seed = match set {
-                "multi_agent" => "default".to_string(),
+            // default layout's two robots instead (and a seeded one, for the larger tasks).
+            let seed = match (set, near, round) {
+                ("multi_agent", false, _) | ("multi_agent", true, 0) => "default".to_string(),
                 _ => rng.random_range(1000..100_000).to_string(),
             };
             let opts = makespan_benchmarks::ImportOptions::default()
@@ -604,11 +622,15 @@ fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen
             let base = kitchen_of(&instance).unwrap().unwrap();
             // Two robots make uniform-cost search too wide from the start: their kitchen
             // starts a few steps before the goal on a plan the informed search found.
-            let informed_plan = match base.robots.len() {
-                1 => Vec::new(),
-                _ => solve_kitchen(&base, &limits).unwrap().plan,
+            let informed_plan = match (base.robots.len(), near) {
+                (1, false) => Vec::new(),
+                (_, false) => solve_kitchen(&base, &limits).unwrap().plan,
+                (_, true) => solve_kitchen(&base, &plan_limits).unwrap().plan,
             };
-            for walked in [0, 4, 9] {
+            // Near the goal of the larger kitchens, 6 and 9 steps before it: uniform-cost
+            // search proves little further out.
+            let walks: &[usize] = if near { &[0, 3] } else { &[0, 4, 9] };
+            for &walked in walks {
                 let mut k = base.clone();
                 let prefix = match informed_plan.len() {
                     0 => walk(&k, rng.random(), walked),
@@ -645,10 +667,15 @@ fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen
                 );
                 checked += 1;
                 two_robots += usize::from(k.robots.len() > 1);
+                larger += usize::from(near);
             }
         }
     }
-    eprintln!("{checked} kitchens ({two_robots} with two robots), {states} states on optimal plans checked");
+    eprintln!("{checked} kitchens ({two_robots} with two robots, {larger} of two dishes or soups), {states} states on optimal plans checked");
     assert!(checked >= 15, "{checked} kitchens checked");
     assert!(two_robots >= 1, "no two-robot kitchen checked");
+    assert!(
+        larger >= 6,
+        "{larger} kitchens of two dishes or soups checked"
+    );
 }

@@ -13,12 +13,17 @@
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
-//!   needs between stations of different kinds, the fill, boil and pour of each soup and
-//!   the carries of its pot and bowl, placing an empty pot on a sink for a water not yet
-//!   made), summed because each action acts on one object and one robot carries one thing
-//!   at a time, and the larger of that sum with dishes assigned to tables and of the same
-//!   sum with the variables of one kind taking distinct objects (the goal's grounding is
-//!   injective: a finished dish's item serves no second dish); (b) the longest chain of
+//!   needs between stations of different kinds (a held item's too, unless its robot
+//!   stands where it goes), the move to an item before its first pick (one per robot with
+//!   an empty hand may be saved), with one robot the move back to a cooked or fried item
+//!   (or the idle steps beside it), three steps (unstack, move, put) for each item the
+//!   goal does not name stacked on an item to pick, the fill, boil and pour of each soup
+//!   and the carries of its pot and bowl, bringing an empty pot to a sink for a water not
+//!   yet made), summed because each action acts on one object and one robot carries one
+//!   thing at a time, and the larger of that sum with dishes assigned to tables (the
+//!   parts of one dish of one kind taking distinct items) and of the same sum with the
+//!   variables of one kind taking distinct objects (the goal's grounding is injective: a
+//!   finished dish's item serves no second dish); (b) the longest chain of
 //!   timers still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the
 //!   item or pot must be carried there first and away after).
 //! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal
@@ -213,6 +218,76 @@ impl<'a> KitchenWorld<'a> {
         }
     }
 
+    /// The work of goal object `c` for a variable with needs `need`, its dish being at
+    /// `target` when that is known.
+    fn object_cost(&self, state: &State, c: Obj, need: &Needs, target: Option<u8>) -> (i64, i64) {
+        match c {
+            Obj::Item(i) => self.item_cost(state, i, need, target),
+            Obj::Container(c) => self.container_cost(state, c, need, target),
+            Obj::Meal(m) => self.meal_cost(state, m, need),
+            _ => (0, 0),
+        }
+    }
+
+    /// [`KitchenWorld::object_cost`] of `c` for variable `v` with its dish at the station
+    /// `c` is at (or its holder stands at) and anywhere else: the work depends on the
+    /// dish's station through nothing else.
+    fn anchored(&self, state: &State, c: Obj, v: usize, need: &Needs) -> Anchored {
+        let (anchor, on) = match c {
+            Obj::Item(i) => {
+                let place = state.items[i as usize].place;
+                let at = place.station().or_else(|| {
+                    (state.robots.iter())
+                        .find(|r| r.hand == Hand::Item(i))
+                        .map(|r| r.at)
+                });
+                (at.unwrap_or(NONE), place.station())
+            }
+            Obj::Container(c) => (state.containers[c as usize].at, None),
+            _ => (NONE, None),
+        };
+        // A station no dish can stand on stands for "anywhere else".
+        let away = self.object_cost(state, c, need, Some(NONE));
+        let here = if anchor == NONE {
+            away
+        } else {
+            self.object_cost(state, c, need, Some(anchor))
+        };
+        let placed = match c {
+            Obj::Item(i) => anchor != NONE && on.is_some() && self.placed_at(state, i, v, anchor),
+            _ => false,
+        };
+        Anchored {
+            anchor,
+            on,
+            here,
+            away,
+            placed,
+        }
+    }
+
+    /// Whether held item `i` could meet every placing literal of its variable by being put
+    /// down at station `at` (its dish being at `target` when that is known): for `atop`, a
+    /// candidate for the item below must lie there already, since nothing else can be put
+    /// on the station while the robot holding `i` stands there.
+    fn place_here(&self, state: &State, i: u8, need: &Needs, target: Option<u8>, at: u8) -> bool {
+        if target.is_some_and(|t| t != at) {
+            return false;
+        }
+        need.place.iter().all(|&l| {
+            let lit = &self.k.goal.literals[l];
+            let other = &self.k.goal.vars[lit.args.get(1).copied().unwrap_or(0)];
+            match lit.pred.as_str() {
+                "item_on" | "item_at" => other.domain.contains(&Obj::Station(at)),
+                "atop" => other.domain.iter().any(|o| {
+                    matches!(o, Obj::Item(b) if *b != i
+                        && state.items[*b as usize].place.station() == Some(at))
+                }),
+                _ => true,
+            }
+        })
+    }
+
     fn item_cost(&self, state: &State, i: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
         let it = state.items[i as usize];
         let held = it.place == ItemPlace::Held;
@@ -227,9 +302,21 @@ impl<'a> KitchenWorld<'a> {
         }
         let flags = it.flags;
         let station_kind = |s: u8| self.k.stations[s as usize].1;
+        // Where the robot holding it stands: a held item reaches a station of another
+        // kind only by a move (nothing else can be put on that robot's station meanwhile:
+        // one robot stands at a station, and only it can place there).
+        let holder = match held {
+            true => state
+                .robots
+                .iter()
+                .find(|r| r.hand == Hand::Item(i))
+                .map(|r| r.at)
+                .filter(|&s| s != NONE),
+            false => None,
+        };
         let on_kind = match it.place {
             ItemPlace::On(s) => Some(station_kind(s)),
-            _ => None,
+            _ => holder.map(station_kind),
         };
         let cut_left = if (need.cut && flags & F_CUT == 0)
             || (need.fry
@@ -308,7 +395,7 @@ impl<'a> KitchenWorld<'a> {
             }
             carries += 1;
             let step = if first_from_hand { 1 } else { 2 };
-            let mv = i64::from(!first_from_hand && current != Some(stage));
+            let mv = i64::from(current != Some(stage));
             actions += step;
             moves += mv;
             if stage != StationKind::Board || cut_before_fry {
@@ -324,12 +411,13 @@ impl<'a> KitchenWorld<'a> {
                 (Some(t), Some(s)) => s != t,
                 _ => false,
             };
-            let mv = i64::from(
-                !first_from_hand
-                    && (processing
-                        || elsewhere
-                        || current.is_some_and(|k| k != StationKind::Table)),
-            );
+            let mv = match (first_from_hand, holder) {
+                (true, Some(at)) => i64::from(!self.place_here(state, i, need, target, at)),
+                (true, None) => 0,
+                (false, _) => i64::from(
+                    processing || elsewhere || current.is_some_and(|k| k != StationKind::Table),
+                ),
+            };
             actions += step;
             moves += mv;
             post = step + mv;
@@ -343,7 +431,15 @@ impl<'a> KitchenWorld<'a> {
                     .place
                     .station()
                     .is_some_and(|s| state.containers.iter().any(|c| c.at == s));
-            let mv = i64::from(!first_from_hand && !shared);
+            let pot_here = |at: u8| {
+                (state.containers.iter().enumerate())
+                    .any(|(c, cs)| cs.at == at && self.k.containers[c].1)
+            };
+            let mv = match (first_from_hand, holder) {
+                (true, Some(at)) => i64::from(!pot_here(at)),
+                (true, None) => 0,
+                (false, _) => i64::from(!shared),
+            };
             actions += step;
             moves += mv;
             post = step + mv;
@@ -356,7 +452,32 @@ impl<'a> KitchenWorld<'a> {
         // first time (see `lower_bound` for the one pick per robot that may need no move).
         let picked =
             (carries > 0 || final_place || need.add) && !held && it.place.station().is_some();
-        (actions + moves + i64::from(picked), chain)
+        // With one robot, an item still to be cooked or fried is picked up again after its
+        // timer only once the robot came back to its station (it left) or stayed there
+        // idle for the timer's steps: one step no other count holds. (A running timer's
+        // return is the move before the pick counted below; other robots could act
+        // meanwhile, so not with several.)
+        let timer_ahead = stages
+            .iter()
+            .any(|&s| matches!(s, StationKind::Stove | StationKind::Fryer));
+        let comes_back = self.single && timer_ahead && (final_place || need.add);
+        // Every item stacked on it that the goal does not name must be taken off first and
+        // put down on another station: an unstack, a move and a place.
+        let blockers = if picked {
+            let mut n = 0;
+            let mut above = state.above(i);
+            while let Some(j) = above.filter(|&j| self.goal_items & (1 << j) == 0) {
+                n += 3;
+                above = state.above(j);
+            }
+            n
+        } else {
+            0
+        };
+        (
+            actions + moves + i64::from(picked) + i64::from(comes_back) + blockers,
+            chain,
+        )
     }
 
     fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
@@ -410,16 +531,39 @@ impl<'a> KitchenWorld<'a> {
                 Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
                 _ if paused => chain += 2,
                 _ => {
-                    // The fill, and placing an empty pot on a sink unless one stands there
-                    // (each fill needs its own: a filled pot empties only when held).
-                    let pot_at_sink = (0..self.k.containers.len()).any(|c| {
-                        let at = state.containers[c].at;
-                        self.k.containers[c].1
-                            && state.containers[c].empty
-                            && at != NONE
-                            && self.k.stations[at as usize].1 == StationKind::Sink
-                    });
-                    actions += if pot_at_sink { 1 } else { 2 };
+                    // The fill, and bringing an empty pot to a sink unless one stands there
+                    // (each fill needs its own: a filled pot empties only when held): a pot
+                    // in hand is placed (after a move unless its robot is at a sink); one on
+                    // another station is picked up (after a move there, unless an item
+                    // shares its station), carried and placed.
+                    let is_sink =
+                        |s: u8| s != NONE && self.k.stations[s as usize].1 == StationKind::Sink;
+                    let fill = (0..self.k.containers.len())
+                        .filter(|&c| self.k.containers[c].1 && state.containers[c].empty)
+                        .map(|c| {
+                            let at = state.containers[c].at;
+                            if at == NONE {
+                                let holder = state
+                                    .robots
+                                    .iter()
+                                    .find(|r| r.hand == Hand::Container(c as u8));
+                                if holder.is_some_and(|r| is_sink(r.at)) {
+                                    2
+                                } else {
+                                    3
+                                }
+                            } else if is_sink(at) {
+                                1
+                            } else {
+                                let shared =
+                                    state.items.iter().any(|it| it.place.station() == Some(at));
+                                4 + i64::from(!shared)
+                            }
+                        })
+                        .min()
+                        .unwrap_or(2);
+                    let pot_at_sink = fill == 1;
+                    actions += fill;
                     chain += i64::from(DELAY) + if pot_at_sink { 0 } else { 1 };
                 }
             }
@@ -461,6 +605,22 @@ impl<'a> KitchenWorld<'a> {
 
 /// A kind's index, how many goal variables of that kind, and its items (one bit each).
 type KindCount = (usize, usize, u64);
+
+/// A goal object's work for one variable, with its dish at the object's own station or
+/// elsewhere ([`KitchenWorld::anchored`]).
+#[derive(Debug, Clone, Copy)]
+struct Anchored {
+    /// The station it is at or its holder stands at ([`NONE`]: neither).
+    anchor: u8,
+    /// The station it lies at (not when held).
+    on: Option<u8>,
+    /// (work, chain) with its dish at `anchor`.
+    here: (i64, i64),
+    /// (work, chain) with its dish at any other station.
+    away: (i64, i64),
+    /// Whether it lies at `anchor` with every placing literal holding there.
+    placed: bool,
+}
 
 /// A cost no plan pays: the state cannot reach the goal (an item the goal needs was
 /// added to a soup).
@@ -523,65 +683,98 @@ impl World for KitchenWorld<'_> {
         for &t in &self.dish_vars {
             let candidates = &vars[t].domain;
             let mut per = vec![0i64; candidates.len()];
-            let mut chains = vec![i64::MAX; 0];
             let members: Vec<usize> = (0..vars.len())
                 .filter(|&v| vars[v].used && self.dish[v] == Some(t))
                 .collect();
+            // An object's work depends on the dish's station only through whether it is
+            // the one the object is at (or its holder stands at): computed twice per
+            // object, not once per station.
+            let costs: Vec<Vec<Anchored>> = members
+                .iter()
+                .map(|&v| {
+                    let need = &self.needs[v];
+                    (vars[v].domain.iter())
+                        .map(|&c| self.anchored(state, c, v, need))
+                        .collect()
+                })
+                .collect();
+            let mut chains = vec![i64::MAX; members.len()];
+            let mut kinds: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
             for (n, obj) in candidates.iter().enumerate() {
-                let Obj::Station(s) = *obj else { continue };
+                let target = match *obj {
+                    Obj::Station(s) => Some(s),
+                    _ => None,
+                };
                 // Variables that must still be brought to `s`: no candidate is there now.
-                let arrives: Vec<bool> = members
-                    .iter()
-                    .map(|&v| {
-                        vars[v].domain.iter().all(|c| match c {
-                            Obj::Item(i) => !self.placed_at(state, *i, v, s),
-                            _ => false,
+                let arrives: Vec<bool> = (costs.iter().zip(&members))
+                    .map(|(row, &v)| {
+                        target.is_some_and(|s| {
+                            vars[v].domain.iter().all(|c| matches!(c, Obj::Item(_)))
+                                && !row.iter().any(|a| a.placed && a.anchor == s)
                         })
                     })
                     .collect();
+                // Per kind, each member's work with each of its candidates; the members
+                // of one kind take distinct objects.
+                for (_, rows) in &mut kinds {
+                    rows.clear();
+                }
                 for (m, &v) in members.iter().enumerate() {
-                    let top_must_leave = self.needs[v].clear
-                        && arrives.iter().enumerate().any(|(o, &a)| a && o != m);
-                    if !top_must_leave {
-                        continue;
-                    }
                     // The top of the dish lies there now, and another part must go under
                     // it: it leaves and comes back (two carries, a move with it each way,
                     // a move to it before each pick).
-                    let plain = self.var_cost(state, v, Some(s)).0;
-                    let mut best = i64::MAX;
-                    for c in &vars[v].domain {
-                        if let Obj::Item(i) = c {
-                            let own = self.item_cost(state, *i, &self.needs[v], Some(s)).0;
-                            let here = state.items[*i as usize].place.station() == Some(s);
-                            best = best.min(if here { own.max(8) } else { own });
-                        }
+                    let top_must_leave = self.needs[v].clear
+                        && arrives.iter().enumerate().any(|(o, &a)| a && o != m);
+                    if costs[m].is_empty() {
+                        chains[m] = 0;
+                        continue;
                     }
-                    if best != i64::MAX && best > plain {
-                        per[n] += best - plain;
+                    let mut row = Vec::with_capacity(costs[m].len());
+                    for (a, &c) in costs[m].iter().zip(&vars[v].domain) {
+                        let (work, ch) = match target {
+                            None => match c {
+                                Obj::Item(_) | Obj::Container(_) | Obj::Meal(_) => {
+                                    self.object_cost(state, c, &self.needs[v], None)
+                                }
+                                _ => (0, 0),
+                            },
+                            Some(s) if s == a.anchor => a.here,
+                            Some(_) => a.away,
+                        };
+                        let on_it = target.is_some() && a.on == target;
+                        row.push(if top_must_leave && on_it {
+                            work.max(8)
+                        } else {
+                            work
+                        });
+                        chains[m] = chains[m].min(ch);
+                    }
+                    match kinds.iter_mut().find(|g| g.0 == vars[v].group) {
+                        Some(g) => g.1.push(row),
+                        None => kinds.push((vars[v].group, vec![row])),
                     }
                 }
-            }
-            for &v in &members {
-                let mut best_chain = i64::MAX;
-                for (n, obj) in candidates.iter().enumerate() {
-                    let target = match obj {
-                        Obj::Station(s) => Some(*s),
-                        _ => None,
-                    };
-                    let (a, c) = self.var_cost(state, v, target);
-                    per[n] += a;
-                    best_chain = best_chain.min(c);
-                }
-                chains.push(best_chain);
+                per[n] = kinds
+                    .iter()
+                    .filter(|(_, rows)| !rows.is_empty())
+                    .map(|(_, rows)| cheapest_distinct(rows, 0, &mut Vec::new()))
+                    .fold(0i64, |a, b| a.saturating_add(b))
+                    .min(INFEASIBLE);
             }
             chain = chain.max(chains.into_iter().max().unwrap_or(0));
             work.push(per);
         }
         total += self.cheapest_assignment(&work, 0, &mut Vec::new());
         let total = total.max(self.matched(state));
-        // Each robot may make its first pick where it stands, without a move.
-        let total = total - state.robots.len() as i64;
+        // Each robot with an empty hand may make its first pick where it stands, without a
+        // move (a robot that holds something must put it down first, and then the only
+        // thing it can pick up where it stands is what it put down).
+        let free = state
+            .robots
+            .iter()
+            .filter(|r| r.hand == Hand::Nothing)
+            .count();
+        let total = total - free as i64;
         total.max(chain).clamp(0, INFEASIBLE)
     }
 }
@@ -807,18 +1000,19 @@ impl KitchenWorld<'_> {
                             })
                             .collect(),
                     };
-                    vars[v]
-                        .domain
-                        .iter()
+                    let need = &self.needs[v];
+                    (vars[v].domain.iter())
                         .map(|&o| {
-                            let need = &self.needs[v];
-                            targets
-                                .iter()
-                                .map(|&t| match o {
-                                    Obj::Item(i) => self.item_cost(state, i, need, t).0,
-                                    Obj::Container(c) => self.container_cost(state, c, need, t).0,
-                                    Obj::Meal(m) => self.meal_cost(state, m, need).0,
-                                    _ => 0,
+                            if self.dish[v].is_none() {
+                                return self.object_cost(state, o, need, None).0;
+                            }
+                            // At its dish's cheapest station (see `anchored`).
+                            let a = self.anchored(state, o, v, need);
+                            (targets.iter())
+                                .map(|&t| match t {
+                                    None => self.object_cost(state, o, need, None).0,
+                                    Some(s) if s == a.anchor => a.here.0,
+                                    Some(_) => a.away.0,
                                 })
                                 .min()
                                 .unwrap_or(INFEASIBLE)
@@ -1002,7 +1196,9 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
                     polish(&limits),
                 ));
             }
-            if share.is_some_and(|t| started.elapsed() >= t)
+            // Without a plan yet, wider beams run whatever the time: a kitchen must not end
+            // without one.
+            if (incumbent.is_some() && share.is_some_and(|t| started.elapsed() >= t))
                 || limits.cancel.as_ref().is_some_and(|c| c())
             {
                 break;

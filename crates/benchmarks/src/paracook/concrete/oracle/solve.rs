@@ -16,7 +16,11 @@
 //!   for the next event before walking) lose nothing, since any plan can be shifted earlier
 //!   into that form without changing what an action finds, and the states it drops hold a
 //!   plate that can never be served or an ingredient beyond what the orders need;
-//! - **three cooks as pairs**: the task planner for each two of them, the third idle;
+//! - **two cooks, one order, nothing to cook**: the A* over both cooks' decisions, under
+//!   the incumbent, for plans only (the model lets the cook deciding first at an instant
+//!   commit before the others, so an exhaustive search there is no proof);
+//! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
+//!   one order also a beam search);
 //! - **the team**, by beam search under the incumbent, at two widths.
 //!
 //! `optimal` means: the plan meets the bound under
@@ -33,7 +37,7 @@ use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
-use super::layout::Layout;
+use super::layout::{Cut, Layout};
 use super::model::Decision;
 use super::rolling::rolling;
 use super::tasks;
@@ -124,6 +128,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let until = share(match (m, k) {
         (1, ..=2) => 0.15,
         (1, _) => 0.25,
+        (_, 1) => 0.3,
         (2, _) => 0.7,
         _ => 0.5,
     });
@@ -145,6 +150,60 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             for (d, _) in tasks::plan(&sub, until, usize::MAX, 27, 1) {
                 keep(&mut oracle, kitchen, &lay, &sub, &pair, &d, "world:tasks");
             }
+            // With one order, also the pair's beam search, as for two cooks (the third idle).
+            if k > 1 {
+                continue;
+            }
+            let world = KitchenWorld {
+                restricted: true,
+                ..KitchenWorld::new(&sub)
+            };
+            let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+            if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.05)), cutoff) {
+                keep(
+                    &mut oracle,
+                    kitchen,
+                    &lay,
+                    &sub,
+                    &pair,
+                    &d,
+                    "world:beam-team",
+                );
+            }
+        }
+    }
+    // Two cooks with one order and nothing to cook: the A* over both cooks' decisions,
+    // under the incumbent. Its plans beat the priority rules' where cooks must time a
+    // hand-off to the instant; they count only as plans (replayed like any other), never as
+    // a proof: in a team the model lets the cook that decides first at an instant commit
+    // before the others do. Cooking timers (and a third cook) make the joint states too many
+    // for the time.
+    let cooks_nothing = lay
+        .orders
+        .iter()
+        .all(|(_, needs)| needs.iter().all(|&(_, c)| c != Cut::Cooked));
+    if m == 2 && k == 1 && cooks_nothing {
+        let world = KitchenWorld::new(&lay);
+        let caps = Limits {
+            max_states: limits.max_states.min(MAX_STATES),
+            time: Some(share(0.25).saturating_duration_since(Instant::now())),
+            known_bound: target,
+            cancel: limits.cancel.clone(),
+        };
+        let upper = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+        if let Search::Optimal(plan) | Search::Feasible { plan, .. } =
+            search_below(&world, &caps, upper)
+        {
+            let d = decisions(&plan.steps);
+            keep(
+                &mut oracle,
+                kitchen,
+                &lay,
+                &lay,
+                &[],
+                &d,
+                "world:astar-team",
+            );
         }
     }
     // One cook alone, each in turn.

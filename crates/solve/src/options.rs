@@ -119,6 +119,17 @@ impl Run {
             d.saturating_duration_since(Instant::now()).as_secs_f64()
         })
     }
+
+    /// This run cut to `share` of the seconds left: a first method's slice before the
+    /// next one gets the rest.
+    pub(crate) fn slice(&self, time_limit: f64, share: f64) -> Run {
+        let slice = self.seconds_left(time_limit) * share;
+        let deadline = Instant::now() + std::time::Duration::from_secs_f64(slice);
+        Run {
+            deadline: Some(self.deadline.map_or(deadline, |d| d.min(deadline))),
+            ..self.clone()
+        }
+    }
 }
 
 #[cfg(test)]

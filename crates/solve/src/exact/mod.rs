@@ -148,12 +148,7 @@ fn cp_first_look(
     options: &SolveOptions,
     run: &Run,
 ) -> Option<Outcome> {
-    let slice = run.seconds_left(options.time_limit) * FIRST_LOOK_SHARE;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(slice);
-    let first = Run {
-        deadline: Some(run.deadline.map_or(deadline, |d| d.min(deadline))),
-        ..run.clone()
-    };
+    let first = run.slice(options.time_limit, FIRST_LOOK_SHARE);
     CP.solve(problem, lower, heuristic, options, &first)
         .filter(race::decided)
 }

@@ -20,7 +20,6 @@
 //! (j3013_2, _5, _6) within 10 s, and the split roughly halves many proofs.
 
 use std::num::NonZeroU32;
-use std::time::{Duration, Instant};
 
 use makespan_model::solution::Status;
 
@@ -121,12 +120,7 @@ fn milp_then_refute(
     run: &Run,
     progress: &Progress,
 ) -> Option<Outcome> {
-    let slice = run.seconds_left(options.time_limit) * MILP_SHARE;
-    let deadline = Instant::now() + Duration::from_secs_f64(slice);
-    let first = Run {
-        deadline: Some(run.deadline.map_or(deadline, |d| d.min(deadline))),
-        ..run.clone()
-    };
+    let first = run.slice(options.time_limit, MILP_SHARE);
     let milp = Milp.solve(problem, lower, heuristic, options, &first);
     if milp.as_ref().is_some_and(decided) || run.cancel.is_cancelled() {
         return milp;

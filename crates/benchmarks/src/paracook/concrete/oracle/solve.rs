@@ -91,6 +91,11 @@ pub struct Oracle {
 }
 
 impl Oracle {
+    /// The time every later search must beat: the best plan's (`i64::MAX` without one).
+    fn upper(&self) -> i64 {
+        self.best.as_ref().map_or(i64::MAX, |b| b.time)
+    }
+
     /// The proven lower bound on the optimum: the plan's time when proven.
     pub fn bound(&self) -> i64 {
         match (&self.best, self.optimal) {
@@ -121,6 +126,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let m = lay.agents.len();
     let k = lay.orders.len();
     let share = |part: f64| deadline.min(Instant::now() + budget.mul_f64(part));
+    // An A*'s limits: the state cap, `part` of the budget, the bound it may stop at.
+    let astar_limits = |part: f64| Limits {
+        max_states: limits.max_states.min(MAX_STATES),
+        time: Some(share(part).saturating_duration_since(Instant::now())),
+        known_bound: target,
+        cancel: limits.cancel.clone(),
+    };
     // The task planner first, for every team size: an incumbent that the searches below
     // must beat (and, for one cook, the A* must prove or improve).
     // It wins most kitchens with a team or several orders; the A* gets the most time where
@@ -158,7 +170,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 restricted: true,
                 ..KitchenWorld::new(&sub)
             };
-            let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+            let cutoff = oracle.upper();
             if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.05)), cutoff) {
                 keep(
                     &mut oracle,
@@ -184,13 +196,8 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         .all(|(_, needs)| needs.iter().all(|&(_, c)| c != Cut::Cooked));
     if m == 2 && k == 1 && cooks_nothing {
         let world = KitchenWorld::new(&lay);
-        let caps = Limits {
-            max_states: limits.max_states.min(MAX_STATES),
-            time: Some(share(0.25).saturating_duration_since(Instant::now())),
-            known_bound: target,
-            cancel: limits.cancel.clone(),
-        };
-        let upper = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+        let caps = astar_limits(0.25);
+        let upper = oracle.upper();
         if let Search::Optimal(plan) | Search::Feasible { plan, .. } =
             search_below(&world, &caps, upper)
         {
@@ -215,19 +222,11 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         let world = KitchenWorld::new(&alone);
         let mut exhaustive = None;
         if m == 1 || k <= 2 {
-            let caps = Limits {
-                max_states: limits.max_states.min(MAX_STATES),
-                time: Some(
-                    share(match (m, k) {
-                        (1, ..=2) => 0.7,
-                        (1, _) => 0.35,
-                        _ => 0.5 / m as f64,
-                    })
-                    .saturating_duration_since(Instant::now()),
-                ),
-                known_bound: target,
-                cancel: limits.cancel.clone(),
-            };
+            let caps = astar_limits(match (m, k) {
+                (1, ..=2) => 0.7,
+                (1, _) => 0.35,
+                _ => 0.5 / m as f64,
+            });
             // With one cook, the incumbent is the one cook's: the A* keeps only states that can
             // beat it, and finding none proves it shortest.
             let upper = match &oracle.best {
@@ -268,7 +267,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 Search::Infeasible | Search::Unknown { .. } => {}
             }
         }
-        let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+        let cutoff = oracle.upper();
         if exhaustive.is_none() {
             let world = KitchenWorld {
                 restricted: true,
@@ -281,7 +280,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     keep(&mut oracle, kitchen, &lay, &alone, &[i], &d, "world:beam");
                 }
             }
-            let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+            let cutoff = oracle.upper();
             let until = share(0.3 / m as f64);
             if let Some((d, _)) = beam(&world, 200, 4, Some(until), cutoff) {
                 keep(&mut oracle, kitchen, &lay, &alone, &[i], &d, "world:beam");
@@ -305,7 +304,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             if cancelled() || oracle.best.as_ref().is_some_and(|b| b.time <= target) {
                 break;
             }
-            let cutoff = oracle.best.as_ref().map_or(i64::MAX, |b| b.time);
+            let cutoff = oracle.upper();
             if let Some((d, _)) = beam(&world, width, weight, Some(deadline), cutoff) {
                 keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:beam-team");
             }

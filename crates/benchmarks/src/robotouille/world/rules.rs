@@ -337,6 +337,11 @@ impl State {
             .map(|k| k as u8)
     }
 
+    /// The station of the robot holding `hand` (an item or a container), if one does.
+    pub fn holder(&self, hand: Hand) -> Option<u8> {
+        self.robots.iter().find(|r| r.hand == hand).map(|r| r.at)
+    }
+
     /// `clear(i)`: on a station or an item, with nothing on top.
     pub fn clear(&self, i: u8) -> bool {
         self.items[i as usize].place.station().is_some() && self.above(i).is_none()

@@ -236,11 +236,7 @@ impl<'a> KitchenWorld<'a> {
         let (anchor, on) = match c {
             Obj::Item(i) => {
                 let place = state.items[i as usize].place;
-                let at = place.station().or_else(|| {
-                    (state.robots.iter())
-                        .find(|r| r.hand == Hand::Item(i))
-                        .map(|r| r.at)
-                });
+                let at = place.station().or_else(|| state.holder(Hand::Item(i)));
                 (at.unwrap_or(NONE), place.station())
             }
             Obj::Container(c) => (state.containers[c as usize].at, None),
@@ -306,12 +302,7 @@ impl<'a> KitchenWorld<'a> {
         // kind only by a move (nothing else can be put on that robot's station meanwhile:
         // one robot stands at a station, and only it can place there).
         let holder = match held {
-            true => state
-                .robots
-                .iter()
-                .find(|r| r.hand == Hand::Item(i))
-                .map(|r| r.at)
-                .filter(|&s| s != NONE),
+            true => state.holder(Hand::Item(i)).filter(|&s| s != NONE),
             false => None,
         };
         let on_kind = match it.place {
@@ -543,11 +534,7 @@ impl<'a> KitchenWorld<'a> {
                         .map(|c| {
                             let at = state.containers[c].at;
                             if at == NONE {
-                                let holder = state
-                                    .robots
-                                    .iter()
-                                    .find(|r| r.hand == Hand::Container(c as u8));
-                                if holder.is_some_and(|r| is_sink(r.at)) {
+                                if state.holder(Hand::Container(c as u8)).is_some_and(is_sink) {
                                     2
                                 } else {
                                     3

@@ -14,18 +14,16 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use std::time::Duration;
-
 use pumpkin_solver::conflict_resolvers::resolvers::ResolutionResolver;
 use pumpkin_solver::core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
 use pumpkin_solver::core::branching::value_selection::InDomainMin;
 use pumpkin_solver::core::branching::variable_selection::Smallest;
 use pumpkin_solver::core::results::{ProblemSolution, SatisfactionResult};
-use pumpkin_solver::core::termination::{Combinator, TerminationCondition, TimeBudget};
+use pumpkin_solver::core::termination::TerminationCondition;
 use pumpkin_solver::Solver;
 
 use super::model::{CpModel, Unbuildable};
-use super::{post, Cancelled, Posted, Redundant};
+use super::{post, stop_when, Posted, Redundant};
 use crate::problem::Problem;
 use crate::Cancel;
 
@@ -145,13 +143,7 @@ fn exists(model: &CpModel, seconds: f64, cancel: &Cancel, progress: &Progress) -
     let Posted {
         starts, makespan, ..
     } = post(model, &mut solver, Redundant::Propagators);
-    let mut termination = Combinator::new(
-        Combinator::new(
-            TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
-            Cancelled(cancel),
-        ),
-        Met(Some(progress)),
-    );
+    let mut termination = stop_when(seconds, cancel, Some(progress));
     let mut variables = starts.clone();
     variables.push(makespan);
     let mut brancher =

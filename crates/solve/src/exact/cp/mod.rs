@@ -92,6 +92,22 @@ impl TerminationCondition for Cancelled<'_> {
     }
 }
 
+/// What stops a search: `seconds` running out, the caller cancelling, or `progress` (when
+/// shared with a racing search) holding a bound that meets the best schedule.
+fn stop_when<'a>(
+    seconds: f64,
+    cancel: &'a Cancel,
+    progress: Option<&'a Progress>,
+) -> Combinator<Combinator<TimeBudget, Cancelled<'a>>, Met<'a>> {
+    Combinator::new(
+        Combinator::new(
+            TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
+            Cancelled(cancel),
+        ),
+        Met(progress),
+    )
+}
+
 /// How Pumpkin chooses its next decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Branching {
@@ -156,13 +172,7 @@ fn search(
         orders,
         disjunctions,
     } = post(model, &mut solver, redundant);
-    let mut termination = Combinator::new(
-        Combinator::new(
-            TimeBudget::starting_now(Duration::from_secs_f64(seconds.max(0.0))),
-            Cancelled(cancel),
-        ),
-        Met(progress),
-    );
+    let mut termination = stop_when(seconds, cancel, progress);
     let result = match branching {
         Branching::SmallestStart => {
             let mut variables = starts.clone();

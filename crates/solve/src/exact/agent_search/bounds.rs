@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::rules::Rules;
-use super::{has, Key};
+use super::{has, insert, Bits, Key, WORDS};
 
 /// The head of an activity that has started, and its latest start: far enough out that no
 /// arc from it binds another, near enough that adding a lag cannot overflow.
@@ -23,6 +23,13 @@ pub(super) struct Scratch {
     jobs: Vec<Vec<(i64, i64, i64, i64)>>,
     /// Scratch space of [`meets_due_dates`].
     due: BinaryHeap<Reverse<(i64, i64)>>,
+    /// After [`lower_bound`]: the activities not started whose window closes at the
+    /// state's instant, so every completion shorter than the best starts them then.
+    pub(super) forced: Bits,
+    /// After [`lower_bound`]: the activities not started that no completion shorter than
+    /// the best starts at the state's instant (a head later, or a maximum lag back to an
+    /// activity whose head is too late).
+    pub(super) blocked: Bits,
 }
 
 impl Scratch {
@@ -33,6 +40,8 @@ impl Scratch {
             open: Vec::with_capacity(rules.n),
             jobs: vec![Vec::new(); rules.capacities.len()],
             due: BinaryHeap::new(),
+            forced: [0; WORDS],
+            blocked: [0; WORDS],
         }
     }
 }
@@ -131,6 +140,8 @@ fn windows(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key, now: i64) -> 
 /// than a head, all the demand from there on runs one after another, and the last of
 /// it is followed by its tail).
 pub(super) fn lower_bound(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key, now: i64) -> i64 {
+    scratch.forced = [0; WORDS];
+    scratch.blocked = [0; WORDS];
     if !windows(r, best, scratch, key, now) {
         return i64::MAX;
     }
@@ -152,6 +163,16 @@ pub(super) fn lower_bound(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key
     let (head, latest) = (&scratch.heads, &scratch.latest);
     for &j in &scratch.open {
         let h = head[j];
+        if latest[j] <= now {
+            insert(&mut scratch.forced, j);
+        }
+        if h > now
+            || r.into[j]
+                .iter()
+                .any(|&(i, w)| !has(&key.started, i) && head[i] + w > now)
+        {
+            insert(&mut scratch.blocked, j);
+        }
         bound = bound.max(h + r.tail[j]);
         for &(res, amount, until) in &r.demands[j] {
             jobs[res].push((h, amount * until, r.tail[j] - until, latest[j] + until));

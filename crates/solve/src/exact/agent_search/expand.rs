@@ -2,9 +2,9 @@
 //! against every rule and the canonical forms. Expansion only reads the search's tables,
 //! so the states of one instant are expanded on several threads.
 
-use super::dominance::{Seen, Verdict};
+use super::dominance::{Seen, Split, Verdict};
 use super::rules::Rules;
-use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES};
+use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES, WORDS};
 
 /// What expansion reads: the rules, and the states seen before this instant.
 pub(super) struct Expander<'a> {
@@ -15,6 +15,7 @@ pub(super) struct Expander<'a> {
 /// A child state found by expansion, for the search to keep or drop in order.
 pub(super) struct Found {
     pub(super) key: Key,
+    pub(super) split: Split,
     pub(super) edge: Edge,
 }
 
@@ -51,13 +52,15 @@ impl Expander<'_> {
         }
         if let Some(left) = agent_mid {
             if (0..r.n).all(|j| has(&key.started, j) || r.needs_agent[j]) {
-                self.child(state, t, left, &[], found);
+                if state.forced == [0; WORDS] {
+                    self.child(state, t, left, &[], found);
+                }
                 return;
             }
         }
         let agent_mid = agent_mid.is_some();
         let candidates: Vec<usize> = (0..r.n)
-            .filter(|&j| !has(&key.started, j) && r.earliest[j] <= t)
+            .filter(|&j| !has(&key.started, j) && !has(&state.blocked, j) && r.earliest[j] <= t)
             .filter(|&j| !(r.instant[j] && agent_mid))
             .filter(|&j| {
                 r.into[j].iter().all(|&(i, w)| {
@@ -74,6 +77,14 @@ impl Expander<'_> {
                     .all(|&(res, amount, _)| usage[res] + amount <= r.capacities[res])
             })
             .collect();
+        // A window closing now that nothing here can start in: no completion is short enough.
+        let mut coverable = [0; WORDS];
+        for &j in &candidates {
+            insert(&mut coverable, j);
+        }
+        if (0..WORDS).any(|w| state.forced[w] & !coverable[w] != 0) {
+            return;
+        }
         let mut chosen = Vec::new();
         self.choose(state, t, &candidates, 0, &mut usage, &mut chosen, found);
     }
@@ -96,8 +107,11 @@ impl Expander<'_> {
             }
             return;
         }
-        self.choose(state, t, candidates, from + 1, usage, chosen, found);
         let j = candidates[from];
+        // Leaving out an activity whose window closes now leaves no completion short enough.
+        if !has(&state.forced, j) {
+            self.choose(state, t, candidates, from + 1, usage, chosen, found);
+        }
         let demands = &self.rules.demands[j];
         if demands
             .iter()
@@ -197,11 +211,13 @@ impl Expander<'_> {
         };
         // A state seen by its instant on another path, or dominated by one, is dropped (the
         // search drops the ones found in this instant's other expansions).
-        if self.seen.verdict(r, &child, now) == Verdict::Dropped {
+        let split = Split::new(r, &child);
+        if self.seen.verdict(&split, now) == Verdict::Dropped {
             return;
         }
         found.push(Found {
             key: child,
+            split,
             edge: Edge {
                 parent: state.node,
                 before: key.started,

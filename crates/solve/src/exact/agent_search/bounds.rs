@@ -2,6 +2,7 @@
 //! the one-machine bound and a preemptive due-date check, all from a state at an instant.
 
 use std::cmp::Reverse;
+use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
 use super::rules::Rules;
@@ -232,7 +233,9 @@ fn meets_due_dates(
             due.push(Reverse((d, p)));
             next.next();
         }
-        let Some(Reverse((d, p))) = due.pop() else {
+        // The job due first runs until it is done or the next job is released; a job cut
+        // short keeps its place at the top (only its work shrinks).
+        let Some(mut top) = due.peek_mut() else {
             match next.peek() {
                 Some(&&(h, ..)) => {
                     t = h;
@@ -241,12 +244,16 @@ fn meets_due_dates(
                 None => return true,
             }
         };
+        let Reverse((d, p)) = *top;
         let run = next.peek().map_or(p, |&&(h, ..)| p.min(h - t));
         t += run;
         if run < p {
-            due.push(Reverse((d, p - run)));
-        } else if t > d {
-            return false;
+            top.0 .1 = p - run;
+        } else {
+            PeekMut::pop(top);
+            if t > d {
+                return false;
+            }
         }
     }
 }

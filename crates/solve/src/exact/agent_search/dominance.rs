@@ -71,6 +71,17 @@ impl Split {
     }
 }
 
+impl Split {
+    /// How young the monotone ages are (an age gone counts as infinitely old): a state
+    /// dominates only states at least as young.
+    pub(super) fn youth(&self) -> u64 {
+        self.monotone
+            .iter()
+            .map(|&(_, a)| u64::from(u16::MAX - a) + 1)
+            .sum()
+    }
+}
+
 /// A state seen: its monotone ages, the earliest instant it was reached at, and whether it
 /// is in a run of chunks (and so may dominate only its identical copies).
 struct Entry {

@@ -239,9 +239,12 @@ impl Search<'_> {
                 }
                 Some(found)
             });
-            let Some(found) = found else {
+            let Some(mut found) = found else {
                 return SearchOutcome::GaveUp;
             };
+            // Children that may dominate others first (reached sooner, older ages, fewer that matter), so the
+            // ones they dominate are dropped before they are bounded.
+            found.sort_by_cached_key(|f| (f.edge.now, f.split.youth()));
             let fresh = self.first_reached(found.into_iter());
             let bounds = in_parallel(&fresh, self.threads, |children| {
                 let mut scratch = Scratch::new(rules);

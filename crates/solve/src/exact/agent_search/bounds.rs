@@ -20,6 +20,8 @@ pub(super) struct Scratch {
     latest: Vec<i64>,
     /// The activities still to start, in [`Rules::order`].
     open: Vec<usize>,
+    /// Activities whose window a maximum lag moved, to carry on from.
+    moved: Vec<usize>,
     /// Per resource, `(head, work, tail, due)` of the work left.
     jobs: Vec<Vec<(i64, i64, i64, i64)>>,
     /// Scratch space of [`meets_due_dates`].
@@ -40,6 +42,7 @@ impl Scratch {
             heads: vec![0; rules.n],
             latest: vec![0; rules.n],
             open: Vec::with_capacity(rules.n),
+            moved: Vec::new(),
             jobs: vec![Vec::new(); rules.capacities.len()],
             due: BinaryHeap::new(),
             buckets: Buckets {
@@ -102,41 +105,52 @@ fn windows(r: &Rules, best: i64, scratch: &mut Scratch, key: &Key, now: i64) -> 
             return false;
         }
     }
-    // Maximum lags between activities still to start: relaxed to a fixed point over
-    // every arc if one of them moves a window (the network has no positive cycle; the
-    // passes stop at n in any case, and every value reached is a valid bound).
-    let moved = r.backward.iter().any(|&(i, j, w)| {
-        !has(started, i) && !has(started, j) && (head[i] + w > head[j] || latest[j] - w < latest[i])
-    });
-    if !moved {
-        return true;
+    // Maximum lags between activities still to start: what they move is carried on along
+    // every arc from the activities they move, to a fixed point (the network has no
+    // positive cycle; the carrying stops after n rounds' worth in any case, and every
+    // value reached is a valid bound).
+    let moved = &mut scratch.moved;
+    moved.clear();
+    for &(i, j, w) in &r.backward {
+        if !has(started, i) && !has(started, j) && head[i] + w > head[j] {
+            head[j] = head[i] + w;
+            moved.push(j);
+        }
     }
-    for _ in 0..=r.n {
-        let mut changed = false;
-        for &j in open.iter() {
-            for &(i, w) in &r.into[j] {
-                if head[i] + w > head[j] {
-                    head[j] = head[i] + w;
-                    changed = true;
-                }
+    let mut budget = (r.n + 1) * r.n;
+    while let Some(i) = moved.pop() {
+        for &(k, w) in &r.out_of[i] {
+            if !has(started, k) && head[i] + w > head[k] {
+                head[k] = head[i] + w;
+                moved.push(k);
             }
         }
-        for &j in open.iter().rev() {
-            for &(k, w) in &r.out_of[j] {
-                if latest[k] - w < latest[j] {
-                    latest[j] = latest[k] - w;
-                    changed = true;
-                }
-            }
-            if latest[j] < head[j] {
-                return false;
-            }
-        }
-        if !changed {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
             break;
         }
     }
-    true
+    moved.clear();
+    for &(i, j, w) in &r.backward {
+        if !has(started, i) && !has(started, j) && latest[j] - w < latest[i] {
+            latest[i] = latest[j] - w;
+            moved.push(i);
+        }
+    }
+    let mut budget = (r.n + 1) * r.n;
+    while let Some(k) = moved.pop() {
+        for &(j, w) in &r.into[k] {
+            if !has(started, j) && latest[k] - w < latest[j] {
+                latest[j] = latest[k] - w;
+                moved.push(j);
+            }
+        }
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+    }
+    open.iter().all(|&j| latest[j] >= head[j])
 }
 
 /// A lower bound on the makespan of any schedule through `key` at `now`: the longest

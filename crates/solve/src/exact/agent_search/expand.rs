@@ -166,10 +166,10 @@ impl Expander<'_> {
         }
         let now = t + step;
         let mut ages: Vec<(u16, u16)> = Vec::with_capacity(key.ages.len() + chosen.len());
-        let mut fresh: Vec<usize> = chosen.to_vec();
-        fresh.sort_unstable();
-        // Merged in activity order: the parent's ages are sorted already.
-        let mut fresh = fresh.into_iter().peekable();
+        // Merged in activity order: the parent's ages are sorted already, and `chosen` comes
+        // in the candidates' order, which is the activities'.
+        debug_assert!(chosen.is_sorted());
+        let mut fresh = chosen.iter().copied().peekable();
         let mut old = key.ages.iter().peekable();
         let aged = std::iter::from_fn(|| {
             let older = match (old.peek(), fresh.peek()) {

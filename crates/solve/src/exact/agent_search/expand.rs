@@ -9,7 +9,10 @@ use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES, WORDS};
 /// What expansion reads: the rules, and the states seen before this instant.
 pub(super) struct Expander<'a> {
     pub(super) rules: &'a Rules,
-    pub(super) seen: &'a Seen,
+    /// Where expansion runs on several threads, dropping a child seen or dominated there
+    /// spares the search's check in order, which runs on one; on one thread that check
+    /// alone does it.
+    pub(super) seen: Option<&'a Seen>,
 }
 
 /// A child state found by expansion, for the search to keep or drop in order.
@@ -59,24 +62,30 @@ impl Expander<'_> {
             }
         }
         let agent_mid = agent_mid.is_some();
-        let candidates: Vec<usize> = (0..r.n)
-            .filter(|&j| !has(&key.started, j) && !has(&state.blocked, j) && r.earliest[j] <= t)
-            .filter(|&j| !(r.instant[j] && agent_mid))
-            .filter(|&j| {
-                r.into[j].iter().all(|&(i, w)| {
-                    if has(&key.started, i) {
-                        key.age(i).is_none_or(|a| a >= w)
-                    } else {
-                        w <= 0
-                    }
-                })
-            })
-            .filter(|&j| {
-                r.demands[j]
-                    .iter()
-                    .all(|&(res, amount, _)| usage[res] + amount <= r.capacities[res])
-            })
-            .collect();
+        // Activities not started and not blocked, in order, that every rule lets start now.
+        let mut candidates = Vec::new();
+        for w in 0..WORDS {
+            let mut open = r.all[w] & !key.started[w] & !state.blocked[w];
+            while open != 0 {
+                let j = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let fits = r.earliest[j] <= t
+                    && !(r.instant[j] && agent_mid)
+                    && r.into[j].iter().all(|&(i, w)| {
+                        if has(&key.started, i) {
+                            key.age(i).is_none_or(|a| a >= w)
+                        } else {
+                            w <= 0
+                        }
+                    })
+                    && r.demands[j]
+                        .iter()
+                        .all(|&(res, amount, _)| usage[res] + amount <= r.capacities[res]);
+                if fits {
+                    candidates.push(j);
+                }
+            }
+        }
         // A window closing now that nothing here can start in: no completion is short enough.
         let mut coverable = [0; WORDS];
         for &j in &candidates {
@@ -212,7 +221,10 @@ impl Expander<'_> {
         // A state seen by its instant on another path, or dominated by one, is dropped (the
         // search drops the ones found in this instant's other expansions).
         let split = Split::new(r, &child);
-        if self.seen.verdict(&split, now) == Verdict::Dropped {
+        if self
+            .seen
+            .is_some_and(|seen| seen.verdict(&split, now) == Verdict::Dropped)
+        {
             return;
         }
         found.push(Found {

@@ -223,7 +223,7 @@ impl Search<'_> {
             let best = self.best;
             let expander = Expander {
                 rules,
-                seen: &self.seen,
+                seen: (self.threads > 1).then_some(&self.seen),
             };
             let found = in_parallel(&layer, self.threads, |states| {
                 let mut found = Vec::new();

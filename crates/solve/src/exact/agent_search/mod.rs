@@ -19,6 +19,11 @@
 //! maximum lags included, and the latest start that still ends below the best known) and
 //! a preemptive earliest-due-date check of each unary resource's remaining work against
 //! them (`bounds::meets_due_dates`): each is a relaxation of every shorter completion.
+//! A state's windows also tell its expansion which activities must start at its instant
+//! (their latest start is now) and which cannot (a later head, or a maximum lag back to an
+//! activity that cannot start early enough), so the children that break them are never
+//! made; and an instant's children are kept in order of arrival and age, so one that
+//! another dominates is dropped before it is bounded.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
 //! into one of the form without making it longer (`Expander::canonical`,

@@ -22,17 +22,64 @@
 //! canonical completion of `A` ends no later, and the search explores it. Identical states
 //! need no such care: their completions are the same.
 
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::rules::Rules;
 use super::{Bits, Key, MAX_STATE_VARIABLES};
 
-/// What a dominating state must share with the state it dominates.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// What a dominating state must share with the state it dominates, hashed once when the
+/// state is made: it is looked up two or three times.
+#[derive(Clone, PartialEq, Eq)]
 struct Signature {
+    hash: u64,
     started: Bits,
     values: [u8; MAX_STATE_VARIABLES],
     pinned: Vec<(u16, u16)>,
+}
+
+impl Hash for Signature {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// A state as dominance reads it: its signature and its monotone ages.
+pub(super) struct Split {
+    signature: Signature,
+    monotone: Vec<(u16, u16)>,
+}
+
+impl Split {
+    pub(super) fn new(rules: &Rules, key: &Key) -> Split {
+        let (pinned, monotone): (Vec<_>, Vec<_>) = key
+            .ages
+            .iter()
+            .partition(|&&(i, _)| rules.pinned(usize::from(i), &key.started));
+        let mut hasher = FxHasher::default();
+        (key.started, key.values, &pinned).hash(&mut hasher);
+        Split {
+            signature: Signature {
+                hash: hasher.finish(),
+                started: key.started,
+                values: key.values,
+                pinned,
+            },
+            monotone,
+        }
+    }
+}
+
+impl Split {
+    /// How young the monotone ages are (an age gone counts as infinitely old): a state
+    /// dominates only states at least as young.
+    pub(super) fn youth(&self) -> u64 {
+        self.monotone
+            .iter()
+            .map(|&(_, a)| u64::from(u16::MAX - a) + 1)
+            .sum()
+    }
 }
 
 /// A state seen: its monotone ages, the earliest instant it was reached at, and whether it
@@ -67,18 +114,13 @@ pub(super) enum Verdict {
 }
 
 impl Seen {
-    /// Whether `key` at `now` is dropped: identical to a state seen by `now`, or dominated
-    /// by one.
-    pub(super) fn verdict(&self, rules: &Rules, key: &Key, now: i64) -> Verdict {
-        let (signature, monotone) = split(rules, key);
-        self.judge(&signature, &monotone, now)
-    }
-
-    fn judge(&self, signature: &Signature, monotone: &[(u16, u16)], now: i64) -> Verdict {
-        let dropped = self.groups.get(signature).is_some_and(|entries| {
-            entries
-                .iter()
-                .any(|e| e.at <= now && (e.monotone == monotone || e.dominates(monotone)))
+    /// Whether the state `split` at `now` is dropped: identical to a state seen by `now`, or
+    /// dominated by one.
+    pub(super) fn verdict(&self, split: &Split, now: i64) -> Verdict {
+        let dropped = self.groups.get(&split.signature).is_some_and(|entries| {
+            entries.iter().any(|e| {
+                e.at <= now && (e.monotone == split.monotone || e.dominates(&split.monotone))
+            })
         });
         match dropped {
             true => Verdict::Dropped,
@@ -86,52 +128,38 @@ impl Seen {
         }
     }
 
-    /// Marks `key` seen at `now` unless it is dropped (see [`Seen::verdict`]).
-    pub(super) fn insert(&mut self, rules: &Rules, key: &Key, now: i64) -> Verdict {
-        let (signature, monotone) = split(rules, key);
-        if self.judge(&signature, &monotone, now) == Verdict::Dropped {
+    /// Marks the state `split` seen at `now` unless it is dropped (see [`Seen::verdict`]);
+    /// `in_run`: it is in a run of chunks ([`Rules::chunk_run`]).
+    pub(super) fn insert(&mut self, split: &Split, now: i64, in_run: bool) -> Verdict {
+        if self.verdict(split, now) == Verdict::Dropped {
             return Verdict::Dropped;
         }
-        let entries = self.groups.entry(signature).or_default();
+        let entries = match self.groups.get_mut(&split.signature) {
+            Some(entries) => entries,
+            None => self.groups.entry(split.signature.clone()).or_default(),
+        };
         // Seen before, but later (reached by a longer step): it is reached earlier now.
-        if let Some(e) = entries.iter_mut().find(|e| e.monotone == monotone) {
+        if let Some(e) = entries.iter_mut().find(|e| e.monotone == split.monotone) {
             e.at = now;
             return Verdict::Fresh;
         }
         entries.push(Entry {
-            monotone,
+            monotone: split.monotone.clone(),
             at: now,
-            in_run: rules.chunk_run(key).is_some(),
+            in_run,
         });
         Verdict::Fresh
     }
 
     /// Whether a state seen at `now` is dominated by another seen by then (so its
     /// expansion adds nothing: the other's covers it).
-    pub(super) fn outdone(&self, rules: &Rules, key: &Key, now: i64) -> bool {
-        let (signature, monotone) = split(rules, key);
-        self.groups.get(&signature).is_some_and(|entries| {
-            entries
-                .iter()
-                .any(|e| e.at <= now && e.monotone != monotone && e.dominates(&monotone))
+    pub(super) fn outdone(&self, split: &Split, now: i64) -> bool {
+        self.groups.get(&split.signature).is_some_and(|entries| {
+            entries.iter().any(|e| {
+                e.at <= now && e.monotone != split.monotone && e.dominates(&split.monotone)
+            })
         })
     }
-}
-
-/// The key's signature and its monotone ages.
-fn split(rules: &Rules, key: &Key) -> (Signature, Vec<(u16, u16)>) {
-    let (pinned, monotone) = key
-        .ages
-        .iter()
-        .partition(|&&(i, _)| rules.pinned(usize::from(i), &key.started));
-    (
-        Signature {
-            started: key.started,
-            values: key.values,
-            pinned,
-        },
-        monotone,
-    )
 }
 
 /// Whether every age in `b` is at most the same activity's age in `a` (an activity missing

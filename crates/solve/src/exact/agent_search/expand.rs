@@ -2,19 +2,23 @@
 //! against every rule and the canonical forms. Expansion only reads the search's tables,
 //! so the states of one instant are expanded on several threads.
 
-use super::dominance::{Seen, Verdict};
+use super::dominance::{Seen, Split, Verdict};
 use super::rules::Rules;
-use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES};
+use super::{has, insert, Bits, Key, State, MAX_STATE_VARIABLES, WORDS};
 
 /// What expansion reads: the rules, and the states seen before this instant.
 pub(super) struct Expander<'a> {
     pub(super) rules: &'a Rules,
-    pub(super) seen: &'a Seen,
+    /// Where expansion runs on several threads, dropping a child seen or dominated there
+    /// spares the search's check in order, which runs on one; on one thread that check
+    /// alone does it.
+    pub(super) seen: Option<&'a Seen>,
 }
 
 /// A child state found by expansion, for the search to keep or drop in order.
 pub(super) struct Found {
     pub(super) key: Key,
+    pub(super) split: Split,
     pub(super) edge: Edge,
 }
 
@@ -51,29 +55,45 @@ impl Expander<'_> {
         }
         if let Some(left) = agent_mid {
             if (0..r.n).all(|j| has(&key.started, j) || r.needs_agent[j]) {
-                self.child(state, t, left, &[], found);
+                if state.forced == [0; WORDS] {
+                    self.child(state, t, left, &[], found);
+                }
                 return;
             }
         }
         let agent_mid = agent_mid.is_some();
-        let candidates: Vec<usize> = (0..r.n)
-            .filter(|&j| !has(&key.started, j) && r.earliest[j] <= t)
-            .filter(|&j| !(r.instant[j] && agent_mid))
-            .filter(|&j| {
-                r.into[j].iter().all(|&(i, w)| {
-                    if has(&key.started, i) {
-                        key.age(i).is_none_or(|a| a >= w)
-                    } else {
-                        w <= 0
-                    }
-                })
-            })
-            .filter(|&j| {
-                r.demands[j]
-                    .iter()
-                    .all(|&(res, amount, _)| usage[res] + amount <= r.capacities[res])
-            })
-            .collect();
+        // Activities not started and not blocked, in order, that every rule lets start now.
+        let mut candidates = Vec::new();
+        for w in 0..WORDS {
+            let mut open = r.all[w] & !key.started[w] & !state.blocked[w];
+            while open != 0 {
+                let j = w * 64 + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let fits = r.earliest[j] <= t
+                    && !(r.instant[j] && agent_mid)
+                    && r.into[j].iter().all(|&(i, w)| {
+                        if has(&key.started, i) {
+                            key.age(i).is_none_or(|a| a >= w)
+                        } else {
+                            w <= 0
+                        }
+                    })
+                    && r.demands[j]
+                        .iter()
+                        .all(|&(res, amount, _)| usage[res] + amount <= r.capacities[res]);
+                if fits {
+                    candidates.push(j);
+                }
+            }
+        }
+        // A window closing now that nothing here can start in: no completion is short enough.
+        let mut coverable = [0; WORDS];
+        for &j in &candidates {
+            insert(&mut coverable, j);
+        }
+        if (0..WORDS).any(|w| state.forced[w] & !coverable[w] != 0) {
+            return;
+        }
         let mut chosen = Vec::new();
         self.choose(state, t, &candidates, 0, &mut usage, &mut chosen, found);
     }
@@ -96,8 +116,11 @@ impl Expander<'_> {
             }
             return;
         }
-        self.choose(state, t, candidates, from + 1, usage, chosen, found);
         let j = candidates[from];
+        // Leaving out an activity whose window closes now leaves no completion short enough.
+        if !has(&state.forced, j) {
+            self.choose(state, t, candidates, from + 1, usage, chosen, found);
+        }
         let demands = &self.rules.demands[j];
         if demands
             .iter()
@@ -152,10 +175,10 @@ impl Expander<'_> {
         }
         let now = t + step;
         let mut ages: Vec<(u16, u16)> = Vec::with_capacity(key.ages.len() + chosen.len());
-        let mut fresh: Vec<usize> = chosen.to_vec();
-        fresh.sort_unstable();
-        // Merged in activity order: the parent's ages are sorted already.
-        let mut fresh = fresh.into_iter().peekable();
+        // Merged in activity order: the parent's ages are sorted already, and `chosen` comes
+        // in the candidates' order, which is the activities'.
+        debug_assert!(chosen.is_sorted());
+        let mut fresh = chosen.iter().copied().peekable();
         let mut old = key.ages.iter().peekable();
         let aged = std::iter::from_fn(|| {
             let older = match (old.peek(), fresh.peek()) {
@@ -197,11 +220,16 @@ impl Expander<'_> {
         };
         // A state seen by its instant on another path, or dominated by one, is dropped (the
         // search drops the ones found in this instant's other expansions).
-        if self.seen.verdict(r, &child, now) == Verdict::Dropped {
+        let split = Split::new(r, &child);
+        if self
+            .seen
+            .is_some_and(|seen| seen.verdict(&split, now) == Verdict::Dropped)
+        {
             return;
         }
         found.push(Found {
             key: child,
+            split,
             edge: Edge {
                 parent: state.node,
                 before: key.started,

@@ -19,6 +19,11 @@
 //! maximum lags included, and the latest start that still ends below the best known) and
 //! a preemptive earliest-due-date check of each unary resource's remaining work against
 //! them (`bounds::meets_due_dates`): each is a relaxation of every shorter completion.
+//! A state's windows also tell its expansion which activities must start at its instant
+//! (their latest start is now) and which cannot (a later head, or a maximum lag back to an
+//! activity that cannot start early enough), so the children that break them are never
+//! made; and an instant's children are kept in order of arrival and age, so one that
+//! another dominates is dropped before it is bounded.
 //!
 //! Two canonical forms cut the choices, each an exchange argument that turns any schedule
 //! into one of the form without making it longer (`Expander::canonical`,
@@ -50,7 +55,7 @@ use crate::exact::unit_search::SearchOutcome;
 use crate::problem::Problem;
 use crate::Cancel;
 use bounds::{lower_bound, Scratch};
-use dominance::{Seen, Verdict};
+use dominance::{Seen, Split, Verdict};
 use expand::{Edge, Expander, Found};
 use rules::Rules;
 
@@ -158,7 +163,13 @@ impl Key {
 
 struct State {
     key: Key,
+    split: Split,
     node: u32,
+    /// Activities every completion shorter than the best starts at the state's instant
+    /// (their windows close there).
+    forced: Bits,
+    /// Activities no completion shorter than the best starts at the state's instant.
+    blocked: Bits,
 }
 
 /// Parent pointer: the activities started at instant `at` on the way here are
@@ -194,8 +205,19 @@ impl Search<'_> {
             ages: Vec::new(),
             values: [u8::MAX; MAX_STATE_VARIABLES],
         };
-        self.layers
-            .insert(0, vec![(State { key: root, node: 0 }, 0)]);
+        self.layers.insert(
+            0,
+            vec![(
+                State {
+                    split: Split::new(self.rules, &root),
+                    key: root,
+                    node: 0,
+                    forced: [0; WORDS],
+                    blocked: [0; WORDS],
+                },
+                0,
+            )],
+        );
         let rules = self.rules;
         while let Some((t, layer)) = self.layers.pop_first() {
             if t >= self.best {
@@ -206,7 +228,7 @@ impl Search<'_> {
             let best = self.best;
             let expander = Expander {
                 rules,
-                seen: &self.seen,
+                seen: (self.threads > 1).then_some(&self.seen),
             };
             let found = in_parallel(&layer, self.threads, |states| {
                 let mut found = Vec::new();
@@ -215,37 +237,47 @@ impl Search<'_> {
                     // expanded twice: rare, and cheaper than looking it up again.) One that
                     // a state found since dominates is not: that state's completions
                     // cover its own.
-                    if *bound < best && !self.seen.outdone(rules, &state.key, t) {
+                    if *bound < best && !self.seen.outdone(&state.split, t) {
                         self.running()?;
                         expander.expand(state, t, &mut found);
                     }
                 }
                 Some(found)
             });
-            let Some(found) = found else {
+            let Some(mut found) = found else {
                 return SearchOutcome::GaveUp;
             };
+            // Children that may dominate others first (reached sooner, older ages, fewer that matter), so the
+            // ones they dominate are dropped before they are bounded.
+            found.sort_by_cached_key(|f| (f.edge.now, f.split.youth()));
             let fresh = self.first_reached(found.into_iter());
             let bounds = in_parallel(&fresh, self.threads, |children| {
                 let mut scratch = Scratch::new(rules);
                 children
                     .iter()
-                    .map(|(key, edge)| {
+                    .map(|(key, _, edge)| {
                         self.running()?;
-                        Some(lower_bound(rules, best, &mut scratch, key, edge.now))
+                        let bound = lower_bound(rules, best, &mut scratch, key, edge.now);
+                        Some((bound, scratch.forced, scratch.blocked))
                     })
                     .collect()
             });
             let Some(bounds) = bounds else {
                 return SearchOutcome::GaveUp;
             };
-            for ((key, edge), bound) in fresh.into_iter().zip(bounds) {
+            for ((key, split, edge), (bound, forced, blocked)) in fresh.into_iter().zip(bounds) {
                 if bound < self.best {
                     let node = self.push(&edge, &key.started);
-                    self.layers
-                        .entry(edge.now)
-                        .or_default()
-                        .push((State { key, node }, bound));
+                    self.layers.entry(edge.now).or_default().push((
+                        State {
+                            key,
+                            split,
+                            node,
+                            forced,
+                            blocked,
+                        },
+                        bound,
+                    ));
                 }
             }
             if self.nodes.len() > MAX_STATES {
@@ -271,9 +303,9 @@ impl Search<'_> {
     /// recorded, and every other child neither seen by its instant nor dominated is marked
     /// seen and returned. A copy reached later, on the same instant or after, is dropped:
     /// its bound could be no lower.
-    fn first_reached(&mut self, found: impl Iterator<Item = Found>) -> Vec<(Key, Edge)> {
+    fn first_reached(&mut self, found: impl Iterator<Item = Found>) -> Vec<(Key, Split, Edge)> {
         let mut fresh = Vec::new();
-        for Found { key, edge } in found {
+        for Found { key, split, edge } in found {
             if key.started == self.rules.all {
                 let node = self.push(&edge, &key.started);
                 let makespan = self.makespan(&self.starts(node));
@@ -283,10 +315,11 @@ impl Search<'_> {
                 }
                 continue;
             }
-            if self.seen.insert(self.rules, &key, edge.now) == Verdict::Dropped {
+            let in_run = self.rules.chunk_run(&key).is_some();
+            if self.seen.insert(&split, edge.now, in_run) == Verdict::Dropped {
                 continue;
             }
-            fresh.push((key, edge));
+            fresh.push((key, split, edge));
         }
         fresh
     }

@@ -11,6 +11,7 @@ pub mod bounds {
 
 /// Schedules by priority rules, sampling and local search.
 pub mod heuristics {
+    pub use crate::heuristics::shop::Shop;
     pub use crate::heuristics::{best, Effort};
 }
 

@@ -13,6 +13,7 @@ use makespan_solve::certify::certify;
 use makespan_solve::check::cross_check;
 use makespan_solve::internals::bounds;
 use makespan_solve::internals::cp::{self, lns, CpModel, CpOutcome, Row, Var};
+use makespan_solve::internals::heuristics::{self, Effort, Shop};
 use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
 use makespan_solve::internals::Problem;
 use makespan_solve::{solve, Cancel, SolveOptions};
@@ -242,6 +243,33 @@ proptest! {
         }
     }
 
+    /// The tabu search on a job shop's machine sequences (with releases) returns schedules
+    /// that hold in the model, no longer than the one it starts from and never shorter
+    /// than the MILP's optimum.
+    #[test]
+    fn tabu_search_schedules_hold_and_never_beat_the_optimum(
+        jobs in 2usize..=4,
+        machines in 2usize..=3,
+        seed in 0u64..1_000,
+        releases in proptest::collection::vec(0i64..=6, 12),
+    ) {
+        let mut instance = makespan_testkit::job_shop::job_shop("js", jobs, machines, seed);
+        for (a, release) in instance.activities.iter_mut().zip(releases) {
+            a.release = (release > 0).then_some(release);
+        }
+        let problem = Problem::compile(&instance).unwrap();
+        let shop = Shop::of(&problem).expect("a job shop with releases");
+        let first = heuristics::best(&problem, 0, Effort::default()).unwrap();
+        let optimum = milp_optimum(&problem).expect("a job shop has schedules");
+        let (starts, makespan) = shop
+            .improve(&first.starts[..problem.len()], optimum, 0.2, &Cancel::new(), seed, |_, _| false)
+            .expect("the heuristic's schedule orders every machine");
+        let model = CpModel::build(&problem, first.makespan(&problem)).unwrap();
+        prop_assert!(holds_in(&model, &starts, makespan));
+        prop_assert_eq!(starts.iter().zip(&problem.durations).map(|(s, p)| s + p).max(), Some(makespan));
+        prop_assert!(makespan >= optimum);
+    }
+
     /// Energetic reasoning (in every search but a proof's) keeps the optimum: the search
     /// with it, the proof's search without any redundant propagator (a DRCP log), and the
     /// MILP agree, on resources wide enough for several tasks at once.
@@ -352,6 +380,31 @@ fn a_race_on_two_threads_proves_the_job_shop_optimum() {
     let s = solve(&instance, &options);
     assert_eq!((s.status, s.makespan), (Status::Optimal, Some(70)), "{s:?}");
     assert!(verify(&instance, &s.schedule).valid);
+}
+
+/// The 8 × 8 job shop that the heuristic leaves at 71: the tabu search on its machine
+/// sequences reaches the optimum 70, and stops there.
+#[test]
+fn the_tabu_search_reaches_the_job_shop_optimum() {
+    let problem = Problem::compile(&makespan_testkit::job_shop::needs_branching()).unwrap();
+    let first = heuristics::best(&problem, 70, Effort::default()).unwrap();
+    assert!(first.makespan(&problem) > 70);
+    let shop = Shop::of(&problem).expect("a job shop");
+    for seed in 0..3 {
+        let (starts, makespan) = shop
+            .improve(
+                &first.starts[..problem.len()],
+                70,
+                30.0,
+                &Cancel::new(),
+                seed,
+                |_, _| false,
+            )
+            .unwrap();
+        assert_eq!(makespan, 70, "seed {seed}");
+        let model = CpModel::build(&problem, 70).unwrap();
+        assert!(holds_in(&model, &starts, makespan));
+    }
 }
 
 /// A certificate with one number changed is rejected, whatever its kind.

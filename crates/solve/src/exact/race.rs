@@ -34,10 +34,12 @@ use crate::problem::Problem;
 use crate::{Run, SolveOptions};
 
 /// The strategy of the constraint model that races another: other random choices, and
-/// on job shops a proof that branches on start times, beside the first's on orders.
+/// on job shops a tabu search on the machine sequences first and a proof that branches
+/// on activity, beside the first's on orders.
 const RIVAL: cp::Strategy = cp::Strategy {
     seed: cp::SEED + 1,
     branching: cp::Branching::Activity,
+    tabu: true,
 };
 
 /// Pumpkin on this thread and the second method (on the other threads) on one of its own;

@@ -7,6 +7,7 @@ mod dispatch;
 mod local;
 mod profile;
 mod sgs;
+pub(crate) mod shop;
 mod start_rules;
 
 use std::time::Instant;

@@ -16,9 +16,11 @@
 //!   for the next event before walking) lose nothing, since any plan can be shifted earlier
 //!   into that form without changing what an action finds, and the states it drops hold a
 //!   plate that can never be served or an ingredient beyond what the orders need;
-//! - **two cooks, one order, nothing to cook**: the A* over both cooks' decisions, under
-//!   the incumbent, for plans only (the model lets the cook deciding first at an instant
-//!   commit before the others, so an exhaustive search there is no proof);
+//! - **a team with one order**: the A* over the joint model, under the incumbent: at each
+//!   instant the free cooks decide in any order, each acting, walking or sleeping until the
+//!   next event (an action another cook commits at that instant included, and every step
+//!   while something cooks); that loses no plan, so an exhaustive end is a proof and a
+//!   stopped one a lower bound;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
 //!   one order also a beam search);
 //! - **the team**, by beam search under the incumbent, at two widths.
@@ -37,12 +39,12 @@ use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
-use super::layout::{Cut, Layout};
+use super::layout::Layout;
 use super::model::Decision;
 use super::rolling::rolling;
 use super::tasks;
 use super::world::KitchenWorld;
-use super::{answer, replay, Planned};
+use super::{answer, replay, replay_in, Planned};
 use crate::paracook::concrete::bounds::{instance_bound, Bound};
 use crate::paracook::concrete::sim::{self, Mode, Plan};
 use crate::paracook::concrete::Kitchen;
@@ -85,8 +87,9 @@ pub struct Oracle {
     pub refused: Vec<String>,
     /// States the searches kept.
     pub states: u64,
-    /// A lower bound the one cook's A* established when it stopped: every plan passes a
-    /// state it still had queued, whose time so far plus estimate is at least this (0: none).
+    /// A lower bound an exact A* established (the one cook's, or the team's over the joint
+    /// model): when it stopped, every plan passes a state it still had queued, whose time so
+    /// far plus estimate is at least this; when it ended, its optimum (0: none).
     pub searched: i64,
 }
 
@@ -140,7 +143,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let until = share(match (m, k) {
         (1, ..=2) => 0.15,
         (1, _) => 0.25,
-        (_, 1) => 0.3,
+        (_, 1) => 0.15,
         (2, _) => 0.7,
         _ => 0.5,
     });
@@ -184,33 +187,28 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             }
         }
     }
-    // Two cooks with one order and nothing to cook: the A* over both cooks' decisions,
-    // under the incumbent. Its plans beat the priority rules' where cooks must time a
-    // hand-off to the instant; they count only as plans (replayed like any other), never as
-    // a proof: in a team the model lets the cook that decides first at an instant commit
-    // before the others do. Cooking timers (and a third cook) make the joint states too many
-    // for the time.
-    let cooks_nothing = lay
-        .orders
-        .iter()
-        .all(|(_, needs)| needs.iter().all(|&(_, c)| c != Cut::Cooked));
-    if m == 2 && k == 1 && cooks_nothing {
-        let world = KitchenWorld::new(&lay);
-        let caps = astar_limits(0.25);
+    // A team with one order: the A* over the joint model (every free agent decides, in any
+    // order, and may sleep until the next event), under the incumbent. Its model loses no
+    // plan (see `KitchenWorld::joint`), so an exhaustive end is a proof and a stopped one a
+    // lower bound; its plans count once the game replays them, like any other.
+    if m > 1 && k == 1 {
+        let world = KitchenWorld::joint(&lay);
+        let caps = astar_limits(0.5);
         let upper = oracle.upper();
-        if let Search::Optimal(plan) | Search::Feasible { plan, .. } =
-            search_below(&world, &caps, upper)
-        {
-            let d = decisions(&plan.steps);
-            keep(
-                &mut oracle,
-                kitchen,
-                &lay,
-                &lay,
-                &[],
-                &d,
-                "world:astar-team",
-            );
+        match search_below(&world, &caps, upper) {
+            Search::Optimal(plan) => {
+                oracle.searched = oracle.searched.max(plan.cost);
+                let d = decisions(&plan.steps);
+                keep_joint(&mut oracle, kitchen, &lay, &d);
+            }
+            Search::Feasible { plan, bound } => {
+                oracle.searched = oracle.searched.max(bound);
+                let d = decisions(&plan.steps);
+                keep_joint(&mut oracle, kitchen, &lay, &d);
+            }
+            Search::Infeasible if upper < i64::MAX => oracle.searched = oracle.searched.max(upper),
+            Search::Unknown { bound } => oracle.searched = oracle.searched.max(bound.min(upper)),
+            Search::Infeasible => {}
         }
     }
     // One cook alone, each in turn.
@@ -320,6 +318,16 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     Ok(oracle)
 }
 
+/// [`keep`] for decisions of the joint model.
+fn keep_joint(oracle: &mut Oracle, kitchen: &Kitchen, lay: &Layout, d: &[Decision]) {
+    match replay_in(lay, d, true) {
+        Some(planned) => keep_planned(oracle, kitchen, lay, planned, "world:astar-team"),
+        None => oracle
+            .refused
+            .push("world:astar-team: the model does not replay its own plan".into()),
+    }
+}
+
 fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
     steps.iter().map(|s| s.action).collect()
 }
@@ -347,6 +355,18 @@ fn keep(
             a.0 = cooks[a.0 as usize] as u8;
         }
     }
+    keep_planned(oracle, kitchen, team, planned, method);
+}
+
+/// Keeps a plan the model replayed when both modes of the game serve every order without an
+/// error and it is the shortest so far.
+fn keep_planned(
+    oracle: &mut Oracle,
+    kitchen: &Kitchen,
+    team: &Layout,
+    planned: Planned,
+    method: &str,
+) {
     if oracle
         .best
         .as_ref()
@@ -448,7 +468,7 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
                     best.time,
                     bound,
                     if oracle.searched > oracle.intended_bound.value {
-                        "the one cook's search"
+                        "the exact search"
                     } else {
                         oracle.intended_bound.argument.name()
                     }

@@ -5,24 +5,27 @@
 //! - **the task planner** (any team): priority rules over recipe tasks and local moves;
 //! - **one order at a time** (one cook, several orders): each stage an exact search from
 //!   where the last one ended;
-//! - **one cook alone**, for each cook: a plan where the others stand still is a plan for the
-//!   team, so it is an incumbent for every team size; with one cook the A* over the model
-//!   runs first (with a team, only for at most two orders, as an incumbent), and an
-//!   exhaustive search is a proof, a stopped one a lower bound (every plan shorter than the
-//!   incumbent passes a state still queued, and none of those is below the least time so
-//!   far plus estimate): the estimate it is guided by never passes the time still needed (a property test
-//!   checks it against the exact time from every state of small kitchens), for one cook the
-//!   model's decisions (walk, then act on arrival, or wait there for the next event, or wait
-//!   for the next event before walking) lose nothing, since any plan can be shifted earlier
-//!   into that form without changing what an action finds, and the states it drops hold a
-//!   plate that can never be served or an ingredient beyond what the orders need;
-//! - **a team with one order**: the A* over the joint model, under the incumbent: at each
+//! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
+//!   one order also a beam search);
+//! - **a team with one or two orders**: the A* over the joint model, under the incumbent: at each
 //!   instant the free cooks decide in any order, each acting, walking or sleeping until the
 //!   next event (an action another cook commits at that instant included, and every step
 //!   while something cooks); that loses no plan, so an exhaustive end is a proof and a
-//!   stopped one a lower bound;
-//! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
-//!   one order also a beam search);
+//!   stopped one a lower bound (a test checks on tiny kitchens that it meets a brute force
+//!   over every plan in the game's order, and that its estimate never passes the exact time
+//!   still needed from any state);
+//! - **one cook alone**, for each cook (except a team with one or two orders, which the
+//!   joint search covers): a plan where the others stand still is a plan for the team, so
+//!   it is an incumbent for every team size; with one cook the A* over the model runs first,
+//!   and an exhaustive search is a proof, a
+//!   stopped one a lower bound (every plan shorter than the incumbent passes a state still
+//!   queued, and none of those is below the least time so far plus estimate): the estimate
+//!   it is guided by never passes the time still needed (a property test checks it against
+//!   the exact time from every state of small kitchens), for one cook the model's decisions
+//!   (walk, then act on arrival, or wait there for the next event, or wait for the next
+//!   event before walking) lose nothing, since any plan can be shifted earlier into that
+//!   form without changing what an action finds, and the states it drops hold a plate that
+//!   can never be served or an ingredient beyond what the orders need;
 //! - **the team**, by beam search under the incumbent, at two widths.
 //!
 //! `optimal` means: the plan meets the bound under
@@ -187,13 +190,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             }
         }
     }
-    // A team with one order: the A* over the joint model (every free agent decides, in any
+    // A team with one or two orders: the A* over the joint model (every free agent decides, in any
     // order, and may sleep until the next event), under the incumbent. Its model loses no
     // plan (see `KitchenWorld::joint`), so an exhaustive end is a proof and a stopped one a
     // lower bound; its plans count once the game replays them, like any other.
-    if m > 1 && k == 1 {
+    if m > 1 && k <= 2 {
         let world = KitchenWorld::joint(&lay);
-        let caps = astar_limits(0.5);
+        let caps = astar_limits(if k == 1 { 0.6 } else { 0.25 });
         let upper = oracle.upper();
         match search_below(&world, &caps, upper) {
             Search::Optimal(plan) => {
@@ -211,26 +214,23 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             Search::Infeasible => {}
         }
     }
-    // One cook alone, each in turn.
+    // One cook alone, each in turn (a team with one or two orders has the joint search
+    // instead, whose plans include every one cook's).
     for i in 0..m {
+        if m > 1 && k <= 2 {
+            break;
+        }
         if cancelled() || oracle.optimal {
             break;
         }
         let alone = lay.alone(i);
         let world = KitchenWorld::new(&alone);
         let mut exhaustive = None;
-        if m == 1 || k <= 2 {
-            let caps = astar_limits(match (m, k) {
-                (1, ..=2) => 0.7,
-                (1, _) => 0.35,
-                _ => 0.5 / m as f64,
-            });
-            // With one cook, the incumbent is the one cook's: the A* keeps only states that can
-            // beat it, and finding none proves it shortest.
-            let upper = match &oracle.best {
-                Some(b) if m == 1 => b.time,
-                _ => i64::MAX,
-            };
+        if m == 1 {
+            let caps = astar_limits(if k <= 2 { 0.7 } else { 0.35 });
+            // The A* keeps only states that can beat the incumbent, and finding none proves
+            // it shortest.
+            let upper = oracle.upper();
             match search_below(&world, &caps, upper) {
                 Search::Optimal(p) => {
                     exhaustive = Some(p.cost);
@@ -245,9 +245,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     );
                 }
                 Search::Feasible { plan, bound } => {
-                    if m == 1 {
-                        oracle.searched = oracle.searched.max(bound);
-                    }
+                    oracle.searched = oracle.searched.max(bound);
                     keep(
                         &mut oracle,
                         kitchen,
@@ -259,10 +257,10 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     );
                 }
                 Search::Infeasible if upper < i64::MAX => exhaustive = Some(upper),
-                Search::Unknown { bound } if m == 1 => {
+                Search::Unknown { bound } => {
                     oracle.searched = oracle.searched.max(bound.min(upper));
                 }
-                Search::Infeasible | Search::Unknown { .. } => {}
+                Search::Infeasible => {}
             }
         }
         let cutoff = oracle.upper();

@@ -41,20 +41,21 @@ impl<'a> KitchenWorld<'a> {
     /// a station to decide again there, or sleeping until the next event, whatever causes it
     /// (an action another agent commits later at the same instant included).
     ///
-    /// Why nothing is lost: take any plan the rules as stated accept, in a kitchen where
-    /// nothing is cooked. Call an *event* the end of a walk, a chop or a wash, or a plate's
-    /// return. A run of an agent's zero-time actions and the timed action after them (its
-    /// *chain*) that does not start at an event, nor where the agent's own last action ended,
-    /// can move back to the last event before it, after everything else that happens then:
-    /// nothing happens in between, so every chain there finds what it found before, its walk
-    /// arrives earlier (agents never block one another) and its chop or wash ends earlier on
-    /// a station no one may touch while it is locked. Every such move lowers the sum of the
-    /// chains' start times, so moving ends, and the plan it ends with is a path here with
-    /// the same serves. Consecutive walks are one direct walk, no longer. The orders within
-    /// an instant are a relaxation of the game's (by when each action started), so the
-    /// exhaustive search bounds the game's plans, and a plan it finds still goes through
-    /// the game's replay before it counts. With cooking, taking cookware off a stove at
-    /// another time changes how long it cooks, and the argument does not hold.
+    /// Why nothing is lost: take any plan the rules as stated accept. Call an *event* the
+    /// end of a walk, a chop or a wash, a plate's return, and every step while cookware
+    /// cooks on a stove (how long it has cooked changes what taking it off leaves). A run of
+    /// an agent's zero-time actions and the timed action after them (its *chain*) that does
+    /// not start at an event, nor where the agent's own last action ended, can move back to
+    /// the last event before it, after everything else that happens then: nothing happens
+    /// in between, so every chain there finds what it found before, its walk arrives earlier
+    /// (agents never block one another) and its chop or wash ends earlier on a station no
+    /// one may touch while it is locked. Every such move lowers the sum of the chains'
+    /// start times, so moving ends, and the plan it ends with is a path here with the same
+    /// serves. Consecutive walks are one direct walk, no longer. A walk or a sleep changes
+    /// nothing another agent finds, so it may wait for its turn as the first free agent's.
+    /// The orders within an instant relax the game's (by when each action started), so the
+    /// exhaustive search bounds the game's plans; a plan it finds still goes through the
+    /// game's replay before it counts.
     pub fn joint(lay: &'a Layout) -> Self {
         KitchenWorld {
             joint: true,

@@ -36,7 +36,6 @@
 use std::time::{Duration, Instant};
 
 use makespan_model::instance::{Instance, LoadError};
-use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Status;
 use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
@@ -49,6 +48,7 @@ use super::tasks;
 use super::world::KitchenWorld;
 use super::{answer, replay, replay_in, Planned};
 use crate::paracook::concrete::bounds::{instance_bound, Bound};
+use crate::paracook::concrete::replay::schedule_of;
 use crate::paracook::concrete::sim::{self, Mode, Plan};
 use crate::paracook::concrete::Kitchen;
 use crate::simulated::WorldSolution;
@@ -408,28 +408,6 @@ fn keep_planned(
     });
 }
 
-/// The plan as a world's schedule: one entry per action, the action in the harness's JSON as
-/// its text, on its cook, `[start, end)`.
-pub fn schedule(lay: &Layout, planned: &Planned) -> Vec<ScheduledActivity> {
-    let mut actions: Vec<_> = planned
-        .actions
-        .iter()
-        .filter(|a| !(matches!(a.1, super::model::Act::MoveTo(_)) && a.2 == a.3))
-        .collect();
-    actions.sort_by_key(|a| (a.2, a.0));
-    actions
-        .into_iter()
-        .map(|&(agent, act, start, end)| {
-            ScheduledActivity::at(
-                super::action_json(lay, act, start, end).to_string(),
-                Some(u32::from(agent)),
-                i64::from(start),
-                i64::from(end - start),
-            )
-        })
-        .collect()
-}
-
 /// The `Simulated::solve` of the concrete kitchens: the oracle on the instance's kitchen.
 pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, LoadError> {
     let here = std::path::Path::new(&instance.name);
@@ -446,8 +424,6 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
     };
     let oracle = plan_kitchen(&kitchen, limits)
         .map_err(|e| LoadError::format(here, "source.notes.world", e))?;
-    let lay = Layout::of_kitchen(&kitchen)
-        .map_err(|e| LoadError::format(here, "source.notes.world", e))?;
     let bound = oracle.bound();
     let states = oracle.states;
     Ok(match oracle.best {
@@ -457,7 +433,11 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
             } else {
                 Status::Feasible
             },
-            plan: schedule(&lay, &best.planned),
+            // The replay of the answer as written, waits and their splits included.
+            plan: match Plan::from_json(&best.answer) {
+                Ok(plan) => schedule_of(&plan, &best.intended),
+                Err(e) => return Err(LoadError::format(here, "source.notes.world", e)),
+            },
             lower_bound: Some(bound),
             method: best.method.clone(),
             reason: (!oracle.optimal).then(|| {

@@ -684,9 +684,25 @@ impl Estimator {
             let leg = dirty_legs.get(k).copied().unwrap_or(from_return);
             work = work.saturating_add(leg.min(FAR) + WASH_TIME);
         }
-        let busy: i32 = state.agents.iter().map(|a| i32::from(a.at.max(0))).sum();
+        // Each agent can take on work only once its current action ends, and an action
+        // still running when the last order is served delays nothing: the least `t` with
+        // `Σ (t − min(busy, t)) ≥ work`.
+        if work <= 0 {
+            return 0;
+        }
         let m = self.agents as i32;
-        (busy + work + m - 1) / m
+        let capacity = |t: i32| -> i32 {
+            state
+                .agents
+                .iter()
+                .map(|a| t - i32::from(a.at.max(0)).min(t))
+                .sum()
+        };
+        let mut t = (work + m - 1) / m;
+        while capacity(t) < work && t < FAR {
+            t += 1;
+        }
+        t
     }
 }
 

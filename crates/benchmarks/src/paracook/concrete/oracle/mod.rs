@@ -21,6 +21,8 @@ pub mod solve;
 pub mod tasks;
 pub mod world;
 
+use std::collections::HashMap;
+
 use serde_json::{json, Map, Value};
 
 use layout::Layout;
@@ -39,12 +41,25 @@ pub struct Planned {
 /// Replays decisions in the model; `None` when one of them fails or the orders are not all
 /// served at the end.
 pub fn replay(lay: &Layout, decisions: &[Decision]) -> Option<Planned> {
+    replay_in(lay, decisions, false)
+}
+
+/// [`replay`] in the model the decisions come from: the joint one (`joint`, see
+/// [`world::KitchenWorld::joint`]) or the one where agents decide in the game's order.
+pub fn replay_in(lay: &Layout, decisions: &[Decision], joint: bool) -> Option<Planned> {
     let mut state = State::initial(lay);
     let mut log = Log::default();
-    state.settle(lay, Some(&mut log)).ok()?;
+    let settle = |state: &mut State, log: &mut Log| {
+        if joint {
+            state.settle_joint(lay, Some(log))
+        } else {
+            state.settle(lay, Some(log))
+        }
+    };
+    settle(&mut state, &mut log).ok()?;
     for &d in decisions {
         state.apply(lay, d, Some(&mut log)).ok()?;
-        state.settle(lay, Some(&mut log)).ok()?;
+        settle(&mut state, &mut log).ok()?;
     }
     if !state.done(lay) {
         return None;
@@ -74,17 +89,69 @@ pub fn action_json(lay: &Layout, act: Act, start: i32, end: i32) -> Value {
 
 /// The plan in the harness's answer form: each agent's actions in order, waits filling
 /// any idle time between them.
+///
+/// At one instant the game runs the agents in the order their ending actions began (ties by
+/// agent number), and a plan's zero-time actions at that instant must run in the planner's
+/// order. An agent that waited before acting gets its wait split so that the last part
+/// begins after the actions of the agents that act before it (where the wait is long
+/// enough); the game's replay is the judge of the rest.
 pub fn answer(lay: &Layout, plan: &Planned) -> Value {
+    let n = lay.agents.len();
+    let mut per: Vec<Vec<(Act, i32, i32)>> = vec![Vec::new(); n];
+    // Where each agent's first zero-time action at an instant comes in the planner's order.
+    let mut first: HashMap<(usize, i32), usize> = HashMap::new();
+    for (pos, &(agent, act, start, end)) in plan.actions.iter().enumerate() {
+        if matches!(act, Act::MoveTo(_)) && start == end {
+            continue;
+        }
+        per[agent as usize].push((act, start, end));
+        if start == end {
+            first.entry((agent as usize, start)).or_insert(pos);
+        }
+    }
+    let mut at: Vec<(i32, usize, usize)> = first.iter().map(|(&(a, t), &p)| (t, p, a)).collect();
+    at.sort_unstable();
+    // (instant, agent) → when the last part of the agent's wait before it begins.
+    let mut split: HashMap<(usize, i32), i32> = HashMap::new();
+    let mut began: Vec<(i32, usize)> = Vec::new();
+    for (j, &(t, _, a)) in at.iter().enumerate() {
+        if j == 0 || at[j - 1].0 != t {
+            began.clear();
+        }
+        let k = per[a].iter().position(|x| x.1 == t).unwrap_or(0);
+        let (prev_start, prev_end) = match k {
+            0 => (-1, 0),
+            _ => (per[a][k - 1].1, per[a][k - 1].2),
+        };
+        let reg = if prev_end == t || (k == 0 && t == 0) {
+            (prev_start, a)
+        } else {
+            let need = began.iter().copied().max().unwrap_or((-1, 0));
+            let mut s = prev_end;
+            if (s, a) < need {
+                s = if a > need.1 { need.0 } else { need.0 + 1 };
+            }
+            if s < t {
+                split.insert((a, t), s);
+                (s, a)
+            } else {
+                (prev_end, a)
+            }
+        };
+        began.push(reg);
+    }
     let mut lists = Map::new();
     for (i, (name, _)) in lay.agents.iter().enumerate() {
         let mut list = Vec::new();
         let mut now = 0;
-        for &(_, act, start, end) in plan.actions.iter().filter(|a| a.0 as usize == i) {
-            if matches!(act, Act::MoveTo(_)) && start == end {
-                continue;
-            }
+        for &(act, start, end) in &per[i] {
             if start > now {
-                list.push(json!({"action": "Wait", "duration": start - now}));
+                let s = split.get(&(i, start)).copied().unwrap_or(now).max(now);
+                for (from, to) in [(now, s), (s, start)] {
+                    if to > from {
+                        list.push(json!({"action": "Wait", "duration": to - from}));
+                    }
+                }
             }
             list.push(action_json(lay, act, start, end));
             now = end;

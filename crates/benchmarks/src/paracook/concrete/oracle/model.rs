@@ -147,6 +147,10 @@ pub enum Job {
     Processing(u8),
     /// Waiting.
     Wait,
+    /// Idle until the next thing happens, whatever it is (the joint model only): another
+    /// agent's action ending (one committed later at this instant included), cookware
+    /// done, a plate back.
+    Sleep,
 }
 
 /// One agent.
@@ -200,6 +204,11 @@ pub enum Decision {
         /// How long.
         duration: i16,
     },
+    /// Sleep until the next event (the joint model only).
+    Sleep {
+        /// The agent.
+        agent: u8,
+    },
 }
 
 /// A step the game would refuse or the planner drops.
@@ -226,6 +235,8 @@ pub struct Log {
     pub now: i32,
     /// `(agent, action, start, end)` in the order they complete.
     pub done: Vec<(u8, Act, i32, i32)>,
+    /// When each agent's timed action began (the joint model keeps no start in its states).
+    begun: Vec<i32>,
 }
 
 impl Log {
@@ -306,6 +317,14 @@ impl State {
             .min()
     }
 
+    /// Whether cookware on a stove is cooking.
+    fn cooking(&self, lay: &Layout) -> bool {
+        self.places.iter().enumerate().any(|(s, p)| {
+            matches!(p, Some(Item::Ware(_, bag, left))
+                if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove)
+        })
+    }
+
     /// Lets `dt` pass: actions, cooking and returns advance.
     fn advance(&mut self, lay: &Layout, dt: i16) {
         if dt <= 0 {
@@ -379,6 +398,8 @@ impl State {
                     record(&mut log, Act::Wait, a.reg);
                     self.free(i);
                 }
+                // Only the joint model sleeps.
+                Job::Sleep => return Err(Dead),
             }
         }
     }
@@ -391,7 +412,21 @@ impl State {
     }
 
     /// Takes a decision of the agent that decides now; its zero-time action runs at once.
-    pub fn apply(&mut self, lay: &Layout, d: Decision, log: Option<&mut Log>) -> Result<(), Dead> {
+    pub fn apply(
+        &mut self,
+        lay: &Layout,
+        d: Decision,
+        mut log: Option<&mut Log>,
+    ) -> Result<(), Dead> {
+        if let Some(log) = log.as_deref_mut() {
+            let agent = match d {
+                Decision::Go { agent, .. }
+                | Decision::Wait { agent, .. }
+                | Decision::Sleep { agent } => agent as usize,
+            };
+            log.begun.resize(self.agents.len(), 0);
+            log.begun[agent] = log.now;
+        }
         match d {
             Decision::Go {
                 agent,
@@ -431,8 +466,108 @@ impl State {
                 a.at = duration;
                 a.reg = 0;
             }
+            Decision::Sleep { agent } => {
+                let a = &mut self.agents[agent as usize];
+                a.job = Job::Sleep;
+                a.at = 0;
+                a.reg = 0;
+            }
         }
         Ok(())
+    }
+
+    /// The agents that may decide now in the joint model: the one in the middle of its
+    /// zero-time actions if there is one (the game runs one agent's zero-time actions
+    /// without a break), else every free agent, in any order.
+    pub fn joint_deciders(&self) -> Vec<usize> {
+        if let Some(i) = self
+            .agents
+            .iter()
+            .position(|a| a.job == Job::Decide && a.reg == FIRST)
+        {
+            return vec![i];
+        }
+        (0..self.agents.len())
+            .filter(|&i| self.agents[i].job == Job::Decide)
+            .collect()
+    }
+
+    /// The joint model's [`State::settle`]: every action that ends now completes first
+    /// (a walk, a chop or a wash: none of them changes what another agent's action at this
+    /// instant finds, except that a finished chop or wash frees its station, which the rules
+    /// as stated let go before any taking), then, if an agent is free, it returns; otherwise
+    /// time runs to the next event and every sleeping agent wakes. Returns the time that
+    /// passed; `Dead` when every agent sleeps and nothing can happen any more.
+    pub fn settle_joint(&mut self, lay: &Layout, mut log: Option<&mut Log>) -> Result<i32, Dead> {
+        let mut passed = 0i32;
+        loop {
+            for i in 0..self.agents.len() {
+                let a = self.agents[i];
+                if a.at > 0 || matches!(a.job, Job::Decide | Job::Sleep) {
+                    continue;
+                }
+                let mut record = |act: Act, began: bool| {
+                    if let Some(log) = log.as_deref_mut() {
+                        let start = if began { log.begun[i] } else { log.now };
+                        log.done.push((i as u8, act, start, log.now));
+                    }
+                };
+                let mut mid_chain = false;
+                match a.job {
+                    Job::Go(station, then) => {
+                        record(Act::MoveTo(a.cell), true);
+                        match then {
+                            Then::Interact => {
+                                self.interact(lay, i, station as usize)?;
+                                record(Act::Interact(station), false);
+                                mid_chain = true;
+                            }
+                            Then::Process => {
+                                self.start_process(lay, i, station as usize)?;
+                                if let Some(log) = log.as_deref_mut() {
+                                    log.begun[i] = log.now;
+                                }
+                                continue;
+                            }
+                            Then::Stay => {}
+                        }
+                    }
+                    Job::Processing(station) => {
+                        self.finish_process(lay, station as usize)?;
+                        record(Act::Process(station), true);
+                    }
+                    _ => record(Act::Wait, true),
+                }
+                let a = &mut self.agents[i];
+                a.job = Job::Decide;
+                a.at = 0;
+                a.reg = if mid_chain { FIRST } else { 0 };
+            }
+            if self.agents.iter().any(|a| a.job == Job::Decide) {
+                return Ok(passed);
+            }
+            let Some(mut dt) = self.next_event(lay, usize::MAX) else {
+                return Err(Dead);
+            };
+            // While cookware cooks, how long it has cooked changes what taking it off the
+            // stove leaves: a sleeping agent wakes at every step of it.
+            if self.agents.iter().any(|a| a.job == Job::Sleep) && self.cooking(lay) {
+                dt = dt.min(1);
+            }
+            passed += i32::from(dt);
+            self.advance(lay, dt);
+            if let Some(log) = log.as_deref_mut() {
+                log.now += i32::from(dt);
+            }
+            for a in &mut self.agents {
+                // Order within an instant is the search's choice: starts are not kept.
+                a.reg = 0;
+                if a.job == Job::Sleep {
+                    a.job = Job::Decide;
+                    a.at = 0;
+                }
+            }
+        }
     }
 
     fn locked_by_other(&self, me: usize, station: usize) -> bool {

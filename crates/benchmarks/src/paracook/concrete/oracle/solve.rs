@@ -5,22 +5,27 @@
 //! - **the task planner** (any team): priority rules over recipe tasks and local moves;
 //! - **one order at a time** (one cook, several orders): each stage an exact search from
 //!   where the last one ended;
-//! - **one cook alone**, for each cook: a plan where the others stand still is a plan for the
-//!   team, so it is an incumbent for every team size; with one cook the A* over the model
-//!   runs first (with a team, only for at most two orders, as an incumbent), and an
-//!   exhaustive search is a proof, a stopped one a lower bound (every plan shorter than the
-//!   incumbent passes a state still queued, and none of those is below the least time so
-//!   far plus estimate): the estimate it is guided by never passes the time still needed (a property test
-//!   checks it against the exact time from every state of small kitchens), for one cook the
-//!   model's decisions (walk, then act on arrival, or wait there for the next event, or wait
-//!   for the next event before walking) lose nothing, since any plan can be shifted earlier
-//!   into that form without changing what an action finds, and the states it drops hold a
-//!   plate that can never be served or an ingredient beyond what the orders need;
-//! - **two cooks, one order, nothing to cook**: the A* over both cooks' decisions, under
-//!   the incumbent, for plans only (the model lets the cook deciding first at an instant
-//!   commit before the others, so an exhaustive search there is no proof);
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
 //!   one order also a beam search);
+//! - **a team with one or two orders**: the A* over the joint model, under the incumbent: at each
+//!   instant the free cooks decide in any order, each acting, walking or sleeping until the
+//!   next event (an action another cook commits at that instant included, and every step
+//!   while something cooks); that loses no plan, so an exhaustive end is a proof and a
+//!   stopped one a lower bound (a test checks on tiny kitchens that it meets a brute force
+//!   over every plan in the game's order, and that its estimate never passes the exact time
+//!   still needed from any state);
+//! - **one cook alone**, for each cook (except a team with one or two orders, which the
+//!   joint search covers): a plan where the others stand still is a plan for the team, so
+//!   it is an incumbent for every team size; with one cook the A* over the model runs first,
+//!   and an exhaustive search is a proof, a
+//!   stopped one a lower bound (every plan shorter than the incumbent passes a state still
+//!   queued, and none of those is below the least time so far plus estimate): the estimate
+//!   it is guided by never passes the time still needed (a property test checks it against
+//!   the exact time from every state of small kitchens), for one cook the model's decisions
+//!   (walk, then act on arrival, or wait there for the next event, or wait for the next
+//!   event before walking) lose nothing, since any plan can be shifted earlier into that
+//!   form without changing what an action finds, and the states it drops hold a plate that
+//!   can never be served or an ingredient beyond what the orders need;
 //! - **the team**, by beam search under the incumbent, at two widths.
 //!
 //! `optimal` means: the plan meets the bound under
@@ -31,19 +36,19 @@
 use std::time::{Duration, Instant};
 
 use makespan_model::instance::{Instance, LoadError};
-use makespan_model::schedule::ScheduledActivity;
 use makespan_model::solution::Status;
 use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
-use super::layout::{Cut, Layout};
+use super::layout::Layout;
 use super::model::Decision;
 use super::rolling::rolling;
 use super::tasks;
 use super::world::KitchenWorld;
-use super::{answer, replay, Planned};
+use super::{answer, replay, replay_in, Planned};
 use crate::paracook::concrete::bounds::{instance_bound, Bound};
+use crate::paracook::concrete::replay::schedule_of;
 use crate::paracook::concrete::sim::{self, Mode, Plan};
 use crate::paracook::concrete::Kitchen;
 use crate::simulated::WorldSolution;
@@ -85,8 +90,9 @@ pub struct Oracle {
     pub refused: Vec<String>,
     /// States the searches kept.
     pub states: u64,
-    /// A lower bound the one cook's A* established when it stopped: every plan passes a
-    /// state it still had queued, whose time so far plus estimate is at least this (0: none).
+    /// A lower bound an exact A* established (the one cook's, or the team's over the joint
+    /// model): when it stopped, every plan passes a state it still had queued, whose time so
+    /// far plus estimate is at least this; when it ended, its optimum (0: none).
     pub searched: i64,
 }
 
@@ -140,7 +146,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let until = share(match (m, k) {
         (1, ..=2) => 0.15,
         (1, _) => 0.25,
-        (_, 1) => 0.3,
+        (_, 1) => 0.15,
         (2, _) => 0.7,
         _ => 0.5,
     });
@@ -184,55 +190,47 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             }
         }
     }
-    // Two cooks with one order and nothing to cook: the A* over both cooks' decisions,
-    // under the incumbent. Its plans beat the priority rules' where cooks must time a
-    // hand-off to the instant; they count only as plans (replayed like any other), never as
-    // a proof: in a team the model lets the cook that decides first at an instant commit
-    // before the others do. Cooking timers (and a third cook) make the joint states too many
-    // for the time.
-    let cooks_nothing = lay
-        .orders
-        .iter()
-        .all(|(_, needs)| needs.iter().all(|&(_, c)| c != Cut::Cooked));
-    if m == 2 && k == 1 && cooks_nothing {
-        let world = KitchenWorld::new(&lay);
-        let caps = astar_limits(0.25);
+    // A team with one or two orders: the A* over the joint model (every free agent decides, in any
+    // order, and may sleep until the next event), under the incumbent. Its model loses no
+    // plan (see `KitchenWorld::joint`), so an exhaustive end is a proof and a stopped one a
+    // lower bound; its plans count once the game replays them, like any other.
+    if m > 1 && k <= 2 {
+        let world = KitchenWorld::joint(&lay);
+        let caps = astar_limits(if k == 1 { 0.6 } else { 0.25 });
         let upper = oracle.upper();
-        if let Search::Optimal(plan) | Search::Feasible { plan, .. } =
-            search_below(&world, &caps, upper)
-        {
-            let d = decisions(&plan.steps);
-            keep(
-                &mut oracle,
-                kitchen,
-                &lay,
-                &lay,
-                &[],
-                &d,
-                "world:astar-team",
-            );
+        match search_below(&world, &caps, upper) {
+            Search::Optimal(plan) => {
+                oracle.searched = oracle.searched.max(plan.cost);
+                let d = decisions(&plan.steps);
+                keep_joint(&mut oracle, kitchen, &lay, &d);
+            }
+            Search::Feasible { plan, bound } => {
+                oracle.searched = oracle.searched.max(bound);
+                let d = decisions(&plan.steps);
+                keep_joint(&mut oracle, kitchen, &lay, &d);
+            }
+            Search::Infeasible if upper < i64::MAX => oracle.searched = oracle.searched.max(upper),
+            Search::Unknown { bound } => oracle.searched = oracle.searched.max(bound.min(upper)),
+            Search::Infeasible => {}
         }
     }
-    // One cook alone, each in turn.
+    // One cook alone, each in turn (a team with one or two orders has the joint search
+    // instead, whose plans include every one cook's).
     for i in 0..m {
+        if m > 1 && k <= 2 {
+            break;
+        }
         if cancelled() || oracle.optimal {
             break;
         }
         let alone = lay.alone(i);
         let world = KitchenWorld::new(&alone);
         let mut exhaustive = None;
-        if m == 1 || k <= 2 {
-            let caps = astar_limits(match (m, k) {
-                (1, ..=2) => 0.7,
-                (1, _) => 0.35,
-                _ => 0.5 / m as f64,
-            });
-            // With one cook, the incumbent is the one cook's: the A* keeps only states that can
-            // beat it, and finding none proves it shortest.
-            let upper = match &oracle.best {
-                Some(b) if m == 1 => b.time,
-                _ => i64::MAX,
-            };
+        if m == 1 {
+            let caps = astar_limits(if k <= 2 { 0.7 } else { 0.35 });
+            // The A* keeps only states that can beat the incumbent, and finding none proves
+            // it shortest.
+            let upper = oracle.upper();
             match search_below(&world, &caps, upper) {
                 Search::Optimal(p) => {
                     exhaustive = Some(p.cost);
@@ -247,9 +245,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     );
                 }
                 Search::Feasible { plan, bound } => {
-                    if m == 1 {
-                        oracle.searched = oracle.searched.max(bound);
-                    }
+                    oracle.searched = oracle.searched.max(bound);
                     keep(
                         &mut oracle,
                         kitchen,
@@ -261,10 +257,10 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     );
                 }
                 Search::Infeasible if upper < i64::MAX => exhaustive = Some(upper),
-                Search::Unknown { bound } if m == 1 => {
+                Search::Unknown { bound } => {
                     oracle.searched = oracle.searched.max(bound.min(upper));
                 }
-                Search::Infeasible | Search::Unknown { .. } => {}
+                Search::Infeasible => {}
             }
         }
         let cutoff = oracle.upper();
@@ -320,6 +316,16 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     Ok(oracle)
 }
 
+/// [`keep`] for decisions of the joint model.
+fn keep_joint(oracle: &mut Oracle, kitchen: &Kitchen, lay: &Layout, d: &[Decision]) {
+    match replay_in(lay, d, true) {
+        Some(planned) => keep_planned(oracle, kitchen, lay, planned, "world:astar-team"),
+        None => oracle
+            .refused
+            .push("world:astar-team: the model does not replay its own plan".into()),
+    }
+}
+
 fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
     steps.iter().map(|s| s.action).collect()
 }
@@ -347,6 +353,18 @@ fn keep(
             a.0 = cooks[a.0 as usize] as u8;
         }
     }
+    keep_planned(oracle, kitchen, team, planned, method);
+}
+
+/// Keeps a plan the model replayed when both modes of the game serve every order without an
+/// error and it is the shortest so far.
+fn keep_planned(
+    oracle: &mut Oracle,
+    kitchen: &Kitchen,
+    team: &Layout,
+    planned: Planned,
+    method: &str,
+) {
     if oracle
         .best
         .as_ref()
@@ -390,28 +408,6 @@ fn keep(
     });
 }
 
-/// The plan as a world's schedule: one entry per action, the action in the harness's JSON as
-/// its text, on its cook, `[start, end)`.
-pub fn schedule(lay: &Layout, planned: &Planned) -> Vec<ScheduledActivity> {
-    let mut actions: Vec<_> = planned
-        .actions
-        .iter()
-        .filter(|a| !(matches!(a.1, super::model::Act::MoveTo(_)) && a.2 == a.3))
-        .collect();
-    actions.sort_by_key(|a| (a.2, a.0));
-    actions
-        .into_iter()
-        .map(|&(agent, act, start, end)| {
-            ScheduledActivity::at(
-                super::action_json(lay, act, start, end).to_string(),
-                Some(u32::from(agent)),
-                i64::from(start),
-                i64::from(end - start),
-            )
-        })
-        .collect()
-}
-
 /// The `Simulated::solve` of the concrete kitchens: the oracle on the instance's kitchen.
 pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, LoadError> {
     let here = std::path::Path::new(&instance.name);
@@ -428,8 +424,6 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
     };
     let oracle = plan_kitchen(&kitchen, limits)
         .map_err(|e| LoadError::format(here, "source.notes.world", e))?;
-    let lay = Layout::of_kitchen(&kitchen)
-        .map_err(|e| LoadError::format(here, "source.notes.world", e))?;
     let bound = oracle.bound();
     let states = oracle.states;
     Ok(match oracle.best {
@@ -439,7 +433,11 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
             } else {
                 Status::Feasible
             },
-            plan: schedule(&lay, &best.planned),
+            // The replay of the answer as written, waits and their splits included.
+            plan: match Plan::from_json(&best.answer) {
+                Ok(plan) => schedule_of(&plan, &best.intended),
+                Err(e) => return Err(LoadError::format(here, "source.notes.world", e)),
+            },
             lower_bound: Some(bound),
             method: best.method.clone(),
             reason: (!oracle.optimal).then(|| {
@@ -448,7 +446,7 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
                     best.time,
                     bound,
                     if oracle.searched > oracle.intended_bound.value {
-                        "the one cook's search"
+                        "the exact search"
                     } else {
                         oracle.intended_bound.argument.name()
                     }

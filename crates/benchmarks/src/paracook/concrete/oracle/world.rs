@@ -19,6 +19,8 @@ pub struct KitchenWorld<'a> {
     pub restricted: bool,
     /// Where the search starts (`None`: the kitchen's start, settled).
     pub start: Option<State>,
+    /// Search the joint model, complete for a team (see [`KitchenWorld::joint`]).
+    pub joint: bool,
 }
 
 impl<'a> KitchenWorld<'a> {
@@ -29,12 +31,93 @@ impl<'a> KitchenWorld<'a> {
             est: Estimator::new(lay, Rules::Intended),
             restricted: false,
             start: None,
+            joint: false,
+        }
+    }
+
+    /// The joint model of a team, whose exhaustive search is a proof: at each instant the
+    /// free agents decide in any order (one agent's zero-time actions without a break, as
+    /// the game runs them), each acting on a station next to it, walking to a cell next to
+    /// a station to decide again there, or sleeping until the next event, whatever causes it
+    /// (an action another agent commits later at the same instant included).
+    ///
+    /// Why nothing is lost: take any plan the rules as stated accept. Call an *event* the
+    /// end of a walk, a chop or a wash, a plate's return, and every step while cookware
+    /// cooks on a stove (how long it has cooked changes what taking it off leaves). A run of
+    /// an agent's zero-time actions and the timed action after them (its *chain*) that does
+    /// not start at an event, nor where the agent's own last action ended, can move back to
+    /// the last event before it, after everything else that happens then: nothing happens
+    /// in between, so every chain there finds what it found before, its walk arrives earlier
+    /// (agents never block one another) and its chop or wash ends earlier on a station no
+    /// one may touch while it is locked. Every such move lowers the sum of the chains'
+    /// start times, so moving ends, and the plan it ends with is a path here with the same
+    /// serves. Consecutive walks are one direct walk, no longer. A walk or a sleep changes
+    /// nothing another agent finds, so it may wait for its turn as the first free agent's.
+    /// The orders within an instant relax the game's (by when each action started), so the
+    /// exhaustive search bounds the game's plans; a plan it finds still goes through the
+    /// game's replay before it counts.
+    pub fn joint(lay: &'a Layout) -> Self {
+        KitchenWorld {
+            joint: true,
+            ..KitchenWorld::new(lay)
+        }
+    }
+
+    /// Every decision of the agents that may decide in the joint model, with the state it
+    /// leads to and the time that passes.
+    fn expand_joint(&self, state: &State, out: &mut Vec<(Decision, i64, State)>) {
+        let deciders = state.joint_deciders();
+        for &i in &deciders {
+            let agent = state.agents[i];
+            // A walk or a sleep changes nothing another agent finds at this instant, so
+            // the first free agent takes it first: the other orders reach the same states.
+            let pure = i == deciders[0];
+            let mut stays: Vec<u8> = Vec::new();
+            for (s, station) in self.lay.stations.iter().enumerate() {
+                let process = matches!(station.kind, StationKind::Board | StationKind::Sink);
+                for &cell in &station.access {
+                    if cell != agent.cell {
+                        if pure && !stays.contains(&cell) && self.lay.dist(agent.cell, cell) < FAR {
+                            stays.push(cell);
+                            let then = Then::Stay;
+                            let d = Decision::Go {
+                                agent: i as u8,
+                                cell,
+                                station: s as u8,
+                                then,
+                            };
+                            self.child(state, d, out);
+                        }
+                        continue;
+                    }
+                    let thens: &[Then] = if process {
+                        &[Then::Interact, Then::Process]
+                    } else {
+                        &[Then::Interact]
+                    };
+                    for &then in thens {
+                        let d = Decision::Go {
+                            agent: i as u8,
+                            cell,
+                            station: s as u8,
+                            then,
+                        };
+                        self.child(state, d, out);
+                    }
+                }
+            }
+            if pure {
+                self.child(state, Decision::Sleep { agent: i as u8 }, out);
+            }
         }
     }
 
     /// Every decision the agent deciding in `state` can take, with the state it leads to
     /// (after events run up to the next decision) and the time that passes.
     pub fn expand(&self, state: &State, out: &mut Vec<(Decision, i64, State)>) {
+        if self.joint {
+            return self.expand_joint(state, out);
+        }
         let Some(i) = state.decider() else { return };
         let agent = state.agents[i];
         for (s, station) in self.lay.stations.iter().enumerate() {
@@ -106,7 +189,12 @@ impl<'a> KitchenWorld<'a> {
         if next.apply(self.lay, d, None).is_err() {
             return;
         }
-        let Ok(passed) = next.settle(self.lay, None) else {
+        let settled = if self.joint {
+            next.settle_joint(self.lay, None)
+        } else {
+            next.settle(self.lay, None)
+        };
+        let Ok(passed) = settled else {
             return;
         };
         if self.restricted && self.unusual(state, &next) {

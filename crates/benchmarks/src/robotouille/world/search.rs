@@ -772,11 +772,22 @@ impl World for KitchenWorld<'_> {
                 .map(|&v| &table[self.anchor_at[v]..self.anchor_at[v] + vars[v].domain.len()])
                 .collect();
             let mut chains = vec![i64::MAX; members.len()];
+            // The stations some object is anchored at: every other candidate station gives
+            // the same sum (the work depends on the station only through them).
+            let anchors = (costs.iter().flat_map(|row| row.iter()))
+                .filter(|a| a.anchor != NONE)
+                .fold(0u64, |b, a| b | 1 << a.anchor);
+            let mut elsewhere: Option<i64> = None;
             for (n, obj) in candidates.iter().enumerate() {
                 let target = match *obj {
                     Obj::Station(s) => Some(s),
                     _ => None,
                 };
+                let plain = target.is_some_and(|s| anchors & 1 << s == 0);
+                if let Some(sum) = elsewhere.filter(|_| plain) {
+                    per[n] = sum;
+                    continue;
+                }
                 // Variables that must still be brought to `s`: no candidate is there now.
                 let arrives = |m: usize| {
                     target.is_some_and(|s| {
@@ -832,11 +843,14 @@ impl World for KitchenWorld<'_> {
                     sum = sum.saturating_add(cheapest_distinct(&rows, *width, 0, 0));
                 }
                 per[n] = sum.min(INFEASIBLE);
+                if plain {
+                    elsewhere = Some(per[n]);
+                }
             }
             chain = chain.max(chains.into_iter().max().unwrap_or(0));
             work.push(per);
         }
-        total += self.cheapest_assignment(&work, 0, &mut Vec::new());
+        total += self.cheapest_assignment(&work);
         let total = total.max(self.matched(state, &table));
         // Each robot with an empty hand may make its first pick where it stands, without a
         // move (a robot that holds something must put it down first, and then the only
@@ -1076,28 +1090,57 @@ impl KitchenWorld<'_> {
     }
 
     /// The least total work over assignments of distinct stations (within a kind) to the
-    /// station variables from `depth` on.
-    fn cheapest_assignment(
+    /// station variables.
+    fn cheapest_assignment(&self, work: &[Vec<i64>]) -> i64 {
+        // Each variable's candidates cheapest first, and the least work of the variables
+        // after each depth, to cut branches that cannot beat the best sum found.
+        let order: Vec<Vec<usize>> = (work.iter())
+            .map(|w| {
+                let mut o: Vec<usize> = (0..w.len()).collect();
+                o.sort_by_key(|&n| w[n]);
+                o
+            })
+            .collect();
+        let mut rest = vec![0i64; work.len() + 1];
+        for d in (0..work.len()).rev() {
+            let least = work[d].iter().copied().min().unwrap_or(INFEASIBLE);
+            rest[d] = rest[d + 1].saturating_add(least);
+        }
+        let mut best = INFEASIBLE;
+        self.assign(work, &order, &rest, 0, 0, &mut Vec::new(), &mut best);
+        best
+    }
+
+    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far; improves `best`.
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
         &self,
         work: &[Vec<i64>],
+        order: &[Vec<usize>],
+        rest: &[i64],
         depth: usize,
+        sum: i64,
         taken: &mut Vec<(usize, Obj)>,
-    ) -> i64 {
+        best: &mut i64,
+    ) {
         if depth == self.dish_vars.len() {
-            return 0;
+            *best = (*best).min(sum);
+            return;
         }
         let var = &self.k.goal.vars[self.dish_vars[depth]];
-        let mut best = INFEASIBLE;
-        for (n, obj) in var.domain.iter().enumerate() {
-            if taken.iter().any(|(g, o)| *g == var.group && o == obj) {
+        for &n in &order[depth] {
+            let here = sum.saturating_add(work[depth][n]);
+            if here.saturating_add(rest[depth + 1]) >= *best {
+                break; // the candidates after it cost no less
+            }
+            let obj = var.domain[n];
+            if taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
                 continue;
             }
-            taken.push((var.group, *obj));
-            let rest = self.cheapest_assignment(work, depth + 1, taken);
+            taken.push((var.group, obj));
+            self.assign(work, order, rest, depth + 1, here, taken, best);
             taken.pop();
-            best = best.min(work[depth][n] + rest);
         }
-        best
     }
 }
 

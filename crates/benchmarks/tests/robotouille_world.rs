@@ -679,3 +679,94 @@ fn the_bound_never_exceeds_the_steps_left_on_an_optimal_plan_of_a_seeded_kitchen
         "{larger} kitchens of two dishes or soups checked"
     );
 }
+
+/// A world that counts its expansions.
+struct Counting<'a, W> {
+    world: &'a W,
+    expanded: std::sync::atomic::AtomicU64,
+}
+
+impl<W: makespan_world::World> makespan_world::World for Counting<'_, W> {
+    type State = W::State;
+    type Action = W::Action;
+    fn initial(&self) -> W::State {
+        self.world.initial()
+    }
+    fn is_goal(&self, s: &W::State) -> bool {
+        self.world.is_goal(s)
+    }
+    fn successors(&self, s: &W::State, out: &mut Vec<(W::Action, i64, W::State)>) {
+        self.expanded
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.world.successors(s, out)
+    }
+    fn lower_bound(&self, s: &W::State) -> i64 {
+        self.world.lower_bound(s)
+    }
+}
+
+/// This process's CPU seconds (user and system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |n: usize| {
+        fields
+            .get(n)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+#[test]
+/// The exact search's speed where it runs out of time: A* over a fixed number of states on
+/// kitchens of synchronous task 8 and multi-agent task 9, in expansions per second of CPU time (other work on the
+/// machine does not skew it).
+#[ignore = "a measurement: cargo test -p makespan-benchmarks --test robotouille_world expansions -- --ignored --nocapture"]
+fn expansions_per_second_where_the_search_runs_out_of_time() {
+    use makespan_benchmarks::robotouille::world::{kitchen_of, KitchenWorld};
+    use makespan_world::{search, Outcome};
+    let Some(root) = upstream() else { return };
+    let states: usize = std::env::var("SPEED_STATES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200_000);
+    for (set, task, seed) in [
+        ("synchronous", "8", "default"),
+        ("synchronous", "8", "126"),
+        ("synchronous", "8", "420"),
+        ("multi_agent", "9", "126"),
+    ] {
+        let opts = makespan_benchmarks::ImportOptions::default()
+            .with("sets", &[set])
+            .and_then(|o| o.with("tasks", &[task]))
+            .and_then(|o| o.with("seeds", &[seed]))
+            .unwrap();
+        let instance = makespan_benchmarks::import(&root, &opts).unwrap().remove(0);
+        let k = kitchen_of(&instance).unwrap().unwrap();
+        let inner = KitchenWorld::new(&k);
+        let world = Counting {
+            world: &inner,
+            expanded: std::sync::atomic::AtomicU64::new(0),
+        };
+        let limits = Limits {
+            max_states: states,
+            time: None,
+            ..Limits::default()
+        };
+        let cpu = cpu_seconds();
+        let outcome = search(&world, &limits);
+        let cpu = cpu_seconds() - cpu;
+        let n = world.expanded.load(std::sync::atomic::Ordering::Relaxed);
+        let bound = match outcome {
+            Outcome::Optimal(p) => p.cost,
+            Outcome::Feasible { bound, .. } | Outcome::Unknown { bound } => bound,
+            Outcome::Infeasible => -1,
+        };
+        eprintln!(
+            "{set} {task} {seed}: {n} expansions, bound {bound}, {cpu:.2} s CPU, {:.0}/s",
+            n as f64 / cpu
+        );
+    }
+}

@@ -13,7 +13,8 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
 
 use crate::world::{Plan, World};
 
@@ -86,13 +87,16 @@ pub enum Outcome<A> {
     },
 }
 
-/// One state met by the search: how it was reached (parent and action) and how long that
-/// took.
-struct Node<S, A> {
-    state: S,
+/// How the search reached a state (parent and action) and how long that took. The state
+/// itself is the key of the search's one map, so each state is stored once: the map's
+/// position of a state is its node's number, and the queue holds only numbers.
+struct Node<A> {
     parent: Option<(usize, A, i64)>,
     elapsed: i64,
 }
+
+/// Every state met, in the order first met, with its node.
+type Nodes<S, A> = IndexMap<S, Node<A>, FxBuildHasher>;
 
 /// Searches `world` for a shortest plan within `limits`.
 pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
@@ -109,8 +113,7 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
 pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome<W::Action> {
     let started = Instant::now();
     let initial = world.initial();
-    let mut nodes: Vec<Node<W::State, W::Action>> = Vec::new();
-    let mut index: FxHashMap<W::State, usize> = FxHashMap::default();
+    let mut nodes: Nodes<W::State, W::Action> = IndexMap::default();
     // (f, elapsed, node): the smallest f first; among equal f, the most elapsed (closest to a
     // goal) first, which finds plans sooner without changing what is proven.
     let mut queue: BinaryHeap<(Reverse<i64>, i64, Reverse<usize>)> = BinaryHeap::new();
@@ -118,12 +121,13 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
     if f0 >= upper {
         return Outcome::Infeasible;
     }
-    index.insert(initial.clone(), 0);
-    nodes.push(Node {
-        state: initial,
-        parent: None,
-        elapsed: 0,
-    });
+    nodes.insert(
+        initial,
+        Node {
+            parent: None,
+            elapsed: 0,
+        },
+    );
     queue.push((Reverse(f0), 0, Reverse(0)));
     let mut incumbent: Option<(i64, usize)> = None;
     let mut children = Vec::new();
@@ -148,42 +152,41 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
         }
         queue.pop();
         steps += 1;
-        if elapsed > nodes[id].elapsed {
+        let (state, node) = nodes.get_index(id).expect("queued nodes are kept");
+        if elapsed > node.elapsed {
             continue; // reached again sooner since it was queued
         }
-        if world.is_goal(&nodes[id].state) {
+        if world.is_goal(state) {
             return Outcome::Optimal(plan(&nodes, id));
         }
         children.clear();
-        world.successors(&nodes[id].state, &mut children);
+        world.successors(state, &mut children);
         for (action, cost, state) in children.drain(..) {
             let reached = elapsed + cost.max(0);
-            let known = index.get(&state).copied();
+            let known = nodes.get_index_of(&state);
             if known.is_some_and(|k| nodes[k].elapsed <= reached) {
                 continue;
             }
-            let bound = reached + world.lower_bound(&state).max(0);
+            let h = world.lower_bound(&state).max(0);
+            let bound = reached + h;
             if bound >= upper {
                 continue; // cannot beat the plan known already
             }
+            // An admissible bound is 0 at a goal: only a state whose bound is 0 can be one
+            // (testing the goal costs as much as the bound on some worlds).
+            let goal = h == 0 && world.is_goal(&state);
+            let node = Node {
+                parent: Some((id, action, cost)),
+                elapsed: reached,
+            };
             let child = match known {
                 Some(known) => {
-                    nodes[known].elapsed = reached;
-                    nodes[known].parent = Some((id, action, cost));
+                    nodes[known] = node;
                     known
                 }
-                None => {
-                    let k = nodes.len();
-                    index.insert(state.clone(), k);
-                    nodes.push(Node {
-                        state,
-                        parent: Some((id, action, cost)),
-                        elapsed: reached,
-                    });
-                    k
-                }
+                None => nodes.insert_full(state, node).0,
             };
-            if world.is_goal(&nodes[child].state) && incumbent.is_none_or(|(c, _)| reached < c) {
+            if goal && incumbent.is_none_or(|(c, _)| reached < c) {
                 incumbent = Some((reached, child));
             }
             queue.push((Reverse(bound.max(f)), reached, Reverse(child)));
@@ -197,7 +200,7 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
 }
 
 /// The plan that reached node `goal`, from the initial state.
-fn plan<S, A: Clone>(nodes: &[Node<S, A>], goal: usize) -> Plan<A> {
+fn plan<S, A: Clone>(nodes: &Nodes<S, A>, goal: usize) -> Plan<A> {
     let mut actions = Vec::new();
     let mut at = goal;
     while let Some((parent, action, cost)) = &nodes[at].parent {

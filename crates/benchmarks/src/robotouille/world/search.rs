@@ -32,8 +32,7 @@
 //!   dropping actions it does not need and replayed before it is kept. A* then keeps only
 //!   the states that can still beat it, so a short incumbent also makes the proof cheaper.
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
-//!   of a state's size (fewer if `Limits::max_states` says so; measured: 1.2 million states
-//!   expanded in 1.1 GB), and a capped search ends in `Feasible` or `Unknown` with the bound
+//!   of a state's size (fewer if `Limits::max_states` says so), and a capped search ends in `Feasible` or `Unknown` with the bound
 //!   it proved, never in an abort.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -93,10 +92,22 @@ pub struct KitchenWorld<'a> {
     dish: Vec<Option<usize>>,
     /// The station variables that dishes are placed in.
     dish_vars: Vec<usize>,
+    /// Per station variable of `dish_vars`: the variables placed in its dish.
+    dishes: Vec<Dish>,
+    /// Per variable placed in a dish: where its candidates' [`Anchored`] start in the
+    /// bound's table (`usize::MAX` for the others), and the table's length.
+    anchor_at: Vec<usize>,
+    anchored_len: usize,
+    /// The named variables whose candidates are all objects, by kind (the matched sum
+    /// assigns them distinct objects), and the other named variables.
+    matched_kinds: Vec<Vec<usize>>,
+    unmatched: Vec<usize>,
     /// Search without the bound (uniform cost), to check the bound against.
     blind: bool,
     /// The items some named goal variable can take, one bit each.
     goal_items: u64,
+    /// Whether a goal literal names a robot or where robots stand (a move can change it).
+    goal_names_robots: bool,
     /// States generated so far (for speed reports).
     generated: AtomicU64,
 }
@@ -140,6 +151,35 @@ impl<'a> KitchenWorld<'a> {
         let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
         dish_vars.sort_unstable();
         dish_vars.dedup();
+        let mut anchor_at = vec![usize::MAX; k.goal.vars.len()];
+        let mut anchored_len = 0;
+        for (v, var) in k.goal.vars.iter().enumerate() {
+            if var.used && dish[v].is_some() {
+                anchor_at[v] = anchored_len;
+                anchored_len += var.domain.len();
+            }
+        }
+        let mut matched_kinds: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut unmatched = Vec::new();
+        for (v, var) in k.goal.vars.iter().enumerate() {
+            if !var.used {
+                continue;
+            }
+            let objects = |o: &Obj| matches!(o, Obj::Item(_) | Obj::Meal(_) | Obj::Container(_));
+            if !var.domain.iter().all(objects) || var.domain.is_empty() {
+                unmatched.push(v);
+                continue;
+            }
+            match matched_kinds.iter_mut().find(|g| g.0 == var.group) {
+                Some(g) => g.1.push(v),
+                None => matched_kinds.push((var.group, vec![v])),
+            }
+        }
+        let matched_kinds = matched_kinds.into_iter().map(|(_, g)| g).collect();
+        let dishes = dish_vars
+            .iter()
+            .map(|&t| Dish::new(&k.goal.vars, &dish, t))
+            .collect();
         let goal_items = k
             .goal
             .vars
@@ -150,11 +190,23 @@ impl<'a> KitchenWorld<'a> {
                 Obj::Item(i) => bits | 1 << i,
                 _ => bits,
             });
+        let goal_names_robots = k.goal.literals.iter().any(|l| {
+            matches!(
+                l.pred.as_str(),
+                "loc" | "vacant" | "nothing" | "has_item" | "has_container" | "isrobot"
+            )
+        });
         KitchenWorld {
             goal_items,
+            goal_names_robots,
             blind: false,
             dish,
             dish_vars,
+            dishes,
+            anchor_at,
+            anchored_len,
+            matched_kinds,
+            unmatched,
             k,
             needs,
             single: k.robots.len() == 1,
@@ -590,6 +642,40 @@ impl<'a> KitchenWorld<'a> {
     }
 }
 
+/// The variables placed in one dish, as the bound goes through them.
+#[derive(Debug, Clone)]
+struct Dish {
+    /// The named variables placed in it.
+    members: Vec<usize>,
+    /// Per member: whether all its candidates are items.
+    all_items: Vec<bool>,
+    /// The members by kind (positions in `members`), with the number of candidates of
+    /// that kind (the variables of one kind share their candidates).
+    kinds: Vec<(usize, Vec<usize>)>,
+}
+
+impl Dish {
+    fn new(vars: &[super::goal::Var], dish: &[Option<usize>], t: usize) -> Dish {
+        let members: Vec<usize> = (0..vars.len())
+            .filter(|&v| vars[v].used && dish[v] == Some(t))
+            .collect();
+        let mut kinds: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+        for (m, &v) in members.iter().enumerate() {
+            match kinds.iter_mut().find(|g| g.0 == vars[v].group) {
+                Some(g) => g.2.push(m),
+                None => kinds.push((vars[v].group, vars[v].domain.len(), vec![m])),
+            }
+        }
+        Dish {
+            all_items: (members.iter())
+                .map(|&v| vars[v].domain.iter().all(|c| matches!(c, Obj::Item(_))))
+                .collect(),
+            members,
+            kinds: kinds.into_iter().map(|(_, w, g)| (w, g)).collect(),
+        }
+    }
+}
+
 /// A kind's index, how many goal variables of that kind, and its items (one bit each).
 type KindCount = (usize, usize, u64);
 
@@ -667,92 +753,105 @@ impl World for KitchenWorld<'_> {
         }
         // Per station variable and candidate station: the work of the dishes placed there.
         let mut work: Vec<Vec<i64>> = Vec::with_capacity(self.dish_vars.len());
-        for &t in &self.dish_vars {
+        let mut rows: Vec<i64> = Vec::new();
+        // An object's work depends on the dish's station only through whether it is the
+        // one the object is at (or its holder stands at): computed twice per object, not
+        // once per station, and once for both sums.
+        let mut table: Vec<Anchored> = Vec::with_capacity(self.anchored_len);
+        for (v, var) in vars.iter().enumerate() {
+            if self.anchor_at[v] != usize::MAX {
+                let need = &self.needs[v];
+                table.extend(var.domain.iter().map(|&c| self.anchored(state, c, v, need)));
+            }
+        }
+        for (&t, dish) in self.dish_vars.iter().zip(&self.dishes) {
             let candidates = &vars[t].domain;
             let mut per = vec![0i64; candidates.len()];
-            let members: Vec<usize> = (0..vars.len())
-                .filter(|&v| vars[v].used && self.dish[v] == Some(t))
-                .collect();
-            // An object's work depends on the dish's station only through whether it is
-            // the one the object is at (or its holder stands at): computed twice per
-            // object, not once per station.
-            let costs: Vec<Vec<Anchored>> = members
-                .iter()
-                .map(|&v| {
-                    let need = &self.needs[v];
-                    (vars[v].domain.iter())
-                        .map(|&c| self.anchored(state, c, v, need))
-                        .collect()
-                })
+            let members = &dish.members;
+            let costs: Vec<&[Anchored]> = (members.iter())
+                .map(|&v| &table[self.anchor_at[v]..self.anchor_at[v] + vars[v].domain.len()])
                 .collect();
             let mut chains = vec![i64::MAX; members.len()];
-            let mut kinds: Vec<(usize, Vec<Vec<i64>>)> = Vec::new();
+            // The stations some object is anchored at: every other candidate station gives
+            // the same sum (the work depends on the station only through them).
+            let anchors = (costs.iter().flat_map(|row| row.iter()))
+                .filter(|a| a.anchor != NONE)
+                .fold(0u64, |b, a| b | 1 << a.anchor);
+            let mut elsewhere: Option<i64> = None;
             for (n, obj) in candidates.iter().enumerate() {
                 let target = match *obj {
                     Obj::Station(s) => Some(s),
                     _ => None,
                 };
+                let plain = target.is_some_and(|s| anchors & 1 << s == 0);
+                if let Some(sum) = elsewhere.filter(|_| plain) {
+                    per[n] = sum;
+                    continue;
+                }
                 // Variables that must still be brought to `s`: no candidate is there now.
-                let arrives: Vec<bool> = (costs.iter().zip(&members))
-                    .map(|(row, &v)| {
-                        target.is_some_and(|s| {
-                            vars[v].domain.iter().all(|c| matches!(c, Obj::Item(_)))
-                                && !row.iter().any(|a| a.placed && a.anchor == s)
-                        })
+                let arrives = |m: usize| {
+                    target.is_some_and(|s| {
+                        dish.all_items[m] && !costs[m].iter().any(|a| a.placed && a.anchor == s)
                     })
-                    .collect();
+                };
+                let arriving: u64 = (0..members.len())
+                    .filter(|&m| arrives(m))
+                    .fold(0, |b, m| b | 1 << m);
                 // Per kind, each member's work with each of its candidates; the members
                 // of one kind take distinct objects.
-                for (_, rows) in &mut kinds {
-                    rows.clear();
-                }
                 for (m, &v) in members.iter().enumerate() {
-                    // The top of the dish lies there now, and another part must go under
-                    // it: it leaves and comes back (two carries, a move with it each way,
-                    // a move to it before each pick).
-                    let top_must_leave = self.needs[v].clear
-                        && arrives.iter().enumerate().any(|(o, &a)| a && o != m);
                     if costs[m].is_empty() {
                         chains[m] = 0;
-                        continue;
                     }
-                    let mut row = Vec::with_capacity(costs[m].len());
                     for (a, &c) in costs[m].iter().zip(&vars[v].domain) {
-                        let (work, ch) = match target {
-                            None => match c {
-                                Obj::Item(_) | Obj::Container(_) | Obj::Meal(_) => {
-                                    self.object_cost(state, c, &self.needs[v], None)
-                                }
-                                _ => (0, 0),
-                            },
-                            Some(s) if s == a.anchor => a.here,
-                            Some(_) => a.away,
+                        let ch = match target {
+                            None => self.object_cost(state, c, &self.needs[v], None).1,
+                            Some(s) if s == a.anchor => a.here.1,
+                            Some(_) => a.away.1,
                         };
-                        let on_it = target.is_some() && a.on == target;
-                        row.push(if top_must_leave && on_it {
-                            work.max(8)
-                        } else {
-                            work
-                        });
                         chains[m] = chains[m].min(ch);
                     }
-                    match kinds.iter_mut().find(|g| g.0 == vars[v].group) {
-                        Some(g) => g.1.push(row),
-                        None => kinds.push((vars[v].group, vec![row])),
-                    }
                 }
-                per[n] = kinds
-                    .iter()
-                    .filter(|(_, rows)| !rows.is_empty())
-                    .map(|(_, rows)| cheapest_distinct(rows, 0, &mut Vec::new()))
-                    .fold(0i64, |a, b| a.saturating_add(b))
-                    .min(INFEASIBLE);
+                let mut sum = 0i64;
+                for (width, group) in &dish.kinds {
+                    rows.clear();
+                    for &m in group {
+                        let v = members[m];
+                        // The top of the dish lies there now, and another part must go
+                        // under it: it leaves and comes back (two carries, a move with it
+                        // each way, a move to it before each pick).
+                        let top_must_leave = self.needs[v].clear && arriving & !(1 << m) != 0;
+                        for (a, &c) in costs[m].iter().zip(&vars[v].domain) {
+                            let work = match target {
+                                None => match c {
+                                    Obj::Item(_) | Obj::Container(_) | Obj::Meal(_) => {
+                                        self.object_cost(state, c, &self.needs[v], None).0
+                                    }
+                                    _ => 0,
+                                },
+                                Some(s) if s == a.anchor => a.here.0,
+                                Some(_) => a.away.0,
+                            };
+                            let on_it = target.is_some() && a.on == target;
+                            rows.push(if top_must_leave && on_it {
+                                work.max(8)
+                            } else {
+                                work
+                            });
+                        }
+                    }
+                    sum = sum.saturating_add(cheapest_distinct(&rows, *width, 0, 0));
+                }
+                per[n] = sum.min(INFEASIBLE);
+                if plain {
+                    elsewhere = Some(per[n]);
+                }
             }
             chain = chain.max(chains.into_iter().max().unwrap_or(0));
             work.push(per);
         }
-        total += self.cheapest_assignment(&work, 0, &mut Vec::new());
-        let total = total.max(self.matched(state));
+        total += self.cheapest_assignment(&work);
+        let total = total.max(self.matched(state, &table));
         // Each robot with an empty hand may make its first pick where it stands, without a
         // move (a robot that holds something must put it down first, and then the only
         // thing it can pick up where it stands is what it put down).
@@ -798,6 +897,8 @@ impl KitchenWorld<'_> {
             next.step(act);
             push(act, None, next, 1);
         }
+        // A goal that names no robot holds after a move exactly when it held before it.
+        let goal_after_move = (!self.goal_names_robots).then(|| self.k.goal.reached(self.k, state));
         for p in 0..state.robots.len() as u8 {
             let at = state.robots[p as usize].at;
             if at == NONE {
@@ -814,7 +915,7 @@ impl KitchenWorld<'_> {
                     // A robot may step aside only to let another in.
                     push(mv, None, moved.clone(), 1);
                 }
-                if self.k.goal.reached(self.k, &moved) {
+                if goal_after_move.unwrap_or_else(|| self.k.goal.reached(self.k, &moved)) {
                     // The goal holds after the move alone: a wait does the same.
                     continue;
                 }
@@ -954,102 +1055,111 @@ impl KitchenWorld<'_> {
     /// objects (the goal's grounding is injective), each item's work at the cheapest station
     /// its dish may stand on: another admissible sum, higher than the other where two
     /// variables would otherwise both count the one item that is already done.
-    fn matched(&self, state: &State) -> i64 {
+    fn matched(&self, state: &State, table: &[Anchored]) -> i64 {
         let vars = &self.k.goal.vars;
-        let mut total = 0;
-        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-        for (v, var) in vars.iter().enumerate() {
-            if !var.used {
-                continue;
-            }
-            let objects = |o: &Obj| matches!(o, Obj::Item(_) | Obj::Meal(_) | Obj::Container(_));
-            if !var.domain.iter().all(objects) || var.domain.is_empty() {
-                total += self.var_cost(state, v, None).0;
-                continue;
-            }
-            match groups.iter_mut().find(|g| g.0 == var.group) {
-                Some(g) => g.1.push(v),
-                None => groups.push((var.group, vec![v])),
-            }
-        }
-        for (_, members) in groups {
-            let costs: Vec<Vec<i64>> = members
-                .iter()
-                .map(|&v| {
-                    let targets: Vec<Option<u8>> = match self.dish[v] {
-                        None => vec![None],
-                        Some(t) => vars[t]
-                            .domain
-                            .iter()
-                            .map(|o| match o {
-                                Obj::Station(s) => Some(*s),
-                                _ => None,
-                            })
-                            .collect(),
+        let mut total: i64 = (self.unmatched.iter())
+            .map(|&v| self.var_cost(state, v, None).0)
+            .sum();
+        let mut flat: Vec<i64> = Vec::new();
+        for members in &self.matched_kinds {
+            flat.clear();
+            for &v in members {
+                let need = &self.needs[v];
+                for (n, &o) in vars[v].domain.iter().enumerate() {
+                    let Some(t) = self.dish[v] else {
+                        flat.push(self.object_cost(state, o, need, None).0);
+                        continue;
                     };
-                    let need = &self.needs[v];
-                    (vars[v].domain.iter())
-                        .map(|&o| {
-                            if self.dish[v].is_none() {
-                                return self.object_cost(state, o, need, None).0;
-                            }
-                            // At its dish's cheapest station (see `anchored`).
-                            let a = self.anchored(state, o, v, need);
-                            (targets.iter())
-                                .map(|&t| match t {
-                                    None => self.object_cost(state, o, need, None).0,
-                                    Some(s) if s == a.anchor => a.here.0,
-                                    Some(_) => a.away.0,
-                                })
-                                .min()
-                                .unwrap_or(INFEASIBLE)
+                    // At its dish's cheapest station (see `anchored`).
+                    let a = table[self.anchor_at[v] + n];
+                    let cost = (vars[t].domain.iter())
+                        .map(|&target| match target {
+                            Obj::Station(s) if s == a.anchor => a.here.0,
+                            Obj::Station(_) => a.away.0,
+                            _ => self.object_cost(state, o, need, None).0,
                         })
-                        .collect()
-                })
-                .collect();
-            total += cheapest_distinct(&costs, 0, &mut Vec::new());
+                        .min()
+                        .unwrap_or(INFEASIBLE);
+                    flat.push(cost);
+                }
+            }
+            let width = vars[members[0]].domain.len();
+            total += cheapest_distinct(&flat, width, 0, 0);
         }
         total.min(INFEASIBLE)
     }
 
     /// The least total work over assignments of distinct stations (within a kind) to the
-    /// station variables from `depth` on.
-    fn cheapest_assignment(
+    /// station variables.
+    fn cheapest_assignment(&self, work: &[Vec<i64>]) -> i64 {
+        // Each variable's candidates cheapest first, and the least work of the variables
+        // after each depth, to cut branches that cannot beat the best sum found.
+        let order: Vec<Vec<usize>> = (work.iter())
+            .map(|w| {
+                let mut o: Vec<usize> = (0..w.len()).collect();
+                o.sort_by_key(|&n| w[n]);
+                o
+            })
+            .collect();
+        let mut rest = vec![0i64; work.len() + 1];
+        for d in (0..work.len()).rev() {
+            let least = work[d].iter().copied().min().unwrap_or(INFEASIBLE);
+            rest[d] = rest[d + 1].saturating_add(least);
+        }
+        let mut best = INFEASIBLE;
+        self.assign(work, &order, &rest, 0, 0, &mut Vec::new(), &mut best);
+        best
+    }
+
+    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far; improves `best`.
+    #[allow(clippy::too_many_arguments)]
+    fn assign(
         &self,
         work: &[Vec<i64>],
+        order: &[Vec<usize>],
+        rest: &[i64],
         depth: usize,
+        sum: i64,
         taken: &mut Vec<(usize, Obj)>,
-    ) -> i64 {
+        best: &mut i64,
+    ) {
         if depth == self.dish_vars.len() {
-            return 0;
+            *best = (*best).min(sum);
+            return;
         }
         let var = &self.k.goal.vars[self.dish_vars[depth]];
-        let mut best = INFEASIBLE;
-        for (n, obj) in var.domain.iter().enumerate() {
-            if taken.iter().any(|(g, o)| *g == var.group && o == obj) {
+        for &n in &order[depth] {
+            let here = sum.saturating_add(work[depth][n]);
+            if here.saturating_add(rest[depth + 1]) >= *best {
+                break; // the candidates after it cost no less
+            }
+            let obj = var.domain[n];
+            if taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
                 continue;
             }
-            taken.push((var.group, *obj));
-            let rest = self.cheapest_assignment(work, depth + 1, taken);
+            taken.push((var.group, obj));
+            self.assign(work, order, rest, depth + 1, here, taken, best);
             taken.pop();
-            best = best.min(work[depth][n] + rest);
         }
-        best
     }
 }
 
-/// The least sum of `costs[row][column]` over rows taking distinct columns (rows are the
-/// variables of one kind, columns its items; a handful of each).
-fn cheapest_distinct(costs: &[Vec<i64>], row: usize, taken: &mut Vec<usize>) -> i64 {
-    let Some(line) = costs.get(row) else { return 0 };
+/// The least sum of `costs[row * width + column]` over the rows from `row` on taking
+/// distinct columns not in `taken` (a bit per column; rows are the variables of one kind,
+/// columns its objects: a handful of each, at most 64).
+fn cheapest_distinct(costs: &[i64], width: usize, row: usize, taken: u64) -> i64 {
+    if width == 0 {
+        return 0;
+    }
+    let Some(line) = costs.get(row * width..(row + 1) * width) else {
+        return 0;
+    };
     let mut best = INFEASIBLE;
     for (column, &cost) in line.iter().enumerate() {
-        if cost >= best || taken.contains(&column) {
+        if cost >= best || taken & (1 << column) != 0 {
             continue;
         }
-        taken.push(column);
-        let rest = cheapest_distinct(costs, row + 1, taken);
-        taken.pop();
+        let rest = cheapest_distinct(costs, width, row + 1, taken | 1 << column);
         best = best.min(cost.saturating_add(rest));
     }
     best
@@ -1062,8 +1172,8 @@ const INCUMBENT_SHARE: f64 = 0.3;
 /// The widest beam tried for the incumbent.
 const MAX_WIDTH: usize = 4096;
 
-/// Memory one search may use: the search keeps every distinct state twice (its node and
-/// its index key) plus a queue entry.
+/// Memory one search may use: the search keeps every distinct state once (the key of its
+/// node) plus a queue entry.
 const MEMORY: usize = 3_500_000_000;
 
 /// The most states a search of `k` keeps within [`MEMORY`], from a generous estimate of a
@@ -1077,7 +1187,7 @@ fn max_states(k: &Kitchen) -> usize {
         + 4 * size_of::<super::rules::Meal>()
         + 16 * size_of::<super::rules::Effect>()
         + 5 * 32;
-    let per_state = 2 * (size_of::<State>() + heap) + 64;
+    let per_state = size_of::<State>() + heap + 128;
     MEMORY / per_state
 }
 

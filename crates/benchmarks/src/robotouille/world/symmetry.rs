@@ -189,11 +189,13 @@ impl Symmetry {
     /// different (less reduction), never merge two that differ.
     pub fn canonical(&self, state: &State) -> (State, Relabelling) {
         let n_items = state.items.len();
+        // Each object's tags are mixed in the same order as a walk over each list per
+        // object would (robots, then effects, then waters), one walk per list.
         let mut desc = [0u64; 64];
         for (i, it) in state.items.iter().enumerate() {
             let mut h = mix(0x9e37, u64::from(self.item_kind[i]));
             h = mix(h, u64::from(it.flags));
-            h = mix(
+            desc[i] = mix(
                 h,
                 match it.place {
                     ItemPlace::On(_) => 1,
@@ -202,26 +204,31 @@ impl Symmetry {
                     ItemPlace::Nowhere => 4,
                 },
             );
-            for (p, r) in state.robots.iter().enumerate() {
-                if r.hand == Hand::Item(i as u8) {
-                    h = mix(h, u64::from(TAG_ROBOT) | p as u64);
+        }
+        for (p, r) in state.robots.iter().enumerate() {
+            if let Hand::Item(i) = r.hand {
+                desc[i as usize] = mix(desc[i as usize], u64::from(TAG_ROBOT) | p as u64);
+            }
+        }
+        for (e, eff) in state.effects.iter().enumerate() {
+            let names_item = matches!(
+                eff.kind,
+                EffectKind::Cook | EffectKind::Fry | EffectKind::CutCount | EffectKind::CutFry
+            );
+            if names_item && (eff.a as usize) < n_items {
+                let i = eff.a as usize;
+                desc[i] = mix(desc[i], u64::from(TAG_EFFECT) | e as u64);
+            }
+        }
+        for (m, meal) in state.meals.iter().enumerate() {
+            let mut added = meal.added;
+            while added != 0 {
+                let i = added.trailing_zeros() as usize;
+                added &= added - 1;
+                if i < n_items {
+                    desc[i] = mix(desc[i], u64::from(TAG_MEAL) | m as u64);
                 }
             }
-            for (e, eff) in state.effects.iter().enumerate() {
-                let names_item = matches!(
-                    eff.kind,
-                    EffectKind::Cook | EffectKind::Fry | EffectKind::CutCount | EffectKind::CutFry
-                );
-                if names_item && eff.a == i as u8 {
-                    h = mix(h, u64::from(TAG_EFFECT) | e as u64);
-                }
-            }
-            for (m, meal) in state.meals.iter().enumerate() {
-                if meal.added & (1 << i) != 0 {
-                    h = mix(h, u64::from(TAG_MEAL) | m as u64);
-                }
-            }
-            desc[i] = h;
         }
         // Each placed item's path: its stack from the bottom up to it.
         let mut path = [0u64; 64];
@@ -248,36 +255,42 @@ impl Symmetry {
         }
         let total_stations = self.stations.iter().map(Vec::len).sum::<usize>();
         let mut station_desc = [0u64; 64];
-        for s in 0..total_stations as u8 {
-            let mut h = mix(0x51, u64::from(state.station_empty & (1 << s) != 0));
-            for (p, r) in state.robots.iter().enumerate() {
-                if r.at == s {
-                    h = mix(h, u64::from(TAG_ROBOT) | p as u64);
-                }
+        for (s, h) in station_desc.iter_mut().enumerate().take(total_stations) {
+            *h = mix(0x51, u64::from(state.station_empty & (1 << s) != 0));
+        }
+        let tag = |desc: &mut [u64; 64], s: u8, x: u64| {
+            if (s as usize) < total_stations {
+                desc[s as usize] = mix(desc[s as usize], x);
             }
-            for (c, cs) in state.containers.iter().enumerate() {
-                if cs.at == s {
-                    h = mix(h, u64::from(TAG_CONTAINER) | c as u64);
-                }
+        };
+        for (p, r) in state.robots.iter().enumerate() {
+            tag(&mut station_desc, r.at, u64::from(TAG_ROBOT) | p as u64);
+        }
+        for (c, cs) in state.containers.iter().enumerate() {
+            tag(
+                &mut station_desc,
+                cs.at,
+                u64::from(TAG_CONTAINER) | c as u64,
+            );
+        }
+        for (e, eff) in state.effects.iter().enumerate() {
+            let at = match eff.kind {
+                EffectKind::Cook | EffectKind::Fry | EffectKind::Fill => eff.b,
+                EffectKind::Boil => eff.c,
+                _ => continue,
+            };
+            tag(&mut station_desc, at, u64::from(TAG_EFFECT) | e as u64);
+        }
+        // The items there, in any order.
+        let mut items_here = [0u64; 64];
+        for (it, p) in state.items.iter().zip(&path) {
+            if let Some(s) = it.place.station() {
+                let sum = &mut items_here[s as usize];
+                *sum = sum.wrapping_add(mix(u64::from(TAG_ITEM), *p));
             }
-            for (e, eff) in state.effects.iter().enumerate() {
-                let names = match eff.kind {
-                    EffectKind::Cook | EffectKind::Fry | EffectKind::Fill => eff.b == s,
-                    EffectKind::Boil => eff.c == s,
-                    _ => false,
-                };
-                if names {
-                    h = mix(h, u64::from(TAG_EFFECT) | e as u64);
-                }
-            }
-            // The items there, in any order.
-            let mut items_here = 0u64;
-            for (it, p) in state.items.iter().zip(&path) {
-                if it.place.station() == Some(s) {
-                    items_here = items_here.wrapping_add(mix(u64::from(TAG_ITEM), *p));
-                }
-            }
-            station_desc[s as usize] = mix(h, items_here);
+        }
+        for (h, here) in station_desc.iter_mut().zip(items_here).take(total_stations) {
+            *h = mix(*h, here);
         }
         let mut stations = vec![0u8; total_stations];
         for group in &self.stations {

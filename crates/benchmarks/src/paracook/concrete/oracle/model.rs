@@ -6,8 +6,14 @@
 //! cell next to a station and `Interact` or `Process` there on arrival, or wait until the next
 //! thing happens (another agent's action ends, a cookware finishes, a dirty plate comes back).
 //! Acting on arrival or at such a moment loses nothing: between those moments nothing in the
-//! kitchen changes, so any plan can be shifted earlier into this form without changing what
-//! any action finds.
+//! kitchen changes but how long cookware on a stove has cooked, so any plan can be shifted
+//! earlier into this form without changing what any action finds, with one exception: an
+//! empty hand taking cookware off a stove before it is done takes it with less cooking
+//! left the later it does (the count pauses off the stove, so taking it later can help, for
+//! instance to free the stove for other cookware). Everything else an action can do to
+//! cooking cookware finds the same: food added ends its cooking at the same moment, a
+//! plate takes the same uncooked units. So an empty-handed agent may also wait a single
+//! step while something cooks, and its taking cookware off at any whole time is a plan here.
 //!
 //! Order of events at one instant is the game's: cookware and plate returns first, then the
 //! agents whose actions end, in the order their actions started (ties by agent number), each
@@ -318,7 +324,7 @@ impl State {
     }
 
     /// Whether cookware on a stove is cooking.
-    fn cooking(&self, lay: &Layout) -> bool {
+    pub fn cooking(&self, lay: &Layout) -> bool {
         self.places.iter().enumerate().any(|(s, p)| {
             matches!(p, Some(Item::Ware(_, bag, left))
                 if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove)

@@ -23,8 +23,10 @@
 //!   it is guided by never passes the time still needed (a property test checks it against
 //!   the exact time from every state of small kitchens), for one cook the model's decisions
 //!   (walk, then act on arrival, or wait there for the next event, or wait for the next
-//!   event before walking) lose nothing, since any plan can be shifted earlier into that
-//!   form without changing what an action finds, and the states it drops hold a plate that
+//!   event before walking, or, empty-handed while something cooks, a single step, so as to
+//!   take cookware off its stove at any whole time) lose nothing, since any plan can be
+//!   shifted earlier into that form without changing what an action finds (see the
+//!   model's notes), and the states it drops hold a plate that
 //!   can never be served or an ingredient beyond what the orders need;
 //! - **the team**, by beam search under the incumbent, at two widths.
 //!

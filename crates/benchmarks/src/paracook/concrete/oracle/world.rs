@@ -181,6 +181,19 @@ impl<'a> KitchenWorld<'a> {
                 },
                 out,
             );
+            // Cooking progresses between events, so taking cookware off its stove finds
+            // a different count at every step: an empty-handed agent may wait one step
+            // while something cooks (see the model's notes).
+            if dt > 1 && !self.restricted && agent.hold.is_none() && state.cooking(self.lay) {
+                self.child(
+                    state,
+                    Decision::Wait {
+                        agent: i as u8,
+                        duration: 1,
+                    },
+                    out,
+                );
+            }
         }
     }
 

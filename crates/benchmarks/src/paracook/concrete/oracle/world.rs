@@ -79,14 +79,7 @@ impl<'a> KitchenWorld<'a> {
                     if cell != agent.cell {
                         if pure && !stays.contains(&cell) && self.lay.dist(agent.cell, cell) < FAR {
                             stays.push(cell);
-                            let then = Then::Stay;
-                            let d = Decision::Go {
-                                agent: i as u8,
-                                cell,
-                                station: s as u8,
-                                then,
-                            };
-                            self.child(state, d, out);
+                            self.go(state, i, cell, s, &[Then::Stay], out);
                         }
                         continue;
                     }
@@ -95,15 +88,7 @@ impl<'a> KitchenWorld<'a> {
                     } else {
                         &[Then::Interact]
                     };
-                    for &then in thens {
-                        let d = Decision::Go {
-                            agent: i as u8,
-                            cell,
-                            station: s as u8,
-                            then,
-                        };
-                        self.child(state, d, out);
-                    }
+                    self.go(state, i, cell, s, thens, out);
                 }
             }
             if pure {
@@ -138,15 +123,7 @@ impl<'a> KitchenWorld<'a> {
                     (false, true) => &[Then::Process],
                     (false, false) => &[],
                 };
-                for &then in thens {
-                    let d = Decision::Go {
-                        agent: i as u8,
-                        cell,
-                        station: s as u8,
-                        then,
-                    };
-                    self.child(state, d, out);
-                }
+                self.go(state, i, cell, s, thens, out);
             }
         }
         if state.next_event(self.lay, i).is_some() {
@@ -161,13 +138,7 @@ impl<'a> KitchenWorld<'a> {
                         && self.lay.dist(agent.cell, cell) < FAR
                     {
                         stays.push(cell);
-                        let d = Decision::Go {
-                            agent: i as u8,
-                            cell,
-                            station: s as u8,
-                            then: Then::Stay,
-                        };
-                        self.child(state, d, out);
+                        self.go(state, i, cell, s, &[Then::Stay], out);
                     }
                 }
             }
@@ -194,6 +165,27 @@ impl<'a> KitchenWorld<'a> {
                     out,
                 );
             }
+        }
+    }
+
+    /// Agent `agent` walking to `cell` beside `station`, then each of `thens` there.
+    fn go(
+        &self,
+        state: &State,
+        agent: usize,
+        cell: u8,
+        station: usize,
+        thens: &[Then],
+        out: &mut Vec<(Decision, i64, State)>,
+    ) {
+        for &then in thens {
+            let d = Decision::Go {
+                agent: agent as u8,
+                cell,
+                station: station as u8,
+                then,
+            };
+            self.child(state, d, out);
         }
     }
 

@@ -721,8 +721,8 @@ fn cpu_seconds() -> f64 {
 
 #[test]
 /// The exact search's speed where it runs out of time: A* over a fixed number of states on
-/// kitchens of synchronous task 8 and multi-agent task 9, in expansions per second of CPU time (other work on the
-/// machine does not skew it).
+/// kitchens of synchronous task 8 and multi-agent task 9, in expansions per second of CPU
+/// time (other work on the machine does not skew it).
 #[ignore = "a measurement: cargo test -p makespan-benchmarks --test robotouille_world expansions -- --ignored --nocapture"]
 fn expansions_per_second_where_the_search_runs_out_of_time() {
     use makespan_benchmarks::robotouille::world::{kitchen_of, KitchenWorld};

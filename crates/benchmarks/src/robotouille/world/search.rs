@@ -32,8 +32,8 @@
 //!   dropping actions it does not need and replayed before it is kept. A* then keeps only
 //!   the states that can still beat it, so a short incumbent also makes the proof cheaper.
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
-//!   of a state's size (fewer if `Limits::max_states` says so), and a capped search ends in `Feasible` or `Unknown` with the bound
-//!   it proved, never in an abort.
+//!   of a state's size (fewer if `Limits::max_states` says so), and a capped search ends
+//!   in `Feasible` or `Unknown` with the bound it proved, never in an abort.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

@@ -69,9 +69,7 @@ impl Split {
             monotone,
         }
     }
-}
 
-impl Split {
     /// How young the monotone ages are (an age gone counts as infinitely old): a state
     /// dominates only states at least as young.
     pub(super) fn youth(&self) -> u64 {

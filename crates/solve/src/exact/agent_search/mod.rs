@@ -247,8 +247,8 @@ impl Search<'_> {
             let Some(mut found) = found else {
                 return SearchOutcome::GaveUp;
             };
-            // Children that may dominate others first (reached sooner, older ages, fewer that matter), so the
-            // ones they dominate are dropped before they are bounded.
+            // Children that may dominate others first (reached sooner, older ages, fewer
+            // that matter), so the ones they dominate are dropped before they are bounded.
             found.sort_by_cached_key(|f| (f.edge.now, f.split.youth()));
             let fresh = self.first_reached(found.into_iter());
             let bounds = in_parallel(&fresh, self.threads, |children| {

@@ -465,7 +465,7 @@ impl World for GamePlans<'_> {
 /// counter, so that a chopped unit must be handed over there.
 fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
     use makespan_benchmarks::paracook::concrete::oracle::layout::{
-        Start, StationKind, StationSpec,
+        Start, StationKind, StationSpec, Ware,
     };
     let spec = |name: &str, kind, x, y, provides: Option<&str>, start| StationSpec {
         name: name.into(),
@@ -522,7 +522,39 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         &salad,
     )
     .unwrap();
-    vec![("corridor", corridor), ("split", split)]
+    // Rice boiled in a pot: the stove must be visited once it has cooked.
+    let boil = Layout::new(
+        4,
+        2,
+        &[
+            spec(
+                "dispenser1",
+                StationKind::Dispenser,
+                0,
+                0,
+                Some("rice"),
+                None,
+            ),
+            spec(
+                "stove1",
+                StationKind::Stove,
+                1,
+                0,
+                None,
+                Some(Start::Ware(Ware::Pot)),
+            ),
+            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+            spec("serving_window", StationKind::Window, 3, 0, None, None),
+        ],
+        &[],
+        &[("agent1".into(), 3, 1), ("agent2".into(), 0, 1)],
+        &[(
+            "rice_bowl".to_string(),
+            vec![("rice".to_string(), "cooked".to_string())],
+        )],
+    )
+    .unwrap();
+    vec![("corridor", corridor), ("split", split), ("boil", boil)]
 }
 
 /// The joint model loses no plan and adds none: on tiny kitchens its exhaustive optimum is
@@ -558,6 +590,9 @@ fn the_joint_model_finds_the_brute_force_optimum_on_tiny_kitchens() {
         let (all_states, time) = exact_times(&world, 200_000).expect("a tiny kitchen");
         assert_eq!(time[0], brute, "{name}");
         let est = Estimator::new(&lay, Rules::Intended);
+        let replica_est = Estimator::new(&lay, Rules::Replica);
+        // States where the team's visits alone give the estimate: the argument binds.
+        let mut by_visits = 0;
         for (s, &t) in all_states.iter().zip(&time) {
             if t < i64::MAX {
                 let e = est.remaining(&lay, s).value;
@@ -566,11 +601,29 @@ fn the_joint_model_finds_the_brute_force_optimum_on_tiny_kitchens() {
                     "{name}: the estimate {e} ({:?}) passes the exact {t} from {s:?}",
                     est.remaining(&lay, s)
                 );
+                // Each argument on its own, under both rule sets.
+                for (rules, v) in [
+                    ("intended", est.visits(&lay, s)),
+                    ("replica", replica_est.visits(&lay, s)),
+                ] {
+                    let v = i64::from(v);
+                    assert!(
+                        v <= t,
+                        "{name}: the visits ({rules}) {v} pass the exact {t} from {s:?}"
+                    );
+                }
+                if i64::from(est.visits(&lay, s)) == e && e > 0 {
+                    by_visits += 1;
+                }
             }
         }
+        assert!(by_visits > 0, "{name}: the visits never give the estimate");
         let (intended, replica) = instance_bound(&lay);
         assert!(intended.value <= brute && replica.value <= brute, "{name}");
-        println!("{name}: optimum {brute}, {} joint states", all_states.len());
+        println!(
+            "{name}: optimum {brute}, {} joint states, {by_visits} where the visits bind",
+            all_states.len()
+        );
     }
 }
 

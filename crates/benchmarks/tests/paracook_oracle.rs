@@ -396,6 +396,26 @@ fn the_joint_search_proves_a_team_plan() {
     assert!(oracle.refused.is_empty(), "{:?}", oracle.refused);
 }
 
+/// Two cooks, one order, three units to chop on two boards far apart: the team's visits
+/// (each cook walking its share of the picks, chops and the serve) bind deep in the joint
+/// search, which proves 22 (the unit chains start it at 16; without the visits the search
+/// took about three times as long).
+#[test]
+fn the_joint_search_proves_salad_on_seed_42_with_two_cooks() {
+    let Some(k) = kitchen("salad/seed_42/agent_num_2/orders_num_1") else {
+        return;
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs(30)),
+        ..Limits::default()
+    };
+    let oracle = plan_kitchen(k, &limits).unwrap();
+    let best = oracle.best.as_ref().expect("a plan");
+    assert!(oracle.optimal, "{} against {}", best.time, oracle.bound());
+    assert_eq!(best.time, 22);
+    assert!(best.replica.done && best.intended.done);
+}
+
 /// The game's own plan space on a kitchen: the agent whose action ends first in the game's
 /// order decides, and its choices are the game's actions themselves (walk to any floor cell,
 /// act on a station next to it, wait any whole time up to `max_wait`). Searched with no

@@ -396,6 +396,26 @@ fn the_joint_search_proves_a_team_plan() {
     assert!(oracle.refused.is_empty(), "{:?}", oracle.refused);
 }
 
+/// Two cooks, one order, three units to chop on two boards far apart: the team's visits
+/// (each cook walking its share of the picks, chops and the serve) bind deep in the joint
+/// search, which proves 22 (the unit chains start it at 16; without the visits the search
+/// took about three times as long).
+#[test]
+fn the_joint_search_proves_salad_on_seed_42_with_two_cooks() {
+    let Some(k) = kitchen("salad/seed_42/agent_num_2/orders_num_1") else {
+        return;
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs(30)),
+        ..Limits::default()
+    };
+    let oracle = plan_kitchen(k, &limits).unwrap();
+    let best = oracle.best.as_ref().expect("a plan");
+    assert!(oracle.optimal, "{} against {}", best.time, oracle.bound());
+    assert_eq!(best.time, 22);
+    assert!(best.replica.done && best.intended.done);
+}
+
 /// The game's own plan space on a kitchen: the agent whose action ends first in the game's
 /// order decides, and its choices are the game's actions themselves (walk to any floor cell,
 /// act on a station next to it, wait any whole time up to `max_wait`). Searched with no
@@ -461,11 +481,12 @@ impl World for GamePlans<'_> {
     }
 }
 
-/// Tiny two-cook kitchens: a corridor with everything on one side, and a wall split by one
-/// counter, so that a chopped unit must be handed over there.
+/// Tiny kitchens of two cooks: a corridor with everything on one side, a wall split by one
+/// counter, so that a chopped unit must be handed over there, and rice to boil; and the
+/// corridor with three cooks.
 fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
     use makespan_benchmarks::paracook::concrete::oracle::layout::{
-        Start, StationKind, StationSpec,
+        Start, StationKind, StationSpec, Ware,
     };
     let spec = |name: &str, kind, x, y, provides: Option<&str>, start| StationSpec {
         name: name.into(),
@@ -522,29 +543,100 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         &salad,
     )
     .unwrap();
-    vec![("corridor", corridor), ("split", split)]
+    // Rice boiled in a pot: the stove must be visited once it has cooked.
+    let boil = Layout::new(
+        4,
+        2,
+        &[
+            spec(
+                "dispenser1",
+                StationKind::Dispenser,
+                0,
+                0,
+                Some("rice"),
+                None,
+            ),
+            spec(
+                "stove1",
+                StationKind::Stove,
+                1,
+                0,
+                None,
+                Some(Start::Ware(Ware::Pot)),
+            ),
+            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+            spec("serving_window", StationKind::Window, 3, 0, None, None),
+        ],
+        &[],
+        &[("agent1".into(), 3, 1), ("agent2".into(), 0, 1)],
+        &[(
+            "rice_bowl".to_string(),
+            vec![("rice".to_string(), "cooked".to_string())],
+        )],
+    )
+    .unwrap();
+    // Three cooks in the corridor: the visits shared three ways.
+    let crowd = Layout::new(
+        4,
+        2,
+        &[
+            spec(
+                "dispenser1",
+                StationKind::Dispenser,
+                0,
+                0,
+                Some("lettuce"),
+                None,
+            ),
+            spec("chopping_board1", StationKind::Board, 1, 0, None, None),
+            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+            spec("serving_window", StationKind::Window, 3, 0, None, None),
+        ],
+        &[],
+        &[
+            ("agent1".into(), 3, 1),
+            ("agent2".into(), 0, 1),
+            ("agent3".into(), 2, 1),
+        ],
+        &salad,
+    )
+    .unwrap();
+    vec![
+        ("corridor", corridor),
+        ("split", split),
+        ("boil", boil),
+        ("crowd", crowd),
+    ]
 }
 
-/// The joint model loses no plan and adds none: on tiny kitchens its exhaustive optimum is
-/// the brute force's over every plan with integer times in the game's order; from every
-/// state it reaches the estimate stays within the exact time still needed; and the
+/// The joint model loses no plan and adds none: on tiny kitchens of two cooks its
+/// exhaustive optimum is the brute force's over every plan with integer times in the game's
+/// order (three cooks are past the brute force); from every state it reaches the estimate,
+/// and each argument on its own, stays within the exact time still needed; and the
 /// instance's bounds stay within the optimum.
 #[test]
 fn the_joint_model_finds_the_brute_force_optimum_on_tiny_kitchens() {
     use makespan_world::{search, Outcome};
     for (name, lay) in tiny_kitchens() {
         let limits = Limits::default();
-        let brute = match search(
-            &GamePlans {
-                lay: &lay,
-                max_wait: 8,
-            },
-            &limits,
-        ) {
-            Outcome::Optimal(p) => p.cost,
-            other => panic!("{name}: the brute force ends with {other:?}"),
-        };
         let world = KitchenWorld::joint(&lay);
+        let brute = if lay.agents.len() > 2 {
+            match search(&world, &limits) {
+                Outcome::Optimal(p) => p.cost,
+                other => panic!("{name}: the joint search ends with {other:?}"),
+            }
+        } else {
+            match search(
+                &GamePlans {
+                    lay: &lay,
+                    max_wait: 8,
+                },
+                &limits,
+            ) {
+                Outcome::Optimal(p) => p.cost,
+                other => panic!("{name}: the brute force ends with {other:?}"),
+            }
+        };
         let joint = match search(&world, &limits) {
             Outcome::Optimal(p) => {
                 let d: Vec<Decision> = p.steps.iter().map(|s| s.action).collect();
@@ -555,9 +647,12 @@ fn the_joint_model_finds_the_brute_force_optimum_on_tiny_kitchens() {
             other => panic!("{name}: the joint search ends with {other:?}"),
         };
         assert_eq!(joint, brute, "{name}");
-        let (all_states, time) = exact_times(&world, 200_000).expect("a tiny kitchen");
+        let (all_states, time) = exact_times(&world, 400_000).expect("a tiny kitchen");
         assert_eq!(time[0], brute, "{name}");
         let est = Estimator::new(&lay, Rules::Intended);
+        let replica_est = Estimator::new(&lay, Rules::Replica);
+        // States where the team's visits alone give the estimate: the argument binds.
+        let mut by_visits = 0;
         for (s, &t) in all_states.iter().zip(&time) {
             if t < i64::MAX {
                 let e = est.remaining(&lay, s).value;
@@ -566,11 +661,29 @@ fn the_joint_model_finds_the_brute_force_optimum_on_tiny_kitchens() {
                     "{name}: the estimate {e} ({:?}) passes the exact {t} from {s:?}",
                     est.remaining(&lay, s)
                 );
+                // Each argument on its own, under both rule sets.
+                for (rules, v) in [
+                    ("intended", est.visits(&lay, s)),
+                    ("replica", replica_est.visits(&lay, s)),
+                ] {
+                    let v = i64::from(v);
+                    assert!(
+                        v <= t,
+                        "{name}: the visits ({rules}) {v} pass the exact {t} from {s:?}"
+                    );
+                }
+                if i64::from(est.visits(&lay, s)) == e && e > 0 {
+                    by_visits += 1;
+                }
             }
         }
+        assert!(by_visits > 0, "{name}: the visits never give the estimate");
         let (intended, replica) = instance_bound(&lay);
         assert!(intended.value <= brute && replica.value <= brute, "{name}");
-        println!("{name}: optimum {brute}, {} joint states", all_states.len());
+        println!(
+            "{name}: optimum {brute}, {} joint states, {by_visits} where the visits bind",
+            all_states.len()
+        );
     }
 }
 

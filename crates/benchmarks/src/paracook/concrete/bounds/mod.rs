@@ -33,6 +33,10 @@
 //! between its visits (it binds where one cook must do several things the chains let
 //! happen at once).
 //!
+//! For a team with one order, from any state, a sixth: the **team's visits** (`visits.rs`):
+//! the dispensers, boards, stoves and the window that cooks must still stand at, shared out
+//! among the cooks, each walking its share's shortest route from where it is next free.
+//!
 //! Under the game's own clock (the replica mode) cooking can be credited off the stove and
 //! between batches, so the unit chains there leave out the cooking times; cookware energy
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
@@ -44,6 +48,7 @@ use super::oracle::layout::{
 use super::oracle::model::{Item, Job, State};
 
 mod route;
+mod visits;
 
 /// Which rules a bound must hold under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +72,8 @@ pub enum Argument {
     Load,
     /// The agents' routes through the visits every plan makes (at the start only).
     Route,
+    /// A team's visits still to make, shared out among its cooks (one order).
+    Visits,
 }
 
 impl Argument {
@@ -78,6 +85,7 @@ impl Argument {
             Argument::Cookware => "cookware",
             Argument::Load => "load",
             Argument::Route => "route",
+            Argument::Visits => "visits",
         }
     }
 }
@@ -125,6 +133,8 @@ pub struct Estimator {
     stove_window: i32,
     /// The stoves' access cells.
     stoves: Vec<u8>,
+    /// A team's remaining visits (one order only).
+    visits: Option<visits::Visits>,
 }
 
 /// From each cell through a cooking place: the unit reaches a stove cell `a` (item metric),
@@ -268,6 +278,7 @@ impl Estimator {
             pot_lag,
             stove_window,
             stoves: stove_cells,
+            visits: visits::Visits::new(lay, rules),
         }
     }
 
@@ -309,6 +320,12 @@ impl Estimator {
             (Cut::Cooked, Cut::Cooked) => Some(&self.to_window),
             _ => None,
         }
+    }
+
+    /// The visits argument alone from `state` (0 where it does not apply: one cook, or
+    /// several orders): the tests check it on its own against the exact time left.
+    pub fn visits(&self, lay: &Layout, state: &State) -> i32 {
+        self.visits.as_ref().map_or(0, |v| v.bound(lay, state))
     }
 
     /// The item metric between two cells.
@@ -419,6 +436,10 @@ impl Estimator {
                                 (*t).max(cook)
                                     .saturating_add(best(&self.to_window, cells))
                                     .min(self.cook_out(cells, cook))
+                            } else if cook == 0 {
+                                // Cooked (or credited) already: carried anywhere, a
+                                // plate takes it there.
+                                t.saturating_add(best(&self.to_window, cells))
                             } else {
                                 t.saturating_add(self.cook_out(cells, cook))
                             };
@@ -488,11 +509,13 @@ impl Estimator {
             .max(self.energy(lay, state, &located, &reach, Ware::Pot));
         // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
         let load = self.load(lay, state, &located, &returns);
+        let visits = self.visits(lay, state);
         let candidates = [
             (chains, Argument::Chains),
             (with_plates, Argument::Plates),
             (cook, Argument::Cookware),
             (load, Argument::Load),
+            (visits, Argument::Visits),
         ];
         let (value, argument) = candidates
             .iter()

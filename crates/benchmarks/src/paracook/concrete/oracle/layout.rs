@@ -64,7 +64,7 @@ impl Cut {
 }
 
 /// The cookware a station starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Ware {
     /// Fries chopped meat, chicken, mushroom, tomato, fish, prawn: 24 per item.
     Pan,

@@ -46,20 +46,34 @@ pub fn replay(lay: &Layout, decisions: &[Decision]) -> Option<Planned> {
 
 /// [`replay`] in the model the decisions come from: the joint one (`joint`, see
 /// [`world::KitchenWorld::joint`]) or the one where agents decide in the game's order.
+///
+/// The joint model keeps its cooks in a canonical order (see [`State::canonical`]), so its
+/// decisions name positions in that order; the replay follows each position back to its
+/// cook.
 pub fn replay_in(lay: &Layout, decisions: &[Decision], joint: bool) -> Option<Planned> {
     let mut state = State::initial(lay);
     let mut log = Log::default();
-    let settle = |state: &mut State, log: &mut Log| {
+    // The cook at each position, and how many of the log's actions name cooks already.
+    let mut who: Vec<usize> = (0..state.agents.len()).collect();
+    let mut named = 0;
+    let mut settle = |state: &mut State, log: &mut Log| -> Option<()> {
         if joint {
-            state.settle_joint(lay, Some(log))
+            state.settle_joint(lay, Some(log)).ok()?;
+            for entry in &mut log.done[named..] {
+                entry.0 = who[entry.0 as usize] as u8;
+            }
+            named = log.done.len();
+            let perm = state.canonical(Some(log));
+            who = perm.iter().map(|&i| who[i]).collect();
         } else {
-            state.settle(lay, Some(log))
+            state.settle(lay, Some(log)).ok()?;
         }
+        Some(())
     };
-    settle(&mut state, &mut log).ok()?;
+    settle(&mut state, &mut log)?;
     for &d in decisions {
         state.apply(lay, d, Some(&mut log)).ok()?;
-        settle(&mut state, &mut log).ok()?;
+        settle(&mut state, &mut log)?;
     }
     if !state.done(lay) {
         return None;

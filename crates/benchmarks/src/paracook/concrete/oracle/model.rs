@@ -117,7 +117,7 @@ impl Bag {
 }
 
 /// Something an agent can hold or a station can carry.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Item {
     /// One ingredient.
     Food(u8, Cut),
@@ -130,7 +130,7 @@ pub enum Item {
 }
 
 /// What an agent does after walking.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Then {
     /// `Interact` on arrival.
     Interact,
@@ -143,7 +143,7 @@ pub enum Then {
 }
 
 /// What an agent is doing.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Job {
     /// Free: it decides now.
     Decide,
@@ -160,7 +160,7 @@ pub enum Job {
 }
 
 /// One agent.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Agent {
     /// Its cell (while walking: where it is going).
     pub cell: u8,
@@ -496,6 +496,24 @@ impl State {
         (0..self.agents.len())
             .filter(|&i| self.agents[i].job == Job::Decide)
             .collect()
+    }
+
+    /// The joint model's agents in one order whatever their numbers (the cooks are alike:
+    /// only where each is and what it holds and does tells them apart), so that two
+    /// situations that differ only by which cook is where are one state for the search.
+    /// Returns the permutation: position `j` now holds the agent that was at `perm[j]`
+    /// (`log`'s record of when each agent's action began follows it).
+    pub fn canonical(&mut self, log: Option<&mut Log>) -> Vec<usize> {
+        let mut perm: Vec<usize> = (0..self.agents.len()).collect();
+        perm.sort_by_key(|&i| self.agents[i]);
+        if perm.iter().enumerate().any(|(j, &i)| i != j) {
+            self.agents = perm.iter().map(|&i| self.agents[i]).collect();
+            if let Some(log) = log {
+                log.begun.resize(self.agents.len(), 0);
+                log.begun = perm.iter().map(|&i| log.begun[i]).collect();
+            }
+        }
+        perm
     }
 
     /// The joint model's [`State::settle`]: every action that ends now completes first

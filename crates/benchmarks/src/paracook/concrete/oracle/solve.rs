@@ -6,7 +6,11 @@
 //! - **one order at a time** (one cook, several orders): each stage an exact search from
 //!   where the last one ended;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
-//!   one order also a beam search);
+//!   one order also a beam search, and the joint search below for the pair with the best
+//!   plan, whose plans are the three's but whose bounds are not);
+//! - **a team with one order**: first the team's beam search (below) for a fraction of the
+//!   time, since the A* that follows keeps only states that may beat the incumbent and gets
+//!   the rest of the time;
 //! - **a team with one or two orders**: the A* over the joint model, under the incumbent: at each
 //!   instant the free cooks decide in any order, each acting, walking or sleeping until the
 //!   next event (an action another cook commits at that instant included, and every step
@@ -164,9 +168,12 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     // Three cooks: each pair of them, the third idle (a start position can make a cook
     // more hindrance than help to the priority rules).
     if m == 3 {
+        // The pair whose plan is the best so far (the first pair if none is).
+        let mut best_pair = [0, 1];
         for pair in [[0, 1], [0, 2], [1, 2]] {
             let sub = lay.team(&pair);
-            let until = share(0.07);
+            let before = oracle.upper();
+            let until = share(if k == 1 { 0.05 } else { 0.07 });
             for (d, _) in tasks::plan(&sub, until, usize::MAX, 27, 1) {
                 keep(&mut oracle, kitchen, &lay, &sub, &pair, &d, "world:tasks");
             }
@@ -179,7 +186,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 ..KitchenWorld::new(&sub)
             };
             let cutoff = oracle.upper();
-            if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.05)), cutoff) {
+            if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.04)), cutoff) {
                 keep(
                     &mut oracle,
                     kitchen,
@@ -190,7 +197,38 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                     "world:beam-team",
                 );
             }
+            if oracle.upper() < before {
+                best_pair = pair;
+            }
         }
+        // With one order, that pair's joint search (the third idle): a plan of two of the
+        // cooks is one of the three, and the pair's search is far smaller; its bounds say
+        // nothing about the three.
+        if k == 1 && !cancelled() {
+            let sub = lay.team(&best_pair);
+            let world = KitchenWorld::joint(&sub);
+            match search_below(&world, &astar_limits(0.3), oracle.upper()) {
+                Search::Optimal(plan) | Search::Feasible { plan, .. } => {
+                    let d = decisions(&plan.steps);
+                    keep_joint(
+                        &mut oracle,
+                        kitchen,
+                        &lay,
+                        &sub,
+                        &best_pair,
+                        &d,
+                        "world:astar-pair",
+                    );
+                }
+                Search::Infeasible | Search::Unknown { .. } => {}
+            }
+        }
+    }
+    // A team with one order: the team's beam before the joint search, whose incumbent it
+    // tightens (the joint search keeps only states that may beat it), and which then gets
+    // the rest of the time.
+    if m > 1 && k == 1 {
+        team_beam(&mut oracle, kitchen, &lay, target, share(0.15), &cancelled);
     }
     // A team with one or two orders: the A* over the joint model (every free agent decides, in any
     // order, and may sleep until the next event), under the incumbent. Its model loses no
@@ -198,18 +236,34 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     // lower bound; its plans count once the game replays them, like any other.
     if m > 1 && k <= 2 {
         let world = KitchenWorld::joint(&lay);
-        let caps = astar_limits(if k == 1 { 0.6 } else { 0.25 });
+        let caps = astar_limits(if k == 1 { 1.0 } else { 0.25 });
         let upper = oracle.upper();
         match search_below(&world, &caps, upper) {
             Search::Optimal(plan) => {
                 oracle.searched = oracle.searched.max(plan.cost);
                 let d = decisions(&plan.steps);
-                keep_joint(&mut oracle, kitchen, &lay, &d);
+                keep_joint(
+                    &mut oracle,
+                    kitchen,
+                    &lay,
+                    &lay,
+                    &[],
+                    &d,
+                    "world:astar-team",
+                );
             }
             Search::Feasible { plan, bound } => {
                 oracle.searched = oracle.searched.max(bound);
                 let d = decisions(&plan.steps);
-                keep_joint(&mut oracle, kitchen, &lay, &d);
+                keep_joint(
+                    &mut oracle,
+                    kitchen,
+                    &lay,
+                    &lay,
+                    &[],
+                    &d,
+                    "world:astar-team",
+                );
             }
             Search::Infeasible if upper < i64::MAX => oracle.searched = oracle.searched.max(upper),
             Search::Unknown { bound } => oracle.searched = oracle.searched.max(bound.min(upper)),
@@ -293,20 +347,8 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         }
     }
     // The team.
-    if m > 1 {
-        let world = KitchenWorld {
-            restricted: true,
-            ..KitchenWorld::new(&lay)
-        };
-        for (width, weight) in [(12, 4), (100, 4), (100, 8), (400, 4), (400, 8)] {
-            if cancelled() || oracle.best.as_ref().is_some_and(|b| b.time <= target) {
-                break;
-            }
-            let cutoff = oracle.upper();
-            if let Some((d, _)) = beam(&world, width, weight, Some(deadline), cutoff) {
-                keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:beam-team");
-            }
-        }
+    if m > 1 && !cancelled() {
+        team_beam(&mut oracle, kitchen, &lay, target, deadline, &cancelled);
     }
     if oracle
         .best
@@ -318,13 +360,57 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     Ok(oracle)
 }
 
+/// The team's beam search, wider and wider until `until`, a cancel, or a plan that meets
+/// `target` or what a search proved.
+fn team_beam(
+    oracle: &mut Oracle,
+    kitchen: &Kitchen,
+    lay: &Layout,
+    target: i64,
+    until: Instant,
+    cancelled: &dyn Fn() -> bool,
+) {
+    let world = KitchenWorld {
+        restricted: true,
+        ..KitchenWorld::new(lay)
+    };
+    for (width, weight) in [(12, 4), (100, 4), (100, 8), (400, 4), (400, 8)] {
+        let met = target.max(oracle.searched);
+        if cancelled()
+            || Instant::now() >= until
+            || oracle.best.as_ref().is_some_and(|b| b.time <= met)
+        {
+            break;
+        }
+        let cutoff = oracle.upper();
+        if let Some((d, _)) = beam(&world, width, weight, Some(until), cutoff) {
+            keep(oracle, kitchen, lay, lay, &[], &d, "world:beam-team");
+        }
+    }
+}
+
 /// [`keep`] for decisions of the joint model.
-fn keep_joint(oracle: &mut Oracle, kitchen: &Kitchen, lay: &Layout, d: &[Decision]) {
-    match replay_in(lay, d, true) {
-        Some(planned) => keep_planned(oracle, kitchen, lay, planned, "world:astar-team"),
+fn keep_joint(
+    oracle: &mut Oracle,
+    kitchen: &Kitchen,
+    team: &Layout,
+    searched: &Layout,
+    cooks: &[usize],
+    d: &[Decision],
+    method: &str,
+) {
+    match replay_in(searched, d, true) {
+        Some(mut planned) => {
+            for a in &mut planned.actions {
+                if !cooks.is_empty() {
+                    a.0 = cooks[a.0 as usize] as u8;
+                }
+            }
+            keep_planned(oracle, kitchen, team, planned, method)
+        }
         None => oracle
             .refused
-            .push("world:astar-team: the model does not replay its own plan".into()),
+            .push(format!("{method}: the model does not replay its own plan")),
     }
 }
 

@@ -202,6 +202,9 @@ impl<'a> KitchenWorld<'a> {
         let Ok(passed) = settled else {
             return;
         };
+        if self.joint {
+            next.canonical(None);
+        }
         if self.restricted && self.unusual(state, &next) {
             return;
         }
@@ -257,6 +260,9 @@ impl World for KitchenWorld<'_> {
         let mut s = State::initial(self.lay);
         // Nothing happens before the first decisions.
         let _ = s.settle(self.lay, None);
+        if self.joint {
+            s.canonical(None);
+        }
         s
     }
 

@@ -4,8 +4,8 @@
 //! The searches, in order:
 //! - **the task planner** (any team): priority rules over recipe tasks and local moves;
 //! - **one order at a time** (one cook, several orders): each stage an exact search from
-//!   where the last one ended; then beams over the whole kitchen at a few widths and
-//!   weights, which overlap the orders;
+//!   where the last one ended; then beams over the whole kitchen at two widths, which
+//!   overlap the orders;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
 //!   one order also a beam search);
 //! - **a team with one or two orders**: the A* over the joint model, under the incumbent: at each
@@ -163,11 +163,10 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         }
         // Then beams over the whole kitchen, which overlap the orders (the next order's
         // chopping and cooking while the first cooks) where the two planners above do not.
-        // Which width and weight does best varies from kitchen to kitchen, so a few run, the
-        // narrow ones first; with more orders the beams rarely finish, and only the narrowest
-        // runs.
+        // Which width does best varies from kitchen to kitchen, so two run, the narrow one
+        // first; with more orders the wide one rarely finishes, and only the narrow one runs.
         let beams: &[(usize, i64, f64)] = if k == 2 {
-            &[(300, 3, 0.1), (300, 2, 0.1), (1000, 3, 0.25)]
+            &[(300, 3, 0.08), (1000, 3, 0.3)]
         } else {
             &[(300, 3, 0.1)]
         };

@@ -796,3 +796,46 @@ fn the_one_cook_model_finds_the_brute_force_optimum_with_a_shared_stove() {
         other => panic!("the one-cook search ends with {other:?}"),
     }
 }
+
+/// With one cook the route counts its trips to the stoves and the window one after another:
+/// the cookware going onto a stove, coming off after its cooking, and each serve in order
+/// (burrito, seed 42, two orders: the chains and the route of picks and chops gave 50).
+#[test]
+fn the_one_cook_route_counts_the_cookware_and_the_serves() {
+    use makespan_benchmarks::paracook::concrete::bounds::Argument;
+    let Some(k) = kitchen("burrito/seed_42/agent_num_1/orders_num_2") else {
+        return;
+    };
+    let lay = Layout::of_kitchen(k).unwrap();
+    let (intended, replica) = instance_bound(&lay);
+    assert_eq!(intended.argument, Argument::Route);
+    assert!(intended.value >= 55, "{intended:?}");
+    assert!(replica.value <= intended.value, "{replica:?}");
+}
+
+/// A beam over one cook's whole kitchen overlaps its orders (the second order's meat
+/// chopped and cooking while the first one's cooks), where the task planner's plan of the
+/// previous references took 85 and one order at a time 101 (burger, seed 42, two orders);
+/// the game replays it in both modes at the beam's time.
+#[test]
+fn a_beam_overlaps_one_cooks_orders() {
+    let Some(k) = kitchen("burger/seed_42/agent_num_1/orders_num_2") else {
+        return;
+    };
+    let lay = Layout::of_kitchen(k).unwrap();
+    let world = KitchenWorld {
+        restricted: true,
+        ..KitchenWorld::new(&lay)
+    };
+    let (d, cost) = beam(&world, 1000, 3, None, i64::MAX).expect("a plan");
+    assert!(cost <= 80, "{cost}");
+    let planned = replay(&lay, &d).expect("the model replays its own plan");
+    assert_eq!(i64::from(planned.time), cost);
+    let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
+    for mode in Mode::BOTH {
+        let run = simulate(k, &plan, mode);
+        assert!(run.done, "{mode:?}: {:?}", run.error);
+        assert_eq!(run.oct, cost as f64, "{mode:?}");
+    }
+    assert!(instance_bound(&lay).0.value <= cost);
+}

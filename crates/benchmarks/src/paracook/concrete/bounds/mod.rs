@@ -31,7 +31,8 @@
 //! From the start, a fifth: the **agents' routes** (`route.rs`): who takes each unit from a
 //! dispenser, who chops it, who takes the first plate, in which order, each agent walking
 //! between its visits (it binds where one cook must do several things the chains let
-//! happen at once).
+//! happen at once); a lone cook's route also puts each dish's cookware on a stove, comes
+//! back for it once cooked and serves every order in turn.
 //!
 //! For a team with one order, from any state, a sixth: the **team's visits** (`visits.rs`):
 //! the dispensers, boards, stoves and the window that cooks must still stand at, shared out

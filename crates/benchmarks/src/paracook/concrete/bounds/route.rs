@@ -19,6 +19,24 @@
 //! the one before and the computed times are exactly that schedule's. Only such
 //! enumerations are searched; units of one food in one state are interchangeable, so they
 //! are taken in a fixed order. Past a node cap the argument gives nothing.
+//!
+//! With one cook, the cook also does everything after the chops, so three more kinds of
+//! visit join its route, each a moment the cook must stand at a station:
+//! - **into cookware on a stove**, per dish and cookware kind (under the rules as stated
+//!   only: the game's clock also cooks off the stove): the first moment a unit of
+//!   the dish is in that cookware on a stove is an `Interact` at a stove (the unit put into
+//!   cookware there, or the cookware put there), after that unit is chopped (pan) or taken
+//!   (pot) and carried there. Several pans for one dish only add visits;
+//! - **out of cookware on a stove**: cookware cooks only on a stove, so once a unit has
+//!   cooked its full 24 or 16 (no sooner than that after it went in) the cookware stands on
+//!   a stove, and its contents reach a plate only by an `Interact` there (the plate brought
+//!   to it, or the cookware taken off);
+//! - **serves**, one per order in order at a window, each after every unit of its dish can be
+//!   there (its chain) and after its cookware was emptied.
+//!
+//! So the walks back and forth between the window, the stoves and the dispensers that a
+//! lone cook makes one after another count in full, where the chains let them overlap. The
+//! value is then the last serve (never less than any visit plus its chain's rest).
 
 use super::super::oracle::layout::{Cut, Layout, Start, StationKind, CHOP_TIME, FAR};
 use super::Estimator;
@@ -34,6 +52,20 @@ struct Unit {
     picks: Vec<(usize, i32)>,
     /// Per board, when it must be chopped: the station and its rest after the chop.
     chops: Vec<(usize, i32)>,
+    /// Its order.
+    order: usize,
+    /// Its cooking group (one cook only): a dish's units for one kind of cookware.
+    group: Option<usize>,
+}
+
+/// A dish's units for one kind of cookware, with one cook: they go into cookware on a stove
+/// and come out of it there after one unit's cooking at least.
+struct Group {
+    order: usize,
+    /// One unit's cooking time in this cookware (0 under the game's clock).
+    lag: i32,
+    /// A pan: its units are ready once chopped (a pot's once taken).
+    pan: bool,
 }
 
 struct Search<'a> {
@@ -47,6 +79,14 @@ struct Search<'a> {
     from_start: Vec<Vec<i32>>,
     /// Shortest item carry between two stations' sides.
     carry: Vec<i32>,
+    /// Cooking groups (empty with a team).
+    groups: Vec<Group>,
+    /// Stoves and the walk from each to a window.
+    stoves: Vec<(usize, i32)>,
+    /// Windows (with a team: none, serves are left to the chains).
+    windows: Vec<usize>,
+    /// Orders.
+    orders: usize,
     best: i32,
     nodes: usize,
 }
@@ -58,7 +98,15 @@ struct Node {
     agents: Vec<(i32, Option<usize>)>,
     /// Per unit: when and where it was taken.
     picked: Vec<Option<(i32, usize)>>,
-    chopped: Vec<bool>,
+    /// Per unit: when and where its chop ended.
+    chopped: Vec<Option<(i32, usize)>>,
+    /// Per unit: its latest visit plus its chain's rest from there.
+    ready: Vec<i32>,
+    /// Per group: when it went into cookware on a stove, and when it came out.
+    cook_in: Vec<Option<i32>>,
+    cook_out: Vec<Option<i32>>,
+    /// Orders served.
+    served: usize,
     plate: bool,
     /// When each station (a board) is next free.
     free: Vec<i32>,
@@ -69,8 +117,16 @@ struct Node {
 }
 
 impl Estimator {
-    /// The route argument from the start of a kitchen: `None` when the search passes its cap.
+    /// The route argument from the start of a kitchen: `None` when the search passes its cap
+    /// (with one cook, first with the cookware and serve visits, then, past the cap, without).
     pub(super) fn route(&self, lay: &Layout) -> Option<i32> {
+        let alone = lay.agents.len() == 1;
+        self.route_with(lay, alone)
+            .or_else(|| alone.then(|| self.route_with(lay, false)).flatten())
+    }
+
+    /// The route argument, with the one cook's cookware and serve visits when `alone`.
+    fn route_with(&self, lay: &Layout, alone: bool) -> Option<i32> {
         let s_n = lay.stations.len();
         let cells = |s: usize| &lay.stations[s].access;
         let min_over = |s: usize, cost: &[i32]| {
@@ -82,7 +138,8 @@ impl Estimator {
         };
         let mut units: Vec<Unit> = Vec::new();
         let mut kinds: Vec<(u8, Cut, usize)> = Vec::new();
-        for (_, needs) in &lay.orders {
+        let mut groups: Vec<Group> = Vec::new();
+        for (order, (_, needs)) in lay.orders.iter().enumerate() {
             for &(food, need) in needs {
                 let raw = self.cost(lay, food, need, Cut::Raw)?;
                 let picks = lay
@@ -103,10 +160,26 @@ impl Estimator {
                     .find(|k| k.0 == food && k.1 == need)
                     .map(|k| k.2);
                 kinds.push((food, need, units.len()));
+                let (pan, pot) = (lay.pan_food(food), lay.pot_food(food));
+                let lag = if pan { self.pan_lag } else { self.pot_lag };
+                // Under the game's clock cookware may cook off the stove: no stove visits.
+                let group =
+                    (alone && need == Cut::Cooked && (pan || pot) && lag > 0).then(|| match groups
+                        .iter()
+                        .position(|g| g.order == order && g.pan == pan)
+                    {
+                        Some(g) => g,
+                        None => {
+                            groups.push(Group { order, lag, pan });
+                            groups.len() - 1
+                        }
+                    });
                 units.push(Unit {
                     twin_of,
                     picks,
                     chops,
+                    order,
+                    group,
                 });
             }
         }
@@ -149,6 +222,16 @@ impl Estimator {
             })
             .collect();
         let n = units.len();
+        let stoves = lay
+            .of_kind(StationKind::Stove)
+            .map(|s| (s, min_over(s, &self.to_window)))
+            .collect();
+        let windows = if alone {
+            lay.of_kind(StationKind::Window).collect()
+        } else {
+            Vec::new()
+        };
+        let g_n = groups.len();
         let mut search = Search {
             lay,
             units,
@@ -156,13 +239,25 @@ impl Estimator {
             walk,
             from_start,
             carry,
+            groups,
+            stoves,
+            orders: if windows.is_empty() {
+                0
+            } else {
+                lay.orders.len()
+            },
+            windows,
             best: FAR,
             nodes: 0,
         };
         let root = Node {
             agents: vec![(0, None); lay.agents.len()],
             picked: vec![None; n],
-            chopped: vec![false; n],
+            chopped: vec![None; n],
+            ready: vec![0; n],
+            cook_in: vec![None; g_n],
+            cook_out: vec![None; g_n],
+            served: 0,
             plate: search.plates.is_empty(),
             free: vec![0; s_n],
             last: 0,
@@ -179,6 +274,12 @@ enum Visit {
     Pick(usize),
     Chop(usize),
     Plate,
+    /// A group into cookware on a stove.
+    CookIn(usize),
+    /// A group out of its cookware on a stove.
+    CookOut(usize),
+    /// The next order served.
+    Serve,
 }
 
 impl Search<'_> {
@@ -207,7 +308,7 @@ impl Search<'_> {
                         }
                     }
                 }
-                Some((t, d)) if !node.chopped[u] => {
+                Some((t, d)) if node.chopped[u].is_none() && !unit.chops.is_empty() => {
                     for a in 0..node.agents.len() {
                         for &(b, rest) in &unit.chops {
                             let start = self
@@ -229,6 +330,73 @@ impl Search<'_> {
                     let start = self.walk_to(node, a, p).max(node.last);
                     out.push((Visit::Plate, a, p, start, start.saturating_add(rest)));
                 }
+            }
+        }
+        // One cook: its cookware and serves (agent 0).
+        for (g, group) in self.groups.iter().enumerate() {
+            match (node.cook_in[g], node.cook_out[g]) {
+                (None, _) => {
+                    // Ready units of the group: where and when each can set off to a stove.
+                    let ready: Vec<(i32, usize)> = (0..self.units.len())
+                        .filter(|&u| self.units[u].group == Some(g))
+                        .filter_map(|u| {
+                            if group.pan {
+                                node.chopped[u]
+                            } else {
+                                node.picked[u]
+                            }
+                        })
+                        .collect();
+                    if ready.is_empty() {
+                        continue;
+                    }
+                    for &(s, to_window) in &self.stoves {
+                        let arrive = ready
+                            .iter()
+                            .map(|&(t, at)| t.saturating_add(self.carry[at * s_n + s]))
+                            .min()
+                            .unwrap_or(FAR);
+                        let start = self.walk_to(node, 0, s).max(arrive).max(node.last);
+                        let value = start.saturating_add(group.lag).saturating_add(to_window);
+                        out.push((Visit::CookIn(g), 0, s, start, value));
+                    }
+                }
+                (Some(t), None) => {
+                    for &(s, to_window) in &self.stoves {
+                        let start = self
+                            .walk_to(node, 0, s)
+                            .max(t.saturating_add(group.lag))
+                            .max(node.last);
+                        out.push((
+                            Visit::CookOut(g),
+                            0,
+                            s,
+                            start,
+                            start.saturating_add(to_window),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if node.served < self.orders {
+            let j = node.served;
+            let mut release = 0;
+            for (u, unit) in self.units.iter().enumerate() {
+                if unit.order != j {
+                    continue;
+                }
+                let done = node.picked[u].is_some()
+                    && (unit.chops.is_empty() || node.chopped[u].is_some())
+                    && unit.group.is_none_or(|g| node.cook_out[g].is_some());
+                if !done {
+                    return;
+                }
+                release = release.max(node.ready[u]);
+            }
+            for &w in &self.windows {
+                let start = self.walk_to(node, 0, w).max(release).max(node.last);
+                out.push((Visit::Serve, 0, w, start, start));
             }
         }
     }
@@ -260,6 +428,27 @@ impl Search<'_> {
         {
             floor = floor.max(low);
         }
+        for g in 0..self.groups.len() {
+            let due = |v: &Visit| matches!(*v, Visit::CookIn(x) | Visit::CookOut(x) if x == g);
+            if let Some(low) = options.iter().filter(|o| due(&o.0)).map(|o| o.4).min() {
+                floor = floor.max(low);
+            }
+        }
+        if let Some(low) = options
+            .iter()
+            .filter(|o| matches!(o.0, Visit::Serve))
+            .map(|o| o.4)
+            .min()
+        {
+            floor = floor.max(low);
+        }
+        // One cook chops every unit still to chop itself.
+        if self.orders > 0 {
+            let chops = (0..self.units.len())
+                .filter(|&u| !self.units[u].chops.is_empty() && node.chopped[u].is_none())
+                .count() as i32;
+            floor = floor.max(node.agents[0].0.max(node.last) + chops * CHOP_TIME);
+        }
         if floor >= self.best {
             return;
         }
@@ -274,15 +463,34 @@ impl Search<'_> {
             match visit {
                 Visit::Pick(u) => {
                     next.picked[u] = Some((start, s));
+                    next.ready[u] = value;
                     next.agents[a] = (start, Some(s));
                 }
                 Visit::Chop(u) => {
-                    next.chopped[u] = true;
+                    next.chopped[u] = Some((start + CHOP_TIME, s));
+                    next.ready[u] = value;
                     next.free[s] = start + CHOP_TIME;
                     next.agents[a] = (start + CHOP_TIME, Some(s));
                 }
                 Visit::Plate => {
                     next.plate = true;
+                    next.agents[a] = (start, Some(s));
+                }
+                Visit::CookIn(g) => {
+                    next.cook_in[g] = Some(start);
+                    next.agents[a] = (start, Some(s));
+                }
+                Visit::CookOut(g) => {
+                    next.cook_out[g] = Some(start);
+                    for (u, unit) in self.units.iter().enumerate() {
+                        if unit.group == Some(g) {
+                            next.ready[u] = next.ready[u].max(value);
+                        }
+                    }
+                    next.agents[a] = (start, Some(s));
+                }
+                Visit::Serve => {
+                    next.served += 1;
                     next.agents[a] = (start, Some(s));
                 }
             }

@@ -19,6 +19,7 @@ pub mod lns;
 pub(crate) mod method;
 pub mod model;
 mod orders;
+mod sgs;
 mod starts;
 mod unary;
 
@@ -27,9 +28,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use pumpkin_solver::conflict_resolvers::resolvers::ResolutionResolver;
-use pumpkin_solver::core::branching::branchers::independent_variable_value_brancher::IndependentVariableValueBrancher;
-use pumpkin_solver::core::branching::value_selection::InDomainMin;
-use pumpkin_solver::core::branching::variable_selection::Smallest;
 use pumpkin_solver::core::branching::Brancher;
 use pumpkin_solver::core::optimisation::linear_sat_unsat::LinearSatUnsat;
 use pumpkin_solver::core::optimisation::OptimisationDirection;
@@ -115,8 +113,9 @@ pub enum Branching {
     /// Pumpkin's default: the variable most active in recent conflicts (VSIDS), at the
     /// value of the best schedule so far. It finds short schedules soon.
     Activity,
-    /// The activity with the smallest earliest start, at that start (a schedule-generation
-    /// scheme): it refutes horizons far sooner where a proof needs every branch closed.
+    /// The activity with the smallest earliest start, at that start, ties to the least
+    /// latest start (a schedule-generation scheme, module `sgs`): it refutes horizons far
+    /// sooner where a proof needs every branch closed.
     SmallestStart,
     /// On a model that also holds one literal per two tasks that can never overlap, saying
     /// which goes first: decide those alone, most active in conflicts first, then every
@@ -176,10 +175,12 @@ fn search(
     let mut termination = stop_when(seconds, cancel, progress);
     let result = match branching {
         Branching::SmallestStart => {
-            let mut variables = starts.clone();
-            variables.push(makespan);
-            let mut brancher =
-                IndependentVariableValueBrancher::new(Smallest::new(&variables), InDomainMin);
+            let tasks = starts
+                .iter()
+                .copied()
+                .zip(model.durations.iter().copied())
+                .collect();
+            let mut brancher = sgs::Sgs::new(tasks, makespan, sgs::Direction::Forward);
             optimise(
                 &mut solver,
                 &mut brancher,

@@ -45,6 +45,8 @@ pub struct CpModel {
     /// refuting shorter schedules again (0 in a proof's model, which must stand alone).
     pub floor: i32,
     pub rows: Vec<Row>,
+    /// Each activity's duration (a backward search ends activities at their latest).
+    pub durations: Vec<i32>,
     /// The name of each order variable (domain `0..1`), which says what it stands for.
     pub orders: Vec<String>,
     /// The FlatZinc name of each start, which names the instance's activity, not the
@@ -185,6 +187,10 @@ impl CpModel {
             horizon: horizon as i32,
             floor: 0,
             rows,
+            durations: problem.durations[..n]
+                .iter()
+                .map(|&d| small(d))
+                .collect::<Result<_, _>>()?,
             orders: orders.names,
             names,
         }

@@ -258,36 +258,34 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         let world = KitchenWorld::joint(&lay);
         let caps = astar_limits(if k == 1 { 1.0 } else { 0.25 });
         let upper = oracle.upper();
-        match search_below(&world, &caps, upper) {
+        let found = match search_below(&world, &caps, upper) {
             Search::Optimal(plan) => {
-                oracle.searched = oracle.searched.max(plan.cost);
-                let d = decisions(&plan.steps);
-                keep_joint(
-                    &mut oracle,
-                    kitchen,
-                    &lay,
-                    &lay,
-                    &[],
-                    &d,
-                    "world:astar-team",
-                );
+                let cost = plan.cost;
+                Some((plan, cost))
             }
-            Search::Feasible { plan, bound } => {
-                oracle.searched = oracle.searched.max(bound);
-                let d = decisions(&plan.steps);
-                keep_joint(
-                    &mut oracle,
-                    kitchen,
-                    &lay,
-                    &lay,
-                    &[],
-                    &d,
-                    "world:astar-team",
-                );
+            Search::Feasible { plan, bound } => Some((plan, bound)),
+            Search::Infeasible if upper < i64::MAX => {
+                oracle.searched = oracle.searched.max(upper);
+                None
             }
-            Search::Infeasible if upper < i64::MAX => oracle.searched = oracle.searched.max(upper),
-            Search::Unknown { bound } => oracle.searched = oracle.searched.max(bound.min(upper)),
-            Search::Infeasible => {}
+            Search::Unknown { bound } => {
+                oracle.searched = oracle.searched.max(bound.min(upper));
+                None
+            }
+            Search::Infeasible => None,
+        };
+        if let Some((plan, bound)) = found {
+            oracle.searched = oracle.searched.max(bound);
+            let d = decisions(&plan.steps);
+            keep_joint(
+                &mut oracle,
+                kitchen,
+                &lay,
+                &lay,
+                &[],
+                &d,
+                "world:astar-team",
+            );
         }
     }
     // One cook alone, each in turn (a team with one or two orders has the joint search

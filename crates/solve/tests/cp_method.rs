@@ -12,7 +12,7 @@ use makespan_model::solution::{Status, Verdict};
 use makespan_solve::certify::certify;
 use makespan_solve::check::cross_check;
 use makespan_solve::internals::bounds;
-use makespan_solve::internals::cp::{self, lns, CpModel, CpOutcome, Row, Var};
+use makespan_solve::internals::cp::{self, lns, CpModel, CpOutcome};
 use makespan_solve::internals::heuristics::{self, Effort, Shop};
 use makespan_solve::internals::milp::{self, MilpOutcome, MilpSettings};
 use makespan_solve::internals::Problem;
@@ -91,40 +91,6 @@ fn cp_optimum(problem: &Problem) -> Option<i64> {
     }
 }
 
-/// Whether `starts` and `makespan` keep every window and row of `model` (which has no
-/// order variables).
-fn holds_in(model: &CpModel, starts: &[i64], makespan: i64) -> bool {
-    let value = |v: Var| match v {
-        Var::Start(j) => starts[j],
-        Var::Makespan => makespan,
-        Var::Order(_) => panic!("no setups or holds here"),
-    };
-    let windows = model
-        .windows
-        .iter()
-        .zip(starts)
-        .all(|(&(lo, hi), &s)| i64::from(lo) <= s && s <= i64::from(hi));
-    let rows = model.rows.iter().all(|row| match row {
-        Row::Le { terms, rhs } => {
-            terms
-                .iter()
-                .map(|&(w, v)| i64::from(w) * value(v))
-                .sum::<i64>()
-                <= i64::from(*rhs)
-        }
-        Row::Cumulative { tasks, capacity } => tasks.iter().all(|&(j, _, _)| {
-            let at = starts[j];
-            let used: i64 = tasks
-                .iter()
-                .filter(|&&(k, d, _)| starts[k] <= at && at < starts[k] + i64::from(d))
-                .map(|t| i64::from(t.2))
-                .sum();
-            used <= i64::from(*capacity)
-        }),
-    });
-    windows && rows && makespan <= i64::from(model.horizon)
-}
-
 /// The optimum by the MILP alone (`None`: infeasible).
 fn milp_optimum(problem: &Problem) -> Option<i64> {
     let horizon = problem.durations.iter().sum::<i64>() + 40;
@@ -169,7 +135,7 @@ proptest! {
             let by_orders = cp::minimise(&model, 30.0, &Cancel::new(), cp::Branching::Orders, None);
             match by_orders.unwrap() {
                 CpOutcome::Optimal { starts, makespan } => {
-                    prop_assert!(holds_in(&model, &starts, makespan));
+                    prop_assert!(model.holds(&starts, makespan));
                     prop_assert_eq!(Some(makespan), milp);
                 }
                 CpOutcome::NoneByHorizon => prop_assert_eq!(None, milp),
@@ -231,11 +197,11 @@ proptest! {
         let optimum = milp_optimum(&problem);
         let found = lns::improve(&model, None, 2.0, &cancel, seed);
         if let Some((starts, makespan)) = &found.best {
-            prop_assert!(holds_in(&model, starts, *makespan));
+            prop_assert!(model.holds(starts, *makespan));
             prop_assert!(Some(*makespan) >= optimum);
             let again = lns::improve(&model, Some(starts.clone()), 1.0, &cancel, seed + 1);
             let (starts, shorter) = again.best.expect("it holds the schedule it started from");
-            prop_assert!(holds_in(&model, &starts, shorter));
+            prop_assert!(model.holds(&starts, shorter));
             prop_assert!(shorter <= *makespan);
         }
         if found.optimal {
@@ -265,7 +231,7 @@ proptest! {
             .improve(&first.starts[..problem.len()], optimum, 0.2, &Cancel::new(), seed, |_, _| false)
             .expect("the heuristic's schedule orders every machine");
         let model = CpModel::build(&problem, first.makespan(&problem)).unwrap();
-        prop_assert!(holds_in(&model, &starts, makespan));
+        prop_assert!(model.holds(&starts, makespan));
         prop_assert_eq!(starts.iter().zip(&problem.durations).map(|(s, p)| s + p).max(), Some(makespan));
         prop_assert!(makespan >= optimum);
     }
@@ -283,7 +249,7 @@ proptest! {
         let optimum = |proof: Option<&std::path::Path>| {
             match cp::minimise(&model, 30.0, &Cancel::new(), cp::Branching::SmallestStart, proof).unwrap() {
                 CpOutcome::Optimal { starts, makespan } => {
-                    assert!(holds_in(&model, &starts, makespan));
+                    assert!(model.holds(&starts, makespan));
                     makespan
                 }
                 other => panic!("30 s are plenty for a small instance: {other:?}"),
@@ -403,7 +369,7 @@ fn the_tabu_search_reaches_the_job_shop_optimum() {
             .unwrap();
         assert_eq!(makespan, 70, "seed {seed}");
         let model = CpModel::build(&problem, 70).unwrap();
-        assert!(holds_in(&model, &starts, makespan));
+        assert!(model.holds(&starts, makespan));
     }
 }
 

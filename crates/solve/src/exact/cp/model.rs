@@ -225,6 +225,39 @@ impl CpModel {
         }
     }
 
+    /// Whether `starts` and `makespan` keep every window and row, so that tests can check a
+    /// schedule against the model itself rather than against the problem it came from. Order
+    /// variables have no value here: a model with setups or holds is never true.
+    pub fn holds(&self, starts: &[i64], makespan: i64) -> bool {
+        let value = |v: Var| match v {
+            Var::Start(j) => Some(starts[j]),
+            Var::Makespan => Some(makespan),
+            Var::Order(_) => None,
+        };
+        let windows = self
+            .windows
+            .iter()
+            .zip(starts)
+            .all(|(&(lo, hi), &s)| i64::from(lo) <= s && s <= i64::from(hi));
+        let rows = self.rows.iter().all(|row| match row {
+            Row::Le { terms, rhs } => terms
+                .iter()
+                .map(|&(w, v)| value(v).map(|x| i64::from(w) * x))
+                .sum::<Option<i64>>()
+                .is_some_and(|sum| sum <= i64::from(*rhs)),
+            Row::Cumulative { tasks, capacity } => tasks.iter().all(|&(j, _, _)| {
+                let at = starts[j];
+                let used: i64 = tasks
+                    .iter()
+                    .filter(|&&(k, d, _)| starts[k] <= at && at < starts[k] + i64::from(d))
+                    .map(|t| i64::from(t.2))
+                    .sum();
+                used <= i64::from(*capacity)
+            }),
+        });
+        windows && rows && makespan <= i64::from(self.horizon)
+    }
+
     /// The makespan's domain, `[floor, max(horizon, floor + 1)]`: never a single value.
     pub fn makespan_domain(&self) -> (i32, i32) {
         (self.floor, self.horizon.max(self.floor + 1))

@@ -77,7 +77,7 @@ impl Brancher for Sgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::cp::model::{CpModel, Row, Var};
+    use crate::exact::cp::model::CpModel;
     use crate::exact::cp::{minimise, post, Branching, CpOutcome, Posted, Redundant};
     use crate::problem::Problem;
     use crate::Cancel;
@@ -108,38 +108,6 @@ mod tests {
             SatisfactionResult::Unknown(..) => panic!("no limit was set"),
         };
         found
-    }
-
-    /// Whether `starts` and `makespan` keep every row of `model` (each start in its window).
-    fn keeps(model: &CpModel, starts: &[i64], makespan: i64) -> bool {
-        let value = |v: Var| match v {
-            Var::Start(j) => starts[j],
-            Var::Makespan => makespan,
-            Var::Order(_) => unreachable!("an RCPSP model has no orders"),
-        };
-        let windows = starts
-            .iter()
-            .zip(&model.windows)
-            .all(|(&s, &(lo, hi))| i64::from(lo) <= s && s <= i64::from(hi));
-        windows
-            && makespan <= i64::from(model.horizon)
-            && model.rows.iter().all(|row| match row {
-                Row::Le { terms, rhs } => {
-                    terms
-                        .iter()
-                        .map(|&(w, v)| i64::from(w) * value(v))
-                        .sum::<i64>()
-                        <= i64::from(*rhs)
-                }
-                Row::Cumulative { tasks, capacity } => starts.iter().all(|&t| {
-                    let used: i64 = tasks
-                        .iter()
-                        .filter(|&&(j, p, _)| starts[j] <= t && t < starts[j] + i64::from(p))
-                        .map(|&(_, _, c)| i64::from(c))
-                        .sum();
-                    used <= i64::from(*capacity)
-                }),
-            })
     }
 
     proptest! {
@@ -174,7 +142,7 @@ mod tests {
                 prop_assert!(found.is_some(), "{direction:?} finds none by {optimum}");
                 let (starts, makespan) = found.unwrap();
                 prop_assert!(makespan <= optimum);
-                prop_assert!(keeps(&at, &starts, makespan), "{direction:?}: {starts:?}");
+                prop_assert!(at.holds(&starts, makespan), "{direction:?}: {starts:?}");
                 if let Ok(below) = CpModel::build(&problem, optimum - 1) {
                     prop_assert!(generate(&below, direction).is_none(), "{direction:?} below {optimum}");
                 }

@@ -13,24 +13,28 @@
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
-//!   needs between stations of different kinds (a held item's too, unless its robot
-//!   stands where it goes), the move to an item before its first pick (one per robot with
-//!   an empty hand may be saved), with one robot the move back to a cooked or fried item
-//!   (or the idle steps beside it), three steps (unstack, move, put) for each item the
-//!   goal does not name stacked on an item to pick, the fill, boil and pour of each soup
-//!   and the carries of its pot and bowl, bringing an empty pot to a sink for a water not
-//!   yet made), summed because each action acts on one object and one robot carries one
-//!   thing at a time, and the larger of that sum with dishes assigned to tables (the
-//!   parts of one dish of one kind taking distinct items) and of the same sum with the
-//!   variables of one kind taking distinct objects (the goal's grounding is injective: a
-//!   finished dish's item serves no second dish); (b) the longest chain of
-//!   timers still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the
-//!   item or pot must be carried there first and away after).
+//!   needs between stations of different kinds (a held item's too, unless its robot stands
+//!   where it goes), the move to an item before its first pick (one per robot with an empty
+//!   hand may be saved), with one robot the move back to a cooked or fried item (or the
+//!   idle steps beside it), three steps (unstack, move, put) for each item the goal does
+//!   not name stacked on an item to pick, with one robot the put-down and pick-up again of
+//!   a held item whose stack or add must wait for work that needs the hand (the item below
+//!   still to be cut, cooked or carried; no water yet and no fill running), the fill, boil
+//!   and pour of each soup and the carries of its pot and bowl, bringing an empty pot to a
+//!   sink for a water not yet made, and a new fill for each water beyond the fills under
+//!   way), summed because each action acts on one object and one robot carries one thing at
+//!   a time, and the larger of that sum with dishes assigned to tables (the parts of one
+//!   dish of one kind taking distinct items) and of the same sum with the variables of one
+//!   kind taking distinct objects (the goal's grounding is injective: a finished dish's
+//!   item serves no second dish); (b) the longest chain of timers still ahead (a cook, fry,
+//!   fill or boil takes 4 steps from its action, and the item or pot must be carried there
+//!   first and away after).
 //! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal
-//!   reached part by part (dish by dish, and literal by literal within a dish: `staged`),
-//!   weighted A* on the whole goal, and beams of growing width; each is shortened by
-//!   dropping actions it does not need and replayed before it is kept. A* then keeps only
-//!   the states that can still beat it, so a short incumbent also makes the proof cheaper.
+//!   reached part by part (dish by dish, a dish out of quick reach literal by literal, and
+//!   literal by literal throughout: `staged`), weighted A* on the whole goal, and beams of
+//!   growing width; each is shortened by dropping actions it does not need and replayed
+//!   before it is kept. A* then keeps only the states that can still beat it, so a short
+//!   incumbent also makes the proof cheaper.
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
 //!   of a state's size (fewer if `Limits::max_states` says so), and a capped search ends
 //!   in `Feasible` or `Unknown` with the bound it proved, never in an abort.
@@ -448,7 +452,15 @@ impl<'a> KitchenWorld<'a> {
             current = Some(stage);
         }
         let mut post = 0;
-        if final_place {
+        // With one robot, an item it holds whose last action (the stack, the add) must
+        // wait for work that needs the robot's hand is put down first and picked up again:
+        // two actions on it besides the last, and for an add a move with it to the pot
+        // (no pot stands where it was put down: a station holds an item or a container).
+        let parked = first_from_hand && holder.is_some() && self.single;
+        if final_place && parked && self.waits_for_base(state, i, need) {
+            actions += 3;
+            post = 3;
+        } else if final_place {
             let step = if first_from_hand { 1 } else { 2 };
             let elsewhere = match (target, it.place.station()) {
                 (Some(t), Some(s)) => s != t,
@@ -464,6 +476,9 @@ impl<'a> KitchenWorld<'a> {
             actions += step;
             moves += mv;
             post = step + mv;
+        } else if need.add && parked && !self.water_ahead(state) {
+            actions += 4;
+            post = 4;
         } else if need.add {
             let step = if first_from_hand { 1 } else { 2 };
             // The pot stands on another station than the item, unless the two started on
@@ -523,6 +538,37 @@ impl<'a> KitchenWorld<'a> {
         )
     }
 
+    /// Whether a held item `i` that must go atop another (`need`) can be stacked only after
+    /// work that needs the robot's hand: every candidate for the item below still needs
+    /// an action (a cut, a cook, a carry: each takes an empty hand or that item in hand),
+    /// and none can be done once `i` lies on it (they need it clear), so the robot puts
+    /// `i` down before, and picks it up again after.
+    fn waits_for_base(&self, state: &State, i: u8, need: &Needs) -> bool {
+        need.place.iter().any(|&l| {
+            let lit = &self.k.goal.literals[l];
+            let Some(&w) = lit.args.get(1).filter(|_| lit.pred == "atop") else {
+                return false;
+            };
+            self.k.goal.vars[w].domain.iter().all(|&o| match o {
+                Obj::Item(b) if b != i => self.object_cost(state, o, &self.needs[w], None).0 > 0,
+                _ => true,
+            })
+        })
+    }
+
+    /// Whether an item can be added to a water without a hand action first: a water
+    /// stands in a pot, or a fill runs (a paused one resumes only once its pot is put
+    /// back, and a new fill needs an empty hand).
+    fn water_ahead(&self, state: &State) -> bool {
+        let in_pot = |c: u8| c != NONE && self.k.containers[c as usize].1;
+        state.meals.iter().any(|x| in_pot(x.container))
+            || state.effects.iter().any(|e| {
+                e.kind == EffectKind::Fill
+                    && !e.completed
+                    && state.containers[e.a as usize].at == e.b
+            })
+    }
+
     fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
         if need.container_at.is_empty() {
             return (0, 0);
@@ -560,19 +606,23 @@ impl<'a> KitchenWorld<'a> {
         let mut pot_on_stove = false;
         let mut pot_in_hand = pot_of.is_some_and(|c| c != NONE && pot_held(c));
         if meal.is_none() {
-            // Fill (unless a fill runs), which ends with the pot at a sink.
-            let running = state.effects.iter().find(|e| {
-                e.kind == EffectKind::Fill
-                    && !e.completed
-                    && state.containers[e.a as usize].at == e.b
-            });
-            let paused = state
+            // Fill, unless a fill already under way can make this water: each fill makes
+            // one water, named in the order they complete, so the `j`-th water still to be
+            // made needs a new fill once the `j` fills under way are spoken for (a running
+            // one is ready after its ticks left, a paused one once its pot is back).
+            let pending = state
                 .effects
                 .iter()
-                .any(|e| e.kind == EffectKind::Fill && !e.completed);
+                .filter(|e| e.kind == EffectKind::Fill && !e.completed);
+            let running = pending
+                .clone()
+                .filter(|e| state.containers[e.a as usize].at == e.b)
+                .map(|e| e.count)
+                .max();
+            let later = (m as usize).saturating_sub(state.meals.len());
             match running {
-                Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
-                _ if paused => chain += 2,
+                Some(count) if later < pending.clone().count() => chain += i64::from(DELAY - count),
+                _ if later < pending.count() => chain += 2,
                 _ => {
                     // The fill, and bringing an empty pot to a sink unless one stands there
                     // (each fill needs its own: a filled pot empties only when held): a pot
@@ -1344,8 +1394,10 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
 /// A plan reached part by part: `parts` numbers each goal literal's part (see
 /// [`goal_parts`] and [`literal_stages`]), and from where the plan so far ends a quick
 /// search reaches the goal of the first part, then of the first two, and so on, each
-/// search as short as one part. Proves nothing; `None` when a part is not reached within
-/// the limits (each part left gets an equal share of the time left).
+/// search as short as one part. A part not reached within its share of the time is
+/// reached literal by literal instead, in the order of [`literal_stages`] (a soup's
+/// part at once is often out of a quick search's reach, its literals one by one are
+/// not). Proves nothing; `None` when a literal is not reached either.
 fn staged(
     k: &Kitchen,
     whole: &KitchenWorld<'_>,
@@ -1357,45 +1409,77 @@ fn staged(
         return None; // one part: the whole search has run already
     }
     let started = Instant::now();
+    let order = literal_stages(k);
     let mut state = k.initial.clone();
     let mut plan = Vec::new();
     for part in 0..=last {
-        let sub = Kitchen {
-            initial: state.clone(),
-            goal: k.goal.part(|l| parts[l] <= part),
-            ..k.clone()
-        };
-        let world = KitchenWorld::new(&sub);
-        let left = (last + 1 - part) as u32;
-        let share = Limits {
+        // Each part left gets an equal share of the time left.
+        let share = |left: usize| Limits {
             time: limits
                 .time
-                .map(|t| t.saturating_sub(started.elapsed()) / left),
+                .map(|t| t.saturating_sub(started.elapsed()) / left.max(1) as u32),
             known_bound: 0,
             ..limits.clone()
         };
-        let quick = Quick {
-            world: &world,
-            weight: 2,
-            whole: Some(whole),
-        };
-        let steps = match search_below(&quick, &share, INFEASIBLE) {
-            Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
-            _ => {
-                let quick = Quick {
-                    world: &world,
-                    weight: 1,
-                    whole: Some(whole),
-                };
-                beam(&quick, 64, 2, &share, INFEASIBLE)?.steps
+        // The part at once may take half its share: the rest is for its literals.
+        let left = last + 1 - part;
+        if let Some(acts) = reach(k, whole, &state, &share(2 * left), |l| parts[l] <= part) {
+            for act in acts {
+                state.step(act);
+                plan.push(act);
             }
-        };
-        for act in real_plan(&world, &sub, &steps).ok()? {
-            state.step(act);
-            plan.push(act);
+            continue;
+        }
+        let mut mine: Vec<usize> = (0..parts.len()).filter(|&l| parts[l] == part).collect();
+        if mine.len() < 2 {
+            return None;
+        }
+        mine.sort_by_key(|&l| order[l]);
+        for n in 1..=mine.len() {
+            let kept = &mine[..n];
+            let goal = |l: usize| parts[l] < part || kept.contains(&l);
+            let acts = reach(k, whole, &state, &share(left + mine.len() - n), goal)?;
+            for act in acts {
+                state.step(act);
+                plan.push(act);
+            }
         }
     }
     k.goal.reached(k, &state).then_some(plan)
+}
+
+/// A quick plan from `state` to the goal literals `keep` selects: weighted A*, else a
+/// beam of 64, within `limits`; the actions in the kitchen's names.
+fn reach(
+    k: &Kitchen,
+    whole: &KitchenWorld<'_>,
+    state: &State,
+    limits: &Limits,
+    keep: impl Fn(usize) -> bool,
+) -> Option<Vec<Act>> {
+    let sub = Kitchen {
+        initial: state.clone(),
+        goal: k.goal.part(keep),
+        ..k.clone()
+    };
+    let world = KitchenWorld::new(&sub);
+    let quick = Quick {
+        world: &world,
+        weight: 2,
+        whole: Some(whole),
+    };
+    let steps = match search_below(&quick, limits, INFEASIBLE) {
+        Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
+        _ => {
+            let quick = Quick {
+                world: &world,
+                weight: 1,
+                whole: Some(whole),
+            };
+            beam(&quick, 64, 2, limits, INFEASIBLE)?.steps
+        }
+    };
+    real_plan(&world, &sub, &steps).ok()
 }
 
 /// The part of each goal literal: literals that share a variable (directly or through

@@ -96,6 +96,8 @@ pub struct KitchenWorld<'a> {
     dish: Vec<Option<usize>>,
     /// The station variables that dishes are placed in.
     dish_vars: Vec<usize>,
+    /// Per variable: its position in `dish_vars` (`usize::MAX` for the others).
+    dish_depth: Vec<usize>,
     /// Per station variable of `dish_vars`: the variables placed in its dish.
     dishes: Vec<Dish>,
     /// Per variable placed in a dish: where its candidates' [`Anchored`] start in the
@@ -155,6 +157,10 @@ impl<'a> KitchenWorld<'a> {
         let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
         dish_vars.sort_unstable();
         dish_vars.dedup();
+        let mut dish_depth = vec![usize::MAX; k.goal.vars.len()];
+        for (n, &t) in dish_vars.iter().enumerate() {
+            dish_depth[t] = n;
+        }
         let mut anchor_at = vec![usize::MAX; k.goal.vars.len()];
         let mut anchored_len = 0;
         for (v, var) in k.goal.vars.iter().enumerate() {
@@ -206,6 +212,7 @@ impl<'a> KitchenWorld<'a> {
             blind: false,
             dish,
             dish_vars,
+            dish_depth,
             dishes,
             anchor_at,
             anchored_len,
@@ -900,8 +907,14 @@ impl World for KitchenWorld<'_> {
             chain = chain.max(chains.into_iter().max().unwrap_or(0));
             work.push(per);
         }
-        total += self.cheapest_assignment(&work);
-        let total = total.max(self.matched(state, &table));
+        let unmatched: i64 = (self.unmatched.iter())
+            .map(|&v| self.var_cost(state, v, None).0)
+            .sum();
+        let leaf =
+            |stations: &[(usize, Obj)]| self.matched(state, &table, Some(stations), unmatched);
+        let total = self
+            .cheapest_assignment(&work, total, &leaf)
+            .max(self.matched(state, &table, None, unmatched));
         // Each robot with an empty hand may make its first pick where it stands, without a
         // move (a robot that holds something must put it down first, and then the only
         // thing it can pick up where it stands is what it put down).
@@ -1102,14 +1115,20 @@ impl KitchenWorld<'_> {
     }
 
     /// The work of every named variable when the variables of one kind take distinct
-    /// objects (the goal's grounding is injective), each item's work at the cheapest station
-    /// its dish may stand on: another admissible sum, higher than the other where two
-    /// variables would otherwise both count the one item that is already done.
-    fn matched(&self, state: &State, table: &[Anchored]) -> i64 {
+    /// objects (the goal's grounding is injective), `unmatched` for the others: another
+    /// admissible sum, higher than the dishes' where two dishes would otherwise both count
+    /// the one item that is already done. Each item's work is at the station `stations`
+    /// gives its dish (the dish variables' stations in the order of `dish_vars`), or at
+    /// the cheapest station its dish may stand on.
+    fn matched(
+        &self,
+        state: &State,
+        table: &[Anchored],
+        stations: Option<&[(usize, Obj)]>,
+        unmatched: i64,
+    ) -> i64 {
         let vars = &self.k.goal.vars;
-        let mut total: i64 = (self.unmatched.iter())
-            .map(|&v| self.var_cost(state, v, None).0)
-            .sum();
+        let mut total = unmatched;
         let mut flat: Vec<i64> = Vec::new();
         for members in &self.matched_kinds {
             flat.clear();
@@ -1120,16 +1139,19 @@ impl KitchenWorld<'_> {
                         flat.push(self.object_cost(state, o, need, None).0);
                         continue;
                     };
-                    // At its dish's cheapest station (see `anchored`).
+                    // At its dish's station (see `anchored`).
                     let a = table[self.anchor_at[v] + n];
-                    let cost = (vars[t].domain.iter())
-                        .map(|&target| match target {
-                            Obj::Station(s) if s == a.anchor => a.here.0,
-                            Obj::Station(_) => a.away.0,
-                            _ => self.object_cost(state, o, need, None).0,
-                        })
-                        .min()
-                        .unwrap_or(INFEASIBLE);
+                    let at = |target: Obj| match target {
+                        Obj::Station(s) if s == a.anchor => a.here.0,
+                        Obj::Station(_) => a.away.0,
+                        _ => self.object_cost(state, o, need, None).0,
+                    };
+                    let cost = match stations {
+                        Some(fixed) => at(fixed[self.dish_depth[t]].1),
+                        None => (vars[t].domain.iter().map(|&target| at(target)))
+                            .min()
+                            .unwrap_or(INFEASIBLE),
+                    };
                     flat.push(cost);
                 }
             }
@@ -1139,11 +1161,14 @@ impl KitchenWorld<'_> {
         total.min(INFEASIBLE)
     }
 
-    /// The least total work over assignments of distinct stations (within a kind) to the
-    /// station variables.
-    fn cheapest_assignment(&self, work: &[Vec<i64>]) -> i64 {
+    /// The least bound over assignments of distinct stations (within a kind) to the
+    /// station variables: per assignment the larger of `offset` plus the dishes' work
+    /// there and `leaf` of it (the same work with objects distinct across dishes, see
+    /// [`KitchenWorld::matched`]); both hold once the dishes' stations are known, so their
+    /// larger one does, and the least over assignments covers the one a plan ends with.
+    fn cheapest_assignment(&self, work: &[Vec<i64>], offset: i64, leaf: &Leaf<'_>) -> i64 {
         // Each variable's candidates cheapest first, and the least work of the variables
-        // after each depth, to cut branches that cannot beat the best sum found.
+        // after each depth, to cut branches that cannot beat the best bound found.
         let order: Vec<Vec<usize>> = (work.iter())
             .map(|w| {
                 let mut o: Vec<usize> = (0..w.len()).collect();
@@ -1151,47 +1176,62 @@ impl KitchenWorld<'_> {
                 o
             })
             .collect();
-        let mut rest = vec![0i64; work.len() + 1];
+        let mut rest = vec![offset; work.len() + 1];
         for d in (0..work.len()).rev() {
             let least = work[d].iter().copied().min().unwrap_or(INFEASIBLE);
             rest[d] = rest[d + 1].saturating_add(least);
         }
         let mut best = INFEASIBLE;
-        self.assign(work, &order, &rest, 0, 0, &mut Vec::new(), &mut best);
+        let mut search = Assignment {
+            work,
+            order: &order,
+            rest: &rest,
+            leaf,
+            taken: Vec::new(),
+            best: &mut best,
+        };
+        self.assign(&mut search, 0, offset);
         best
     }
 
-    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far; improves `best`.
-    #[allow(clippy::too_many_arguments)]
-    fn assign(
-        &self,
-        work: &[Vec<i64>],
-        order: &[Vec<usize>],
-        rest: &[i64],
-        depth: usize,
-        sum: i64,
-        taken: &mut Vec<(usize, Obj)>,
-        best: &mut i64,
-    ) {
+    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far (the offset
+    /// included); improves the best bound.
+    fn assign(&self, a: &mut Assignment<'_>, depth: usize, sum: i64) {
         if depth == self.dish_vars.len() {
-            *best = (*best).min(sum);
+            let value = sum.max((a.leaf)(&a.taken));
+            *a.best = (*a.best).min(value);
             return;
         }
         let var = &self.k.goal.vars[self.dish_vars[depth]];
-        for &n in &order[depth] {
-            let here = sum.saturating_add(work[depth][n]);
-            if here.saturating_add(rest[depth + 1]) >= *best {
+        for &n in &a.order[depth] {
+            let here = sum.saturating_add(a.work[depth][n]);
+            if here.saturating_add(a.rest[depth + 1] - a.rest[self.dish_vars.len()]) >= *a.best {
                 break; // the candidates after it cost no less
             }
             let obj = var.domain[n];
-            if taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
+            if a.taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
                 continue;
             }
-            taken.push((var.group, obj));
-            self.assign(work, order, rest, depth + 1, here, taken, best);
-            taken.pop();
+            a.taken.push((var.group, obj));
+            self.assign(a, depth + 1, here);
+            a.taken.pop();
         }
     }
+}
+
+/// The bound once the dish variables' stations (with their groups) are chosen.
+type Leaf<'a> = dyn Fn(&[(usize, Obj)]) -> i64 + 'a;
+
+/// The state of [`KitchenWorld::cheapest_assignment`]'s search.
+struct Assignment<'a> {
+    work: &'a [Vec<i64>],
+    order: &'a [Vec<usize>],
+    /// Per depth: the least work of the variables from there on, plus the offset.
+    rest: &'a [i64],
+    leaf: &'a Leaf<'a>,
+    /// The stations chosen so far, with their variables' groups.
+    taken: Vec<(usize, Obj)>,
+    best: &'a mut i64,
 }
 
 /// The least sum of `costs[row * width + column]` over the rows from `row` on taking

@@ -13,24 +13,28 @@
 //! - **Bound.** The larger of two admissible bounds: (a) the actions the goal still needs,
 //!   per goal variable the cheapest candidate (cuts left, a cook or fry not started, the
 //!   pick and put of every station the item must still go to, the move each such carry
-//!   needs between stations of different kinds (a held item's too, unless its robot
-//!   stands where it goes), the move to an item before its first pick (one per robot with
-//!   an empty hand may be saved), with one robot the move back to a cooked or fried item
-//!   (or the idle steps beside it), three steps (unstack, move, put) for each item the
-//!   goal does not name stacked on an item to pick, the fill, boil and pour of each soup
-//!   and the carries of its pot and bowl, bringing an empty pot to a sink for a water not
-//!   yet made), summed because each action acts on one object and one robot carries one
-//!   thing at a time, and the larger of that sum with dishes assigned to tables (the
-//!   parts of one dish of one kind taking distinct items) and of the same sum with the
-//!   variables of one kind taking distinct objects (the goal's grounding is injective: a
-//!   finished dish's item serves no second dish); (b) the longest chain of
-//!   timers still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the
-//!   item or pot must be carried there first and away after).
+//!   needs between stations of different kinds (a held item's too, unless its robot stands
+//!   where it goes), the move to an item before its first pick (one per robot with an empty
+//!   hand may be saved), with one robot the move back to a cooked or fried item (or the
+//!   idle steps beside it), three steps (unstack, move, put) for each item the goal does
+//!   not name stacked on an item to pick, with one robot the put-down and pick-up again of
+//!   a held item whose stack or add must wait for work that needs the hand (the item below
+//!   still to be cut, cooked or carried; no water yet and no fill running), the fill, boil
+//!   and pour of each soup and the carries of its pot and bowl, bringing an empty pot to a
+//!   sink for a water not yet made, and a new fill for each water beyond the fills under
+//!   way), summed because each action acts on one object and one robot carries one thing at
+//!   a time, and the larger of that sum with dishes assigned to tables (the parts of one
+//!   dish of one kind taking distinct items) and of the same sum with the variables of one
+//!   kind taking distinct objects (the goal's grounding is injective: a finished dish's
+//!   item serves no second dish); (b) the longest chain of timers still ahead (a cook, fry,
+//!   fill or boil takes 4 steps from its action, and the item or pot must be carried there
+//!   first and away after).
 //! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal
-//!   reached part by part (dish by dish, and literal by literal within a dish: `staged`),
-//!   weighted A* on the whole goal, and beams of growing width; each is shortened by
-//!   dropping actions it does not need and replayed before it is kept. A* then keeps only
-//!   the states that can still beat it, so a short incumbent also makes the proof cheaper.
+//!   reached part by part (dish by dish, a dish out of quick reach literal by literal, and
+//!   literal by literal throughout: `staged`), weighted A* on the whole goal, and beams of
+//!   growing width; each is shortened by dropping actions it does not need and replayed
+//!   before it is kept. A* then keeps only the states that can still beat it, so a short
+//!   incumbent also makes the proof cheaper.
 //! - **Caps.** The states kept are capped at what fits in 3.5 GB by a generous estimate
 //!   of a state's size (fewer if `Limits::max_states` says so), and a capped search ends
 //!   in `Feasible` or `Unknown` with the bound it proved, never in an abort.
@@ -92,6 +96,8 @@ pub struct KitchenWorld<'a> {
     dish: Vec<Option<usize>>,
     /// The station variables that dishes are placed in.
     dish_vars: Vec<usize>,
+    /// Per variable: its position in `dish_vars` (`usize::MAX` for the others).
+    dish_depth: Vec<usize>,
     /// Per station variable of `dish_vars`: the variables placed in its dish.
     dishes: Vec<Dish>,
     /// Per variable placed in a dish: where its candidates' [`Anchored`] start in the
@@ -151,6 +157,10 @@ impl<'a> KitchenWorld<'a> {
         let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
         dish_vars.sort_unstable();
         dish_vars.dedup();
+        let mut dish_depth = vec![usize::MAX; k.goal.vars.len()];
+        for (n, &t) in dish_vars.iter().enumerate() {
+            dish_depth[t] = n;
+        }
         let mut anchor_at = vec![usize::MAX; k.goal.vars.len()];
         let mut anchored_len = 0;
         for (v, var) in k.goal.vars.iter().enumerate() {
@@ -202,6 +212,7 @@ impl<'a> KitchenWorld<'a> {
             blind: false,
             dish,
             dish_vars,
+            dish_depth,
             dishes,
             anchor_at,
             anchored_len,
@@ -448,7 +459,15 @@ impl<'a> KitchenWorld<'a> {
             current = Some(stage);
         }
         let mut post = 0;
-        if final_place {
+        // With one robot, an item it holds whose last action (the stack, the add) must
+        // wait for work that needs the robot's hand is put down first and picked up again:
+        // two actions on it besides the last, and for an add a move with it to the pot
+        // (no pot stands where it was put down: a station holds an item or a container).
+        let parked = first_from_hand && holder.is_some() && self.single;
+        if final_place && parked && self.waits_for_base(state, i, need) {
+            actions += 3;
+            post = 3;
+        } else if final_place {
             let step = if first_from_hand { 1 } else { 2 };
             let elsewhere = match (target, it.place.station()) {
                 (Some(t), Some(s)) => s != t,
@@ -464,6 +483,9 @@ impl<'a> KitchenWorld<'a> {
             actions += step;
             moves += mv;
             post = step + mv;
+        } else if need.add && parked && !self.water_ahead(state) {
+            actions += 4;
+            post = 4;
         } else if need.add {
             let step = if first_from_hand { 1 } else { 2 };
             // The pot stands on another station than the item, unless the two started on
@@ -523,6 +545,37 @@ impl<'a> KitchenWorld<'a> {
         )
     }
 
+    /// Whether a held item `i` that must go atop another (`need`) can be stacked only after
+    /// work that needs the robot's hand: every candidate for the item below still needs
+    /// an action (a cut, a cook, a carry: each takes an empty hand or that item in hand),
+    /// and none can be done once `i` lies on it (they need it clear), so the robot puts
+    /// `i` down before, and picks it up again after.
+    fn waits_for_base(&self, state: &State, i: u8, need: &Needs) -> bool {
+        need.place.iter().any(|&l| {
+            let lit = &self.k.goal.literals[l];
+            let Some(&w) = lit.args.get(1).filter(|_| lit.pred == "atop") else {
+                return false;
+            };
+            self.k.goal.vars[w].domain.iter().all(|&o| match o {
+                Obj::Item(b) if b != i => self.object_cost(state, o, &self.needs[w], None).0 > 0,
+                _ => true,
+            })
+        })
+    }
+
+    /// Whether an item can be added to a water without a hand action first: a water
+    /// stands in a pot, or a fill runs (a paused one resumes only once its pot is put
+    /// back, and a new fill needs an empty hand).
+    fn water_ahead(&self, state: &State) -> bool {
+        let in_pot = |c: u8| c != NONE && self.k.containers[c as usize].1;
+        state.meals.iter().any(|x| in_pot(x.container))
+            || state.effects.iter().any(|e| {
+                e.kind == EffectKind::Fill
+                    && !e.completed
+                    && state.containers[e.a as usize].at == e.b
+            })
+    }
+
     fn container_cost(&self, state: &State, c: u8, need: &Needs, target: Option<u8>) -> (i64, i64) {
         if need.container_at.is_empty() {
             return (0, 0);
@@ -560,19 +613,23 @@ impl<'a> KitchenWorld<'a> {
         let mut pot_on_stove = false;
         let mut pot_in_hand = pot_of.is_some_and(|c| c != NONE && pot_held(c));
         if meal.is_none() {
-            // Fill (unless a fill runs), which ends with the pot at a sink.
-            let running = state.effects.iter().find(|e| {
-                e.kind == EffectKind::Fill
-                    && !e.completed
-                    && state.containers[e.a as usize].at == e.b
-            });
-            let paused = state
+            // Fill, unless a fill already under way can make this water: each fill makes
+            // one water, named in the order they complete, so the `j`-th water still to be
+            // made needs a new fill once the `j` fills under way are spoken for (a running
+            // one is ready after its ticks left, a paused one once its pot is back).
+            let pending = state
                 .effects
                 .iter()
-                .any(|e| e.kind == EffectKind::Fill && !e.completed);
+                .filter(|e| e.kind == EffectKind::Fill && !e.completed);
+            let running = pending
+                .clone()
+                .filter(|e| state.containers[e.a as usize].at == e.b)
+                .map(|e| e.count)
+                .max();
+            let later = (m as usize).saturating_sub(state.meals.len());
             match running {
-                Some(e) if m as usize == state.meals.len() => chain += i64::from(DELAY - e.count),
-                _ if paused => chain += 2,
+                Some(count) if later < pending.clone().count() => chain += i64::from(DELAY - count),
+                _ if later < pending.count() => chain += 2,
                 _ => {
                     // The fill, and bringing an empty pot to a sink unless one stands there
                     // (each fill needs its own: a filled pot empties only when held): a pot
@@ -850,8 +907,14 @@ impl World for KitchenWorld<'_> {
             chain = chain.max(chains.into_iter().max().unwrap_or(0));
             work.push(per);
         }
-        total += self.cheapest_assignment(&work);
-        let total = total.max(self.matched(state, &table));
+        let unmatched: i64 = (self.unmatched.iter())
+            .map(|&v| self.var_cost(state, v, None).0)
+            .sum();
+        let leaf =
+            |stations: &[(usize, Obj)]| self.matched(state, &table, Some(stations), unmatched);
+        let total = self
+            .cheapest_assignment(&work, total, &leaf)
+            .max(self.matched(state, &table, None, unmatched));
         // Each robot with an empty hand may make its first pick where it stands, without a
         // move (a robot that holds something must put it down first, and then the only
         // thing it can pick up where it stands is what it put down).
@@ -1052,14 +1115,20 @@ impl KitchenWorld<'_> {
     }
 
     /// The work of every named variable when the variables of one kind take distinct
-    /// objects (the goal's grounding is injective), each item's work at the cheapest station
-    /// its dish may stand on: another admissible sum, higher than the other where two
-    /// variables would otherwise both count the one item that is already done.
-    fn matched(&self, state: &State, table: &[Anchored]) -> i64 {
+    /// objects (the goal's grounding is injective), `unmatched` for the others: another
+    /// admissible sum, higher than the dishes' where two dishes would otherwise both count
+    /// the one item that is already done. Each item's work is at the station `stations`
+    /// gives its dish (the dish variables' stations in the order of `dish_vars`), or at
+    /// the cheapest station its dish may stand on.
+    fn matched(
+        &self,
+        state: &State,
+        table: &[Anchored],
+        stations: Option<&[(usize, Obj)]>,
+        unmatched: i64,
+    ) -> i64 {
         let vars = &self.k.goal.vars;
-        let mut total: i64 = (self.unmatched.iter())
-            .map(|&v| self.var_cost(state, v, None).0)
-            .sum();
+        let mut total = unmatched;
         let mut flat: Vec<i64> = Vec::new();
         for members in &self.matched_kinds {
             flat.clear();
@@ -1070,16 +1139,19 @@ impl KitchenWorld<'_> {
                         flat.push(self.object_cost(state, o, need, None).0);
                         continue;
                     };
-                    // At its dish's cheapest station (see `anchored`).
+                    // At its dish's station (see `anchored`).
                     let a = table[self.anchor_at[v] + n];
-                    let cost = (vars[t].domain.iter())
-                        .map(|&target| match target {
-                            Obj::Station(s) if s == a.anchor => a.here.0,
-                            Obj::Station(_) => a.away.0,
-                            _ => self.object_cost(state, o, need, None).0,
-                        })
-                        .min()
-                        .unwrap_or(INFEASIBLE);
+                    let at = |target: Obj| match target {
+                        Obj::Station(s) if s == a.anchor => a.here.0,
+                        Obj::Station(_) => a.away.0,
+                        _ => self.object_cost(state, o, need, None).0,
+                    };
+                    let cost = match stations {
+                        Some(fixed) => at(fixed[self.dish_depth[t]].1),
+                        None => (vars[t].domain.iter().map(|&target| at(target)))
+                            .min()
+                            .unwrap_or(INFEASIBLE),
+                    };
                     flat.push(cost);
                 }
             }
@@ -1089,11 +1161,14 @@ impl KitchenWorld<'_> {
         total.min(INFEASIBLE)
     }
 
-    /// The least total work over assignments of distinct stations (within a kind) to the
-    /// station variables.
-    fn cheapest_assignment(&self, work: &[Vec<i64>]) -> i64 {
+    /// The least bound over assignments of distinct stations (within a kind) to the
+    /// station variables: per assignment the larger of `offset` plus the dishes' work
+    /// there and `leaf` of it (the same work with objects distinct across dishes, see
+    /// [`KitchenWorld::matched`]); both hold once the dishes' stations are known, so their
+    /// larger one does, and the least over assignments covers the one a plan ends with.
+    fn cheapest_assignment(&self, work: &[Vec<i64>], offset: i64, leaf: &Leaf<'_>) -> i64 {
         // Each variable's candidates cheapest first, and the least work of the variables
-        // after each depth, to cut branches that cannot beat the best sum found.
+        // after each depth, to cut branches that cannot beat the best bound found.
         let order: Vec<Vec<usize>> = (work.iter())
             .map(|w| {
                 let mut o: Vec<usize> = (0..w.len()).collect();
@@ -1101,47 +1176,62 @@ impl KitchenWorld<'_> {
                 o
             })
             .collect();
-        let mut rest = vec![0i64; work.len() + 1];
+        let mut rest = vec![offset; work.len() + 1];
         for d in (0..work.len()).rev() {
             let least = work[d].iter().copied().min().unwrap_or(INFEASIBLE);
             rest[d] = rest[d + 1].saturating_add(least);
         }
         let mut best = INFEASIBLE;
-        self.assign(work, &order, &rest, 0, 0, &mut Vec::new(), &mut best);
+        let mut search = Assignment {
+            work,
+            order: &order,
+            rest: &rest,
+            leaf,
+            taken: Vec::new(),
+            best: &mut best,
+        };
+        self.assign(&mut search, 0, offset);
         best
     }
 
-    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far; improves `best`.
-    #[allow(clippy::too_many_arguments)]
-    fn assign(
-        &self,
-        work: &[Vec<i64>],
-        order: &[Vec<usize>],
-        rest: &[i64],
-        depth: usize,
-        sum: i64,
-        taken: &mut Vec<(usize, Obj)>,
-        best: &mut i64,
-    ) {
+    /// [`KitchenWorld::cheapest_assignment`] from `depth` on, `sum` so far (the offset
+    /// included); improves the best bound.
+    fn assign(&self, a: &mut Assignment<'_>, depth: usize, sum: i64) {
         if depth == self.dish_vars.len() {
-            *best = (*best).min(sum);
+            let value = sum.max((a.leaf)(&a.taken));
+            *a.best = (*a.best).min(value);
             return;
         }
         let var = &self.k.goal.vars[self.dish_vars[depth]];
-        for &n in &order[depth] {
-            let here = sum.saturating_add(work[depth][n]);
-            if here.saturating_add(rest[depth + 1]) >= *best {
+        for &n in &a.order[depth] {
+            let here = sum.saturating_add(a.work[depth][n]);
+            if here.saturating_add(a.rest[depth + 1] - a.rest[self.dish_vars.len()]) >= *a.best {
                 break; // the candidates after it cost no less
             }
             let obj = var.domain[n];
-            if taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
+            if a.taken.iter().any(|(g, o)| *g == var.group && *o == obj) {
                 continue;
             }
-            taken.push((var.group, obj));
-            self.assign(work, order, rest, depth + 1, here, taken, best);
-            taken.pop();
+            a.taken.push((var.group, obj));
+            self.assign(a, depth + 1, here);
+            a.taken.pop();
         }
     }
+}
+
+/// The bound once the dish variables' stations (with their groups) are chosen.
+type Leaf<'a> = dyn Fn(&[(usize, Obj)]) -> i64 + 'a;
+
+/// The state of [`KitchenWorld::cheapest_assignment`]'s search.
+struct Assignment<'a> {
+    work: &'a [Vec<i64>],
+    order: &'a [Vec<usize>],
+    /// Per depth: the least work of the variables from there on, plus the offset.
+    rest: &'a [i64],
+    leaf: &'a Leaf<'a>,
+    /// The stations chosen so far, with their variables' groups.
+    taken: Vec<(usize, Obj)>,
+    best: &'a mut i64,
 }
 
 /// The least sum of `costs[row * width + column]` over the rows from `row` on taking
@@ -1344,8 +1434,10 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
 /// A plan reached part by part: `parts` numbers each goal literal's part (see
 /// [`goal_parts`] and [`literal_stages`]), and from where the plan so far ends a quick
 /// search reaches the goal of the first part, then of the first two, and so on, each
-/// search as short as one part. Proves nothing; `None` when a part is not reached within
-/// the limits (each part left gets an equal share of the time left).
+/// search as short as one part. A part not reached within its share of the time is
+/// reached literal by literal instead, in the order of [`literal_stages`] (a soup's
+/// part at once is often out of a quick search's reach, its literals one by one are
+/// not). Proves nothing; `None` when a literal is not reached either.
 fn staged(
     k: &Kitchen,
     whole: &KitchenWorld<'_>,
@@ -1357,45 +1449,77 @@ fn staged(
         return None; // one part: the whole search has run already
     }
     let started = Instant::now();
+    let order = literal_stages(k);
     let mut state = k.initial.clone();
     let mut plan = Vec::new();
     for part in 0..=last {
-        let sub = Kitchen {
-            initial: state.clone(),
-            goal: k.goal.part(|l| parts[l] <= part),
-            ..k.clone()
-        };
-        let world = KitchenWorld::new(&sub);
-        let left = (last + 1 - part) as u32;
-        let share = Limits {
+        // Each part left gets an equal share of the time left.
+        let share = |left: usize| Limits {
             time: limits
                 .time
-                .map(|t| t.saturating_sub(started.elapsed()) / left),
+                .map(|t| t.saturating_sub(started.elapsed()) / left.max(1) as u32),
             known_bound: 0,
             ..limits.clone()
         };
-        let quick = Quick {
-            world: &world,
-            weight: 2,
-            whole: Some(whole),
-        };
-        let steps = match search_below(&quick, &share, INFEASIBLE) {
-            Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
-            _ => {
-                let quick = Quick {
-                    world: &world,
-                    weight: 1,
-                    whole: Some(whole),
-                };
-                beam(&quick, 64, 2, &share, INFEASIBLE)?.steps
+        // The part at once may take half its share: the rest is for its literals.
+        let left = last + 1 - part;
+        if let Some(acts) = reach(k, whole, &state, &share(2 * left), |l| parts[l] <= part) {
+            for act in acts {
+                state.step(act);
+                plan.push(act);
             }
-        };
-        for act in real_plan(&world, &sub, &steps).ok()? {
-            state.step(act);
-            plan.push(act);
+            continue;
+        }
+        let mut mine: Vec<usize> = (0..parts.len()).filter(|&l| parts[l] == part).collect();
+        if mine.len() < 2 {
+            return None;
+        }
+        mine.sort_by_key(|&l| order[l]);
+        for n in 1..=mine.len() {
+            let kept = &mine[..n];
+            let goal = |l: usize| parts[l] < part || kept.contains(&l);
+            let acts = reach(k, whole, &state, &share(left + mine.len() - n), goal)?;
+            for act in acts {
+                state.step(act);
+                plan.push(act);
+            }
         }
     }
     k.goal.reached(k, &state).then_some(plan)
+}
+
+/// A quick plan from `state` to the goal literals `keep` selects: weighted A*, else a
+/// beam of 64, within `limits`; the actions in the kitchen's names.
+fn reach(
+    k: &Kitchen,
+    whole: &KitchenWorld<'_>,
+    state: &State,
+    limits: &Limits,
+    keep: impl Fn(usize) -> bool,
+) -> Option<Vec<Act>> {
+    let sub = Kitchen {
+        initial: state.clone(),
+        goal: k.goal.part(keep),
+        ..k.clone()
+    };
+    let world = KitchenWorld::new(&sub);
+    let quick = Quick {
+        world: &world,
+        weight: 2,
+        whole: Some(whole),
+    };
+    let steps = match search_below(&quick, limits, INFEASIBLE) {
+        Outcome::Optimal(p) | Outcome::Feasible { plan: p, .. } => p.steps,
+        _ => {
+            let quick = Quick {
+                world: &world,
+                weight: 1,
+                whole: Some(whole),
+            };
+            beam(&quick, 64, 2, limits, INFEASIBLE)?.steps
+        }
+    };
+    real_plan(&world, &sub, &steps).ok()
 }
 
 /// The part of each goal literal: literals that share a variable (directly or through

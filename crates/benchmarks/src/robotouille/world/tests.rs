@@ -297,3 +297,77 @@ fn refused_steps_are_listed_in_the_domains_words_and_not_counted() {
     }
     assert_eq!(r.executed, plan.len() - expect.len());
 }
+
+/// A kitchen from stations, items (kind, x, y, predicates), containers (kind, x) and a
+/// goal, one robot below x = 0 facing up; an item at y = 0 is in its hand.
+fn soup_kitchen(
+    stations: &[&str],
+    items: &[(&str, i64, i64, &[&str])],
+    containers: &[(&str, i64)],
+    goal: Value,
+) -> Kitchen {
+    let env = json!({
+        "width": 8, "height": 4,
+        "stations": stations.iter().enumerate().map(|(x, s)| json!({"name": s, "x": x, "y": 1})).collect::<Vec<_>>(),
+        "items": items.iter().map(|(k, x, y, p)| json!({"name": k, "x": x, "y": y, "stack-level": 0, "predicates": p})).collect::<Vec<_>>(),
+        "containers": containers.iter().map(|(k, x)| json!({"name": k, "x": x, "y": 1})).collect::<Vec<_>>(),
+        "meals": [],
+        "players": [{"name": "robot", "x": 0, "y": 0, "direction": [0, 1]}],
+        "goal_description": "test", "goal": goal,
+    });
+    Kitchen::from_environment(&env).unwrap()
+}
+
+/// The bound at the start and the proven optimum (uniform-cost search).
+fn bound_and_optimum(k: &Kitchen) -> (i64, i64) {
+    use makespan_model::solution::Status;
+    let h = super::KitchenWorld::new(k).initial_bound();
+    let limits = crate::Limits {
+        max_states: 2_000_000,
+        ..crate::Limits::default()
+    };
+    let exact = super::solve_kitchen_blind(k, &limits).unwrap();
+    assert_eq!(exact.status, Status::Optimal);
+    (h, exact.plan.len() as i64)
+}
+
+#[test]
+fn a_held_item_for_a_soup_not_yet_filled_is_put_down_and_picked_up_again_in_the_bound() {
+    // The robot holds the potato; the pot stands empty on the far table: the potato goes
+    // down, the pot to the sink and is filled, the potato is picked up again and added.
+    // Counting the add alone (and the move to the pot) made the bound 7.
+    let k = soup_kitchen(
+        &["table", "sink", "table"],
+        &[("potato", 0, 0, &[])],
+        &[("pot", 2)],
+        json!([{"predicate": "addedto", "args": ["potato", "water"], "ids": [1, 2]}]),
+    );
+    let (h, optimum) = bound_and_optimum(&k);
+    assert!(h <= optimum, "bound {h} above the optimum {optimum}");
+    assert_eq!((h, optimum), (9, 10));
+}
+
+#[test]
+fn a_held_item_to_go_atop_an_item_still_to_be_cut_is_put_down_first_in_the_bound() {
+    // The robot holds the bread that goes on the lettuce, which must still be cut and
+    // carried to the table: the bread is put down and picked up again (counting its stack
+    // alone, and the move to it, made the bound 9).
+    let k = soup_kitchen(
+        &["table", "board", "table"],
+        &[
+            ("bread", 0, 0, &[]),
+            ("lettuce", 1, 1, &["iscuttable"]),
+            ("bread", 2, 1, &[]),
+        ],
+        &[],
+        json!([
+            {"predicate": "item_on", "args": ["bread", "table"], "ids": [1, 2]},
+            {"predicate": "iscut", "args": ["lettuce"], "ids": [3]},
+            {"predicate": "atop", "args": ["lettuce", "bread"], "ids": [3, 1]},
+            {"predicate": "atop", "args": ["bread", "lettuce"], "ids": [4, 3]},
+        ]),
+    );
+    let (h, optimum) = bound_and_optimum(&k);
+    assert!(h <= optimum, "bound {h} above the optimum {optimum}");
+    assert_eq!((h, optimum), (10, 12));
+}

@@ -380,20 +380,7 @@ fn the_one_cook_search_raises_the_bound_or_proves() {
 /// found 15 but could not prove it), and the game replays it in both modes at that time.
 #[test]
 fn the_joint_search_proves_a_team_plan() {
-    let Some(k) = kitchen("sashimi/seed_84/agent_num_2/orders_num_1") else {
-        return;
-    };
-    let limits = Limits {
-        time: Some(Duration::from_secs(30)),
-        ..Limits::default()
-    };
-    let oracle = plan_kitchen(k, &limits).unwrap();
-    let best = oracle.best.as_ref().expect("a plan");
-    assert!(oracle.optimal, "{} against {}", best.time, oracle.bound());
-    assert_eq!(best.time, 15);
-    assert!(best.replica.done && best.intended.done);
-    assert_eq!(best.intended.oct, 15.0);
-    assert!(oracle.refused.is_empty(), "{:?}", oracle.refused);
+    assert_the_joint_search_proves("sashimi/seed_84/agent_num_2/orders_num_1", 15);
 }
 
 /// Two cooks, one order, three units to chop on two boards far apart: the team's visits
@@ -402,7 +389,13 @@ fn the_joint_search_proves_a_team_plan() {
 /// took about three times as long).
 #[test]
 fn the_joint_search_proves_salad_on_seed_42_with_two_cooks() {
-    let Some(k) = kitchen("salad/seed_42/agent_num_2/orders_num_1") else {
+    assert_the_joint_search_proves("salad/seed_42/agent_num_2/orders_num_1", 22);
+}
+
+/// Within 30 s the oracle proves `time` on the kitchen `key` (when the checkout is there),
+/// with a plan both modes of the game finish at that time and none refused.
+fn assert_the_joint_search_proves(key: &str, time: i64) {
+    let Some(k) = kitchen(key) else {
         return;
     };
     let limits = Limits {
@@ -412,8 +405,10 @@ fn the_joint_search_proves_salad_on_seed_42_with_two_cooks() {
     let oracle = plan_kitchen(k, &limits).unwrap();
     let best = oracle.best.as_ref().expect("a plan");
     assert!(oracle.optimal, "{} against {}", best.time, oracle.bound());
-    assert_eq!(best.time, 22);
+    assert_eq!(best.time, time);
     assert!(best.replica.done && best.intended.done);
+    assert_eq!(best.intended.oct, time as f64);
+    assert!(oracle.refused.is_empty(), "{:?}", oracle.refused);
 }
 
 /// The game's own plan space on a kitchen: the agent whose action ends first in the game's

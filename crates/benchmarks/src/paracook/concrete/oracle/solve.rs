@@ -417,19 +417,8 @@ fn keep_joint(
     d: &[Decision],
     method: &str,
 ) {
-    match replay_in(searched, d, true) {
-        Some(mut planned) => {
-            for a in &mut planned.actions {
-                if !cooks.is_empty() {
-                    a.0 = cooks[a.0 as usize] as u8;
-                }
-            }
-            keep_planned(oracle, kitchen, team, planned, method)
-        }
-        None => oracle
-            .refused
-            .push(format!("{method}: the model does not replay its own plan")),
-    }
+    let replayed = replay_in(searched, d, true);
+    keep_replayed(oracle, kitchen, team, cooks, replayed, method);
 }
 
 fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
@@ -448,7 +437,20 @@ fn keep(
     d: &[Decision],
     method: &str,
 ) {
-    let Some(mut planned) = replay(searched, d) else {
+    keep_replayed(oracle, kitchen, team, cooks, replay(searched, d), method);
+}
+
+/// The model's replay of a plan, its cooks renamed to the team's, given to [`keep_planned`];
+/// a plan the model cannot replay is refused.
+fn keep_replayed(
+    oracle: &mut Oracle,
+    kitchen: &Kitchen,
+    team: &Layout,
+    cooks: &[usize],
+    replayed: Option<Planned>,
+    method: &str,
+) {
+    let Some(mut planned) = replayed else {
         oracle
             .refused
             .push(format!("{method}: the model does not replay its own plan"));

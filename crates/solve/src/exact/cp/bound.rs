@@ -190,8 +190,8 @@ impl TerminationCondition for Within<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::cp::{minimise, Branching, CpOutcome};
-    use makespan_testkit::strategies::{rcpsp_instances_shaped, RcpspShape};
+    use crate::exact::cp::testing::{optimum, small_projects};
+    use crate::exact::cp::Branching;
     use proptest::prelude::*;
 
     #[test]
@@ -210,19 +210,6 @@ mod tests {
         assert!(!Met(None).should_stop());
     }
 
-    /// The optimum of `problem` by the constraint model's own minimisation (`None`:
-    /// infeasible).
-    fn optimum(problem: &Problem) -> Option<i64> {
-        let horizon = problem.durations.iter().sum::<i64>() + 20;
-        let model = CpModel::build(problem, horizon).ok()?;
-        let cancel = Cancel::new();
-        match minimise(&model, 30.0, &cancel, Branching::SmallestStart, None).unwrap() {
-            CpOutcome::Optimal { makespan, .. } => Some(makespan),
-            CpOutcome::NoneByHorizon => None,
-            CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),
-        }
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -231,19 +218,11 @@ mod tests {
         /// makespan, or (when the schedule it was told of is optimal) the bound meeting it.
         #[test]
         fn refutations_from_below_end_at_the_optimum(
-            instance in rcpsp_instances_shaped(RcpspShape {
-                activities: 4..=7,
-                capacity: 3..=5,
-                duration: 1..=5,
-                max_demand: 3,
-                precedence_odds: 4,
-                max_lag: 1,
-                name: "random-refuted",
-            }),
+            instance in small_projects("random-refuted"),
             gap in 0i64..=3,
         ) {
             let Ok(problem) = Problem::compile(&instance) else { return Ok(()) };
-            let Some(optimum) = optimum(&problem) else { return Ok(()) };
+            let Some(optimum) = optimum(&problem, Branching::SmallestStart) else { return Ok(()) };
             let progress = Progress::new(0, optimum + gap);
             let refuted = refute_below(&problem, 0, 30.0, &Cancel::new(), &progress).unwrap();
             match refuted {

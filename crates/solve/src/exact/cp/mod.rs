@@ -21,6 +21,8 @@ pub mod model;
 mod orders;
 mod sgs;
 mod starts;
+#[cfg(test)]
+mod testing;
 mod unary;
 
 use std::ops::ControlFlow;

@@ -78,10 +78,9 @@ impl Brancher for Sgs {
 mod tests {
     use super::*;
     use crate::exact::cp::model::CpModel;
-    use crate::exact::cp::{minimise, post, Branching, CpOutcome, Posted, Redundant};
+    use crate::exact::cp::testing::{optimum, small_projects};
+    use crate::exact::cp::{post, Branching, Posted, Redundant};
     use crate::problem::Problem;
-    use crate::Cancel;
-    use makespan_testkit::strategies::{rcpsp_instances_shaped, RcpspShape};
     use proptest::prelude::*;
     use pumpkin_solver::conflict_resolvers::resolvers::ResolutionResolver;
     use pumpkin_solver::core::results::{ProblemSolution, SatisfactionResult};
@@ -117,25 +116,10 @@ mod tests {
         /// activity-driven minimisation) and none one below it.
         #[test]
         fn both_directions_meet_the_optimum_and_nothing_below(
-            instance in rcpsp_instances_shaped(RcpspShape {
-                activities: 4..=7,
-                capacity: 3..=5,
-                duration: 1..=5,
-                max_demand: 3,
-                precedence_odds: 4,
-                max_lag: 1,
-                name: "random-sgs",
-            }),
+            instance in small_projects("random-sgs"),
         ) {
             let Ok(problem) = Problem::compile(&instance) else { return Ok(()) };
-            let horizon = problem.durations.iter().sum::<i64>() + 20;
-            let Ok(model) = CpModel::build(&problem, horizon) else { return Ok(()) };
-            let cancel = Cancel::new();
-            let optimum = match minimise(&model, 30.0, &cancel, Branching::Activity, None).unwrap() {
-                CpOutcome::Optimal { makespan, .. } => makespan,
-                CpOutcome::NoneByHorizon => return Ok(()),
-                CpOutcome::Stopped { .. } => panic!("30 s are plenty for a small instance"),
-            };
+            let Some(optimum) = optimum(&problem, Branching::Activity) else { return Ok(()) };
             for direction in [Direction::Forward, Direction::Backward] {
                 let at = CpModel::build(&problem, optimum).unwrap();
                 let found = generate(&at, direction);

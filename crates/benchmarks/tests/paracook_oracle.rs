@@ -495,22 +495,23 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         "salad".to_string(),
         vec![("lettuce".to_string(), "chopped".to_string())],
     )];
+    let corridor_stations = [
+        spec(
+            "dispenser1",
+            StationKind::Dispenser,
+            0,
+            0,
+            Some("lettuce"),
+            None,
+        ),
+        spec("chopping_board1", StationKind::Board, 1, 0, None, None),
+        spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+        spec("serving_window", StationKind::Window, 3, 0, None, None),
+    ];
     let corridor = Layout::new(
         4,
         2,
-        &[
-            spec(
-                "dispenser1",
-                StationKind::Dispenser,
-                0,
-                0,
-                Some("lettuce"),
-                None,
-            ),
-            spec("chopping_board1", StationKind::Board, 1, 0, None, None),
-            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 3, 0, None, None),
-        ],
+        &corridor_stations,
         &[],
         &[("agent1".into(), 3, 1), ("agent2".into(), 0, 1)],
         &salad,
@@ -574,19 +575,7 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
     let crowd = Layout::new(
         4,
         2,
-        &[
-            spec(
-                "dispenser1",
-                StationKind::Dispenser,
-                0,
-                0,
-                Some("lettuce"),
-                None,
-            ),
-            spec("chopping_board1", StationKind::Board, 1, 0, None, None),
-            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 3, 0, None, None),
-        ],
+        &corridor_stations,
         &[],
         &[
             ("agent1".into(), 3, 1),

@@ -9,7 +9,7 @@ use makespan_benchmarks::paracook::concrete::bounds::{instance_bound, Estimator,
 use makespan_benchmarks::paracook::concrete::checkout::read_checkout;
 use makespan_benchmarks::paracook::concrete::oracle::beam::beam;
 use makespan_benchmarks::paracook::concrete::oracle::layout::Layout;
-use makespan_benchmarks::paracook::concrete::oracle::model::{Decision, State, Then};
+use makespan_benchmarks::paracook::concrete::oracle::model::{Decision, Job, State, Then};
 use makespan_benchmarks::paracook::concrete::oracle::solve::plan_kitchen;
 use makespan_benchmarks::paracook::concrete::oracle::world::KitchenWorld;
 use makespan_benchmarks::paracook::concrete::oracle::{answer, replay, replay_in};
@@ -822,4 +822,31 @@ fn a_beam_overlaps_one_cooks_orders() {
         assert_eq!(run.oct, cost as f64, "{mode:?}");
     }
     assert!(instance_bound(&lay).0.value <= cost);
+}
+
+/// Two cooks and rice to boil: the joint model wakes a sleeping cook only when something
+/// in the kitchen changes, except that one standing empty-handed beside cooking cookware
+/// wakes at every step of it (taking the pot off at a moment that is no change finds a
+/// different count); such wakings happen, and the model reaches every count in a held pot
+/// that the brute force over plans with integer times reaches (its optimum there is the
+/// brute force's: the tiny kitchens' test).
+#[test]
+fn the_joint_model_takes_cookware_off_at_every_step() {
+    let kitchens = tiny_kitchens();
+    let (_, lay) = kitchens
+        .iter()
+        .find(|(name, _)| *name == "boil")
+        .expect("the boiling kitchen");
+    let world = KitchenWorld::joint(lay);
+    let reached = held_cooking_left(&world, 1_000_000);
+    let all = GamePlans { lay, max_wait: 1 };
+    assert_eq!(reached, held_cooking_left(&all, 1_000_000));
+    assert!(reached.len() > 8, "{reached:?}");
+    // Cooks are woken by a step of cooking alone, beside the pot.
+    let (states, _) = exact_times(&world, 400_000).expect("a tiny kitchen");
+    let woken = states
+        .iter()
+        .filter(|s| s.agents.iter().any(|a| a.job == Job::TakeOff))
+        .count();
+    assert!(woken > 0);
 }

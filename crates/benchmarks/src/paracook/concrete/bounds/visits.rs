@@ -8,7 +8,10 @@
 //! a cook standing at a board for the 4 steps of it; each kind of cookware whose food is not
 //! yet cooked and off its stove needs a cook at a stove after the cooking (cooking happens
 //! only on a stove, and the contents or the cookware leave it only by an interaction
-//! there); and the dish is served by a cook at the window, the last event of the plan.
+//! there); while no cook holds a plate and every plate lies on a counter it starts on, a
+//! cook takes one there with an empty hand (plates move only in a hand, and none is washed
+//! before the first serve); and the dish is served by a cook at the window, the last event
+//! of the plan.
 //!
 //! Each cook does its share of them one after another, from where and when it is next free,
 //! walking between them: so its share takes at least the shortest route through those
@@ -21,7 +24,7 @@
 //! every cell through every set of visits are computed once per kitchen (Held and Karp's
 //! dynamic programme), so a state costs one pass over the ways of sharing.
 
-use super::super::oracle::layout::{Cut, Layout, StationKind, CHOP_TIME, FAR};
+use super::super::oracle::layout::{Cut, Layout, Start, StationKind, CHOP_TIME, FAR};
 use super::super::oracle::model::{Item, Job, State};
 use super::Rules;
 
@@ -41,6 +44,8 @@ enum Kind {
     Chop(u8),
     /// Interacting with a stove after cookware for this food (pan: true) has cooked.
     Stove(bool),
+    /// Taking a plate from one of the counters the kitchen's plates start on.
+    Plate,
     /// Serving the dish.
     Serve,
 }
@@ -84,6 +89,7 @@ impl Visits {
                 kinds.push(Kind::Stove(pan));
             }
         }
+        kinds.push(Kind::Plate);
         kinds.truncate(MAX_VISITS);
         let k = kinds.len();
         let cells_of = |kind: Kind| -> Vec<u8> {
@@ -91,6 +97,7 @@ impl Visits {
                 Kind::Pick(f) => lay.dispensers_of(f).collect(),
                 Kind::Chop(_) => lay.of_kind(StationKind::Board).collect(),
                 Kind::Stove(_) => lay.of_kind(StationKind::Stove).collect(),
+                Kind::Plate => plate_counters(lay).collect(),
                 Kind::Serve => lay.of_kind(StationKind::Window).collect(),
             };
             stations
@@ -221,6 +228,17 @@ impl Visits {
                 need_cooked[f as usize][usize::from(pan)] += 1;
             }
         }
+        // The dish reaches the window on a plate a cook holds, and plates only move in a
+        // cook's hand (no plate is washed before the first serve): with none in a hand and
+        // all on the counters they start on, a cook must still take one there.
+        let plate = state
+            .agents
+            .iter()
+            .all(|a| !matches!(a.hold, Some(Item::Plate(_))))
+            && state.places.iter().enumerate().all(|(s, p)| {
+                !matches!(p, Some(Item::Plate(_)) | Some(Item::Dirty))
+                    || lay.stations[s].start == Some(Start::Plate)
+            });
         let mut set = 1 << self.serve;
         for (j, kind) in self.kinds.iter().enumerate() {
             let wanted = match *kind {
@@ -230,6 +248,7 @@ impl Visits {
                     need_cooked[f][usize::from(pan)] > 0
                         && done[f] < need_cooked[f][usize::from(pan)]
                 }),
+                Kind::Plate => plate,
                 Kind::Serve => true,
             };
             if wanted {
@@ -304,6 +323,11 @@ impl Visits {
         }
         best.min(FAR)
     }
+}
+
+/// The counters a plate starts on.
+fn plate_counters(lay: &Layout) -> impl Iterator<Item = usize> + '_ {
+    (0..lay.stations.len()).filter(|&s| lay.stations[s].start == Some(Start::Plate))
 }
 
 /// Whether a unit of `food` that must be `need` at the window must be chopped first.

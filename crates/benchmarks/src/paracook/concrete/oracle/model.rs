@@ -153,10 +153,15 @@ pub enum Job {
     Processing(u8),
     /// Waiting.
     Wait,
-    /// Idle until the next thing happens, whatever it is (the joint model only): another
-    /// agent's action ending (one committed later at this instant included), cookware
-    /// done, a plate back.
+    /// Idle until something in the kitchen changes (the joint model only): an interaction
+    /// (one another agent makes later at this instant included), a chop or a wash ending,
+    /// cookware done, a plate back.
     Sleep,
+    /// Woken from sleep by a step of cooking at which nothing else changed (the joint model
+    /// only): beside cooking cookware with an empty hand, it may take the cookware off the
+    /// stove now (how long it has cooked is all that differs from the last change), or sleep
+    /// on.
+    TakeOff,
 }
 
 /// One agent.
@@ -257,6 +262,19 @@ impl Log {
 }
 
 const FIRST: i16 = i16::MIN;
+
+/// The joint model's mark of an agent free at the end of a walk that was its whole chain:
+/// it acts there or sleeps, never walks on at once (two walks in a row are one direct walk,
+/// no longer, and where an agent passes changes nothing).
+const ARRIVED: i16 = 1;
+
+impl Agent {
+    /// Whether the agent has just ended a walk in the joint model, and so may not walk on
+    /// before it acts or sleeps.
+    pub fn arrived(&self) -> bool {
+        self.job == Job::Decide && self.reg == ARRIVED
+    }
+}
 
 impl State {
     /// The kitchen at time 0.
@@ -405,7 +423,7 @@ impl State {
                     self.free(i);
                 }
                 // Only the joint model sleeps.
-                Job::Sleep => return Err(Dead),
+                Job::Sleep | Job::TakeOff => return Err(Dead),
             }
         }
     }
@@ -455,6 +473,7 @@ impl State {
                                 log.push(i, Act::Interact(station), 0, 0);
                             }
                             self.free(i);
+                            self.wake();
                         }
                         Then::Process => self.start_process(lay, i, station as usize)?,
                         // Staying where it stands is no decision.
@@ -484,7 +503,8 @@ impl State {
 
     /// The agents that may decide now in the joint model: the one in the middle of its
     /// zero-time actions if there is one (the game runs one agent's zero-time actions
-    /// without a break), else every free agent, in any order.
+    /// without a break), else every free agent, in any order (those woken only to take
+    /// cookware off included).
     pub fn joint_deciders(&self) -> Vec<usize> {
         if let Some(i) = self
             .agents
@@ -494,8 +514,30 @@ impl State {
             return vec![i];
         }
         (0..self.agents.len())
-            .filter(|&i| self.agents[i].job == Job::Decide)
+            .filter(|&i| matches!(self.agents[i].job, Job::Decide | Job::TakeOff))
             .collect()
+    }
+
+    /// Something in the kitchen changed now: every sleeping agent decides again.
+    fn wake(&mut self) {
+        for a in &mut self.agents {
+            if matches!(a.job, Job::Sleep | Job::TakeOff) {
+                a.job = Job::Decide;
+                a.at = 0;
+                a.reg = 0;
+            }
+        }
+    }
+
+    /// Whether a sleeping agent stands, empty-handed, beside a stove whose cookware cooks:
+    /// taking it off finds a different count at every step.
+    fn may_take_off(&self, lay: &Layout, a: &Agent) -> bool {
+        a.hold.is_none()
+            && self.places.iter().enumerate().any(|(s, p)| {
+                matches!(p, Some(Item::Ware(_, bag, left)) if *left > 0 && !bag.is_empty())
+                    && lay.stations[s].kind == StationKind::Stove
+                    && lay.stations[s].access.contains(&a.cell)
+            })
     }
 
     /// The joint model's agents in one order whatever their numbers (the cooks are alike:
@@ -520,14 +562,19 @@ impl State {
     /// (a walk, a chop or a wash: none of them changes what another agent's action at this
     /// instant finds, except that a finished chop or wash frees its station, which the rules
     /// as stated let go before any taking), then, if an agent is free, it returns; otherwise
-    /// time runs to the next event and every sleeping agent wakes. Returns the time that
-    /// passed; `Dead` when every agent sleeps and nothing can happen any more.
+    /// time runs to the next event. Sleeping agents wake when something in the kitchen
+    /// changes (a chop or a wash ends, cookware is done, a plate comes back; an interaction
+    /// wakes them in [`State::apply`]); at a step of cooking where nothing else changed,
+    /// only those beside the cooking cookware with an empty hand wake, to take it off or
+    /// sleep on. Returns the time that passed; `Dead` when every agent sleeps and nothing
+    /// can happen any more.
     pub fn settle_joint(&mut self, lay: &Layout, mut log: Option<&mut Log>) -> Result<i32, Dead> {
         let mut passed = 0i32;
         loop {
+            let mut changed = false;
             for i in 0..self.agents.len() {
                 let a = self.agents[i];
-                if a.at > 0 || matches!(a.job, Job::Decide | Job::Sleep) {
+                if a.at > 0 || matches!(a.job, Job::Decide | Job::Sleep | Job::TakeOff) {
                     continue;
                 }
                 let mut record = |act: Act, began: bool| {
@@ -545,6 +592,7 @@ impl State {
                                 self.interact(lay, i, station as usize)?;
                                 record(Act::Interact(station), false);
                                 mid_chain = true;
+                                changed = true;
                             }
                             Then::Process => {
                                 self.start_process(lay, i, station as usize)?;
@@ -559,25 +607,49 @@ impl State {
                     Job::Processing(station) => {
                         self.finish_process(lay, station as usize)?;
                         record(Act::Process(station), true);
+                        changed = true;
                     }
                     _ => record(Act::Wait, true),
                 }
+                let arrived = matches!(a.job, Job::Go(_, Then::Stay));
                 let a = &mut self.agents[i];
                 a.job = Job::Decide;
                 a.at = 0;
-                a.reg = if mid_chain { FIRST } else { 0 };
+                a.reg = if mid_chain {
+                    FIRST
+                } else if arrived {
+                    ARRIVED
+                } else {
+                    0
+                };
             }
-            if self.agents.iter().any(|a| a.job == Job::Decide) {
+            if changed {
+                self.wake();
+            }
+            if self
+                .agents
+                .iter()
+                .any(|a| matches!(a.job, Job::Decide | Job::TakeOff))
+            {
                 return Ok(passed);
             }
             let Some(mut dt) = self.next_event(lay, usize::MAX) else {
                 return Err(Dead);
             };
             // While cookware cooks, how long it has cooked changes what taking it off the
-            // stove leaves: a sleeping agent wakes at every step of it.
-            if self.agents.iter().any(|a| a.job == Job::Sleep) && self.cooking(lay) {
+            // stove leaves: a sleeping agent that could take it off wakes at every step.
+            let watchers = self
+                .agents
+                .iter()
+                .any(|a| a.job == Job::Sleep && self.may_take_off(lay, a));
+            if watchers {
                 dt = dt.min(1);
             }
+            // Cookware done or a plate back at the new instant changes the kitchen.
+            let done = self.places.iter().enumerate().any(|(s, p)| {
+                matches!(p, Some(Item::Ware(_, bag, left)) if *left > 0 && *left <= dt && !bag.is_empty())
+                    && lay.stations[s].kind == StationKind::Stove
+            }) || self.dues.iter().any(|&d| d <= dt);
             passed += i32::from(dt);
             self.advance(lay, dt);
             if let Some(log) = log.as_deref_mut() {
@@ -587,8 +659,17 @@ impl State {
                 // Order within an instant is the search's choice: starts are not kept.
                 a.reg = 0;
                 if a.job == Job::Sleep {
-                    a.job = Job::Decide;
                     a.at = 0;
+                }
+            }
+            if done {
+                self.wake();
+            } else if watchers {
+                for i in 0..self.agents.len() {
+                    let a = self.agents[i];
+                    if a.job == Job::Sleep && self.may_take_off(lay, &a) {
+                        self.agents[i].job = Job::TakeOff;
+                    }
                 }
             }
         }

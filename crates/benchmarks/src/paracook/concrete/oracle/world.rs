@@ -5,7 +5,7 @@
 use makespan_world::World;
 
 use super::layout::{Layout, StationKind, FAR};
-use super::model::{Decision, State, Then};
+use super::model::{Decision, Job, State, Then};
 use crate::paracook::concrete::bounds::{Estimator, Rules};
 
 /// A kitchen to search.
@@ -38,21 +38,27 @@ impl<'a> KitchenWorld<'a> {
     /// The joint model of a team, whose exhaustive search is a proof: at each instant the
     /// free agents decide in any order (one agent's zero-time actions without a break, as
     /// the game runs them), each acting on a station next to it, walking to a cell next to
-    /// a station to decide again there, or sleeping until the next event, whatever causes it
-    /// (an action another agent commits later at the same instant included).
+    /// a station to decide again there, or sleeping until something in the kitchen changes
+    /// (an interaction another agent makes later at the same instant included).
     ///
-    /// Why nothing is lost: take any plan the rules as stated accept. Call an *event* the
-    /// end of a walk, a chop or a wash, a plate's return, and every step while cookware
-    /// cooks on a stove (how long it has cooked changes what taking it off leaves). A run of
-    /// an agent's zero-time actions and the timed action after them (its *chain*) that does
-    /// not start at an event, nor where the agent's own last action ended, can move back to
-    /// the last event before it, after everything else that happens then: nothing happens
-    /// in between, so every chain there finds what it found before, its walk arrives earlier
-    /// (agents never block one another) and its chop or wash ends earlier on a station no
-    /// one may touch while it is locked. Every such move lowers the sum of the chains'
-    /// start times, so moving ends, and the plan it ends with is a path here with the same
-    /// serves. Consecutive walks are one direct walk, no longer. A walk or a sleep changes
-    /// nothing another agent finds, so it may wait for its turn as the first free agent's.
+    /// Why nothing is lost: take any plan the rules as stated accept. Call a *change* an
+    /// interaction, the end of a chop or a wash, a plate's return and cookware done: between
+    /// two changes what an action finds stays the same, except how long cookware on a stove
+    /// has cooked, which only taking it off with an empty hand reads. A run of an agent's
+    /// zero-time actions and the timed action after them (its *chain*) that starts neither
+    /// at a change nor where the agent's own last action ended, and does not begin by taking
+    /// cooking cookware off, can move back to the latest of those two before it, after
+    /// everything else that happens then: every chain in between starts with a walk or a
+    /// chop or a wash (anything else is a change), so the moved chain finds what it found
+    /// before, its walk arrives earlier (agents never block one another), and its chop or
+    /// wash ends earlier on a station no one may touch while it is locked (one locked in
+    /// between was locked when it started, so it uses another). Every such move lowers the
+    /// sum of the chains' start times, so moving ends, and the plan it ends with is a path
+    /// here with the same serves: a sleeping agent wakes at each change, and one beside
+    /// cooking cookware with an empty hand at each step of the cooking, to take it off.
+    /// Consecutive walks are one direct walk, no longer, so an agent whose walk ends acts or
+    /// sleeps before it walks again. A walk or a sleep changes nothing another agent finds,
+    /// so it may wait for its turn as the first free agent's.
     /// The orders within an instant relax the game's (by when each action started), so the
     /// exhaustive search bounds the game's plans; a plan it finds still goes through the
     /// game's replay before it counts.
@@ -72,12 +78,29 @@ impl<'a> KitchenWorld<'a> {
             // A walk or a sleep changes nothing another agent finds at this instant, so
             // the first free agent takes it first: the other orders reach the same states.
             let pure = i == deciders[0];
+            // Woken by a step of cooking alone: only taking the cookware off differs from
+            // what it could have done at the last change.
+            if agent.job == Job::TakeOff {
+                for (s, station) in self.lay.stations.iter().enumerate() {
+                    if station.kind == StationKind::Stove && station.access.contains(&agent.cell) {
+                        self.go(state, i, agent.cell, s, &[Then::Interact], out);
+                    }
+                }
+                if pure {
+                    self.child(state, Decision::Sleep { agent: i as u8 }, out);
+                }
+                continue;
+            }
             let mut stays: Vec<u8> = Vec::new();
             for (s, station) in self.lay.stations.iter().enumerate() {
                 let process = matches!(station.kind, StationKind::Board | StationKind::Sink);
                 for &cell in &station.access {
                     if cell != agent.cell {
-                        if pure && !stays.contains(&cell) && self.lay.dist(agent.cell, cell) < FAR {
+                        if pure
+                            && !agent.arrived()
+                            && !stays.contains(&cell)
+                            && self.lay.dist(agent.cell, cell) < FAR
+                        {
                             stays.push(cell);
                             self.go(state, i, cell, s, &[Then::Stay], out);
                         }

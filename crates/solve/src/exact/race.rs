@@ -21,7 +21,7 @@
 
 use std::num::NonZeroU32;
 
-use makespan_model::solution::Status;
+use makespan_model::solution::{BoundSource, Status};
 
 use super::cp::bound::Progress;
 use super::cp::{self, method::Cp};
@@ -103,10 +103,33 @@ pub(crate) fn race(
         };
         (cp, other)
     });
-    match (cp, other) {
+    let outcome = match (cp, other) {
         (Some(cp), Some(other)) => Some(best_of(problem, cp, other)),
         (cp, other) => cp.or(other),
+    };
+    // Either search may have proven the bound that meets the other's schedule.
+    match refuting {
+        true => outcome.map(|o| with_bound(problem, o, progress.lower())),
+        false => outcome,
     }
+}
+
+/// An undecided `outcome` with its bound raised to `value`, proven by the constraint model:
+/// optimal where that meets its schedule.
+fn with_bound(problem: &Problem, mut outcome: Outcome, value: i64) -> Outcome {
+    if decided(&outcome) {
+        return outcome;
+    }
+    let proven = LowerBound {
+        value,
+        source: BoundSource::Cp,
+    };
+    outcome.bound = Some(outcome.bound.map_or(proven, |b| b.max(proven)));
+    let mut outcome = met(problem, outcome);
+    if decided(&outcome) && outcome.method == "heuristic" {
+        outcome.method = "heuristic+cp".into();
+    }
+    outcome
 }
 
 /// Share of the time left that the MILP gets before the refutation from below.
@@ -162,13 +185,19 @@ fn best_of(problem: &Problem, cp: Outcome, other: Outcome) -> Outcome {
     };
     best.milp_ran |= other.milp_ran;
     best.nodes = best.nodes.or(other.nodes);
-    if let (Some(bound), true) = (best.bound, best.starts.is_some()) {
-        if bound.value >= makespan(&best) {
-            best.status = Status::Optimal;
-            best.reason = None;
+    met(problem, best)
+}
+
+/// `outcome`, optimal where its bound meets its schedule.
+fn met(problem: &Problem, mut outcome: Outcome) -> Outcome {
+    let sink = problem.network.sink();
+    if let (Some(bound), Some(starts)) = (outcome.bound, &outcome.starts) {
+        if bound.value >= starts[sink] {
+            outcome.status = Status::Optimal;
+            outcome.reason = None;
         }
     }
-    best
+    outcome
 }
 
 #[cfg(test)]
@@ -241,5 +270,28 @@ mod tests {
         let best = best_of(&p, outcome(&p, Some(9), 5, BoundSource::Cp), no_schedule);
         assert_eq!(best.starts.unwrap()[p.network.sink()], 9);
         assert_eq!(best.bound.map(|b| b.value), Some(7));
+    }
+
+    #[test]
+    fn a_bound_the_race_shared_proves_a_heuristic_schedule_it_meets() {
+        let p = problem();
+        let heuristic = || Outcome {
+            method: "heuristic".into(),
+            ..outcome(&p, Some(8), 5, BoundSource::Cp)
+        };
+        let below = with_bound(&p, heuristic(), 7);
+        assert_eq!(below.status, Status::Feasible);
+        assert_eq!(below.bound.map(|b| b.value), Some(7));
+        assert_eq!(below.method, "heuristic");
+        let met = with_bound(&p, heuristic(), 8);
+        assert_eq!(met.status, Status::Optimal);
+        assert_eq!(met.reason, None);
+        assert_eq!(met.method, "heuristic+cp");
+        // A weaker shared bound lowers nothing.
+        let kept = with_bound(&p, outcome(&p, Some(9), 6, BoundSource::Milp), 4);
+        assert_eq!(
+            kept.bound.map(|b| (b.value, b.source)),
+            Some((6, BoundSource::Milp))
+        );
     }
 }

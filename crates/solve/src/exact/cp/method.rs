@@ -4,6 +4,7 @@
 use makespan_model::solution::{BoundSource, Status};
 
 use super::bound::{refute_below, Progress, Refuted};
+use super::sgs::Direction;
 use super::{applies, solve_racing, CpOutcome, Strategy};
 use crate::bounds::LowerBound;
 use crate::exact::{safe_horizon, ExactMethod, Outcome};
@@ -173,7 +174,14 @@ pub(crate) fn refute(
         nodes: None,
     };
     Some(
-        match refute_below(problem, lower.value, left, &run.cancel, progress)? {
+        match refute_below(
+            problem,
+            lower.value,
+            left,
+            &run.cancel,
+            progress,
+            Direction::Backward,
+        )? {
             Refuted::Optimal {
                 mut starts,
                 makespan,

@@ -431,10 +431,10 @@ fn a_pot_whose_fill_runs_at_its_sink_makes_no_second_water_there_in_the_bound() 
 
 #[test]
 fn with_two_robots_the_top_that_must_leave_steps_aside_and_back_in_the_bound() {
-    // The top bun lies on the bottom bun; the cut lettuce on the board must go between. Robot 1 lifts
-    // the top bun and steps aside holding it while robot 2 stacks the lettuce, then comes
-    // back: 8 steps in all, so the top bun's two carries (8 by themselves, bound 10)
-    // overestimated.
+    // The top bun lies on the bottom bun; the cut lettuce on the board must go between.
+    // Robot 1 lifts the top bun and steps aside holding it while robot 2 stacks the
+    // lettuce, then comes back: 8 steps in all, so the top bun's two carries (8 by
+    // themselves, bound 10) overestimated.
     let lettuce: &[&str] = &["iscuttable", "iscut"];
     let k = kitchen(
         &["table", "board", "table"],

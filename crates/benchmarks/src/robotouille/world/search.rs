@@ -1316,9 +1316,9 @@ fn cheapest_distinct(costs: &[i64], width: usize, row: usize, taken: u64) -> i64
     best
 }
 
-/// The share of the time limit the searches that find the incumbent may take (a short
-/// share: the exact search, not the incumbent, closes the proofs) (the first
-/// beam runs to its end whatever the time when no plan is known yet).
+/// The share of the time limit the searches that find the incumbent may take (the first
+/// beam runs to its end whatever the time when no plan is known yet); short, since the
+/// exact search, not the incumbent, closes the proofs.
 const INCUMBENT_SHARE: f64 = 0.15;
 
 /// The widest beam tried for the incumbent.

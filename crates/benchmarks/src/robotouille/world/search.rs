@@ -19,10 +19,13 @@
 //!   idle steps beside it), three steps (unstack, move, put) for each item the goal does
 //!   not name stacked on an item to pick, with one robot the put-down and pick-up again of
 //!   a held item whose stack or add must wait for work that needs the hand (the item below
-//!   still to be cut, cooked or carried; no water yet and no fill running), the fill, boil
+//!   still to be cut, cooked or carried; no water yet and no fill running), a dish's top
+//!   lying in place under another item while a part of that dish has no candidate below
+//!   it (the top leaves the stack and comes back: nothing is put under an item), the fill, boil
 //!   and pour of each soup and the carries of its pot and bowl, bringing an empty pot to a
-//!   sink for a water not yet made, and a new fill for each water beyond the fills under
-//!   way), summed because each action acts on one object and one robot carries one thing at
+//!   sink for a water not yet made (a pot whose fill runs at its sink makes a second water
+//!   only after a pour and a place, or at another sink), and a new fill for each water
+//!   beyond the fills under way), summed because each action acts on one object and one robot carries one thing at
 //!   a time, and the larger of that sum with dishes assigned to tables (the parts of one
 //!   dish of one kind taking distinct items) and of the same sum with the variables of one
 //!   kind taking distinct objects (the goal's grounding is injective: a finished dish's
@@ -83,6 +86,9 @@ struct Needs {
     clear: bool,
     /// `addedto(_, it)`: the water must be made.
     made: bool,
+    /// For the top of a dish (`clear`): the dish's other named variables whose candidates
+    /// are items (they all end below it).
+    under: Vec<usize>,
 }
 
 /// A kitchen to search.
@@ -153,6 +159,20 @@ impl<'a> KitchenWorld<'a> {
                     }
                 }
             }
+        }
+        for v in 0..needs.len() {
+            let Some(t) = dish[v].filter(|_| needs[v].clear) else {
+                continue;
+            };
+            needs[v].under = (0..k.goal.vars.len())
+                .filter(|&u| u != v && k.goal.vars[u].used && dish[u] == Some(t))
+                .filter(|&u| {
+                    k.goal.vars[u]
+                        .domain
+                        .iter()
+                        .all(|o| matches!(o, Obj::Item(_)))
+                })
+                .collect();
         }
         let mut dish_vars: Vec<usize> = dish.iter().flatten().copied().collect();
         dish_vars.sort_unstable();
@@ -437,6 +457,15 @@ impl<'a> KitchenWorld<'a> {
                     .place
                     .iter()
                     .all(|&l| self.place_now(state, i, &self.k.goal.literals[l], target)));
+        // The top of a dish lies in place but under something, and some other part of the
+        // dish has no candidate below it: that part must still come under it, so it leaves
+        // its station in hand and comes back (a pick, a move away, a move back and the
+        // stack; with one robot also the put-down and pick-up in between, since its hand
+        // must carry that part).
+        if !final_place && !processing && self.buried(state, i, need) {
+            let n = if self.single { 6 } else { 4 };
+            return (n + 1, 0);
+        }
         // Carries: to each stage not already under it, then to the dish.
         let mut carries = 0;
         let mut moves = 0;
@@ -545,6 +574,27 @@ impl<'a> KitchenWorld<'a> {
         )
     }
 
+    /// Whether item `i`, lying as the top of its dish (`need.clear`), has an item on it
+    /// while some other part of the dish has no candidate below it in its stack: the part
+    /// can come under `i` only once `i` has left the stack (nothing is put under an item).
+    fn buried(&self, state: &State, i: u8, need: &Needs) -> bool {
+        if need.under.is_empty() || state.above(i).is_none() {
+            return false;
+        }
+        let mut below = 0u64;
+        let mut at = state.items[i as usize].place;
+        while let ItemPlace::Atop(b, _) = at {
+            below |= 1 << b;
+            at = state.items[b as usize].place;
+        }
+        need.under.iter().any(|&u| {
+            !self.k.goal.vars[u]
+                .domain
+                .iter()
+                .any(|o| matches!(o, Obj::Item(b) if below & (1 << b) != 0))
+        })
+    }
+
     /// Whether a held item `i` that must go atop another (`need`) can be stacked only after
     /// work that needs the robot's hand: every candidate for the item below still needs
     /// an action (a cut, a cook, a carry: each takes an empty hand or that item in hand),
@@ -649,7 +699,16 @@ impl<'a> KitchenWorld<'a> {
                                     3
                                 }
                             } else if is_sink(at) {
-                                1
+                                // A fill running at this sink makes only its own water:
+                                // another comes from another sink, or once that water
+                                // is poured, the pot placed back and filled again.
+                                let running = state.effects.iter().any(|e| {
+                                    e.kind == EffectKind::Fill
+                                        && !e.completed
+                                        && usize::from(e.a) == c
+                                        && e.b == at
+                                });
+                                1 + i64::from(running)
                             } else {
                                 let shared =
                                     state.items.iter().any(|it| it.place.station() == Some(at));
@@ -876,7 +935,9 @@ impl World for KitchenWorld<'_> {
                         let v = members[m];
                         // The top of the dish lies there now, and another part must go
                         // under it: it leaves and comes back (two carries, a move with it
-                        // each way, a move to it before each pick).
+                        // each way, a move to it before each pick; with several robots
+                        // the one holding it may step aside and back instead: a pick,
+                        // two moves and the stack, after a move to it).
                         let top_must_leave = self.needs[v].clear && arriving & !(1 << m) != 0;
                         for (a, &c) in costs[m].iter().zip(&vars[v].domain) {
                             let work = match target {
@@ -891,7 +952,7 @@ impl World for KitchenWorld<'_> {
                             };
                             let on_it = target.is_some() && a.on == target;
                             rows.push(if top_must_leave && on_it {
-                                work.max(8)
+                                work.max(if self.single { 8 } else { 5 })
                             } else {
                                 work
                             });
@@ -1256,8 +1317,9 @@ fn cheapest_distinct(costs: &[i64], width: usize, row: usize, taken: u64) -> i64
 }
 
 /// The share of the time limit the searches that find the incumbent may take (the first
-/// beam runs to its end whatever the time when no plan is known yet).
-const INCUMBENT_SHARE: f64 = 0.3;
+/// beam runs to its end whatever the time when no plan is known yet); short, since the
+/// exact search, not the incumbent, closes the proofs.
+const INCUMBENT_SHARE: f64 = 0.15;
 
 /// The widest beam tried for the incumbent.
 const MAX_WIDTH: usize = 4096;

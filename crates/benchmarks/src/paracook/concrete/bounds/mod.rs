@@ -38,6 +38,10 @@
 //! the dispensers, boards, stoves and the window that cooks must still stand at, shared out
 //! among the cooks, each walking its share's shortest route from where it is next free.
 //!
+//! For one cook, from any state, a seventh: the **lone cook's walk** (`lone.rs`): the
+//! stations it must still reach (dispensers of foods the kitchen lacks, a board, a stove, the
+//! sink and the return), all on its one route to the window, plus its chops and washes.
+//!
 //! Under the game's own clock (the replica mode) cooking can be credited off the stove and
 //! between batches, so the unit chains there leave out the cooking times; cookware energy
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
@@ -48,6 +52,7 @@ use super::oracle::layout::{
 };
 use super::oracle::model::{Item, Job, State};
 
+mod lone;
 mod route;
 mod visits;
 
@@ -75,6 +80,8 @@ pub enum Argument {
     Route,
     /// A team's visits still to make, shared out among its cooks (one order).
     Visits,
+    /// A lone cook's route through the stations it must still reach.
+    Walk,
 }
 
 impl Argument {
@@ -87,6 +94,7 @@ impl Argument {
             Argument::Load => "load",
             Argument::Route => "route",
             Argument::Visits => "visits",
+            Argument::Walk => "walk",
         }
     }
 }
@@ -136,6 +144,8 @@ pub struct Estimator {
     stoves: Vec<u8>,
     /// A team's remaining visits (one order only).
     visits: Option<visits::Visits>,
+    /// A lone cook's route (one cook only).
+    lone: Option<lone::Lone>,
 }
 
 /// From each cell through a cooking place: the unit reaches a stove cell `a` (item metric),
@@ -280,6 +290,7 @@ impl Estimator {
             stove_window,
             stoves: stove_cells,
             visits: visits::Visits::new(lay, rules),
+            lone: lone::Lone::new(lay, rules),
         }
     }
 
@@ -327,6 +338,12 @@ impl Estimator {
     /// several orders): the tests check it on its own against the exact time left.
     pub fn visits(&self, lay: &Layout, state: &State) -> i32 {
         self.visits.as_ref().map_or(0, |v| v.bound(lay, state))
+    }
+
+    /// The lone cook's walk alone from `state` (0 with a team): the tests check it on its
+    /// own against the exact time left.
+    pub fn walk(&self, lay: &Layout, state: &State) -> i32 {
+        self.lone.as_ref().map_or(0, |l| l.bound(lay, state))
     }
 
     /// The item metric between two cells.
@@ -511,12 +528,14 @@ impl Estimator {
         // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
         let load = self.load(lay, state, &located, &returns);
         let visits = self.visits(lay, state);
+        let walk = self.walk(lay, state);
         let candidates = [
             (chains, Argument::Chains),
             (with_plates, Argument::Plates),
             (cook, Argument::Cookware),
             (load, Argument::Load),
             (visits, Argument::Visits),
+            (walk, Argument::Walk),
         ];
         let (value, argument) = candidates
             .iter()

@@ -26,6 +26,13 @@ use super::super::oracle::layout::{Cut, Layout, StationKind, CHOP_TIME, FAR, WAS
 use super::super::oracle::model::{Item, Job, State};
 use super::Rules;
 
+/// Most foods a kitchen's counts cover (more: the argument gives 0, which only lowers the
+/// bound); the counts live on the stack, since the search asks for them in every state.
+const MAX_FOODS: usize = 16;
+
+/// Per food, units the orders from one on need: in all, chopped, cooked.
+type Needs = [[u8; MAX_FOODS]; 3];
+
 /// A kind of station the route may have to reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {
@@ -50,15 +57,35 @@ pub(super) struct Lone {
     table: Vec<i32>,
     /// Whether the stove counts (the rules as stated: cookware cooks only on a stove).
     stove: bool,
+    /// What the orders from each on need (by orders served).
+    needs: Vec<Needs>,
 }
 
 impl Lone {
     /// The stops of a kitchen with one cook; `None` with a team (shared work has its own
     /// arguments) or without a window.
     pub(super) fn new(lay: &Layout, rules: Rules) -> Option<Lone> {
-        if lay.agents.len() != 1 || lay.orders.is_empty() {
+        if lay.agents.len() != 1 || lay.orders.is_empty() || lay.foods.len() > MAX_FOODS {
             return None;
         }
+        let needs = (0..lay.orders.len())
+            .map(|served| {
+                let mut n: Needs = [[0; MAX_FOODS]; 3];
+                for (_, needs) in &lay.orders[served..] {
+                    for &(f, c) in needs {
+                        let f = f as usize;
+                        n[0][f] += 1;
+                        if c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f as u8)) {
+                            n[1][f] += 1;
+                        }
+                        if c == Cut::Cooked && (lay.pan_food(f as u8) || lay.pot_food(f as u8)) {
+                            n[2][f] += 1;
+                        }
+                    }
+                }
+                n
+            })
+            .collect();
         let mut stops: Vec<Stop> = Vec::new();
         for (_, needs) in &lay.orders {
             for &(food, _) in needs {
@@ -105,13 +132,8 @@ impl Lone {
             .iter()
             .map(|cs| cs.iter().map(|&c| index(c)).collect())
             .collect();
-        let to_window = |c: u8| -> i32 {
-            windows
-                .iter()
-                .map(|&w| lay.dist(c, w))
-                .min()
-                .unwrap_or(FAR)
-        };
+        let to_window =
+            |c: u8| -> i32 { windows.iter().map(|&w| lay.dist(c, w)).min().unwrap_or(FAR) };
         // `from[set * p_n + p]`: from side `p`, through every stop of `set`, to the window.
         let mut from = vec![FAR; sets * p_n];
         for (p, &c) in places.iter().enumerate() {
@@ -157,6 +179,7 @@ impl Lone {
             stops,
             table,
             stove: rules == Rules::Intended,
+            needs,
         })
     }
 
@@ -170,21 +193,25 @@ impl Lone {
         if left.is_empty() {
             return 0;
         }
+        let Some(&[need, need_cut, need_cooked]) = self.needs.get(state.served as usize) else {
+            return 0;
+        };
         let foods = lay.foods.len();
         // Units of each food the kitchen holds, those chopped (or being chopped), and those
         // cooked and off their stoves; clean plates (one being washed counts) and dirty ones
         // out of the return.
-        let mut held = vec![0usize; foods];
-        let mut cut = vec![0usize; foods];
-        let mut done = vec![0usize; foods];
+        let mut held = [0u8; MAX_FOODS];
+        let mut cut = [0u8; MAX_FOODS];
+        let mut done = [0u8; MAX_FOODS];
         let (mut clean, mut dirty_out) = (0usize, 0usize);
         let mut count = |f: u8, c: Cut, off_stove: bool| {
-            held[f as usize] += 1;
+            let f = f as usize;
+            held[f] = held[f].saturating_add(1);
             if c != Cut::Raw {
-                cut[f as usize] += 1;
+                cut[f] = cut[f].saturating_add(1);
             }
             if c == Cut::Cooked && off_stove {
-                done[f as usize] += 1;
+                done[f] = done[f].saturating_add(1);
             }
         };
         let mut item = |it: &Item, stove: bool, processing: bool| match *it {
@@ -214,22 +241,8 @@ impl Lone {
         if let Some(it) = &cook.hold {
             item(it, false, false);
         }
-        let mut need = vec![0usize; foods];
-        let mut need_cut = vec![0usize; foods];
-        let mut need_cooked = vec![0usize; foods];
-        for (_, needs) in left {
-            for &(f, c) in needs {
-                need[f as usize] += 1;
-                if c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f)) {
-                    need_cut[f as usize] += 1;
-                }
-                if c == Cut::Cooked && (lay.pan_food(f) || lay.pot_food(f)) {
-                    need_cooked[f as usize] += 1;
-                }
-            }
-        }
         let chops: usize = (0..foods)
-            .map(|f| need_cut[f].saturating_sub(cut[f]))
+            .map(|f| usize::from(need_cut[f].saturating_sub(cut[f])))
             .sum();
         let washes = left.len().saturating_sub(clean);
         let mut set = 0usize;

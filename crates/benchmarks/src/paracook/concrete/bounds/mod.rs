@@ -340,6 +340,13 @@ impl Estimator {
         self.visits.as_ref().map_or(0, |v| v.bound(lay, state))
     }
 
+    /// The same estimator without the lone cook's walk: a beam ranks its states by the
+    /// estimate, and on some kitchens it plans better without the walk's pull.
+    pub fn without_walk(mut self) -> Estimator {
+        self.lone = None;
+        self
+    }
+
     /// The lone cook's walk alone from `state` (0 with a team): the tests check it on its
     /// own against the exact time left.
     pub fn walk(&self, lay: &Layout, state: &State) -> i32 {
@@ -387,15 +394,20 @@ impl Estimator {
             cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR)
         };
         // Where each item is: (time an agent can have it, the cells it is at).
-        let mut located: Vec<(Item, i32, Vec<u8>, bool)> = Vec::new();
+        let mut located: Vec<(Item, i32, &[u8], bool)> = Vec::new();
         for a in &state.agents {
             if let Some(h) = a.hold {
-                located.push((h, i32::from(a.at.max(0)), vec![a.cell], false));
+                located.push((
+                    h,
+                    i32::from(a.at.max(0)),
+                    std::slice::from_ref(&a.cell),
+                    false,
+                ));
             }
         }
         for (s, place) in state.places.iter().enumerate() {
             if let Some(p) = place {
-                let cells = lay.stations[s].access.clone();
+                let cells = &lay.stations[s].access[..];
                 let on_stove = lay.stations[s].kind == StationKind::Stove;
                 // Being chopped or washed: it is done when its agent is.
                 let worker = state
@@ -412,7 +424,7 @@ impl Estimator {
                         cells,
                         false,
                     )),
-                    _ => located.push((*p, reach(&cells), cells, on_stove)),
+                    _ => located.push((*p, reach(cells), cells, on_stove)),
                 }
             }
         }
@@ -557,7 +569,7 @@ impl Estimator {
         &self,
         lay: &Layout,
         state: &State,
-        located: &[(Item, i32, Vec<u8>, bool)],
+        located: &[(Item, i32, &[u8], bool)],
         reach: &dyn Fn(&[u8]) -> i32,
         ware: Ware,
     ) -> i32 {
@@ -645,7 +657,7 @@ impl Estimator {
         &self,
         lay: &Layout,
         state: &State,
-        located: &[(Item, i32, Vec<u8>, bool)],
+        located: &[(Item, i32, &[u8], bool)],
         returns: &[u8],
     ) -> i32 {
         let left = &lay.orders[state.served as usize..];

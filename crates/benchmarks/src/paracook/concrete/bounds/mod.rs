@@ -38,6 +38,10 @@
 //! the dispensers, boards, stoves and the window that cooks must still stand at, shared out
 //! among the cooks, each walking its share's shortest route from where it is next free.
 //!
+//! For one cook, from any state, a seventh: the **lone cook's walk** (`lone.rs`): the
+//! stations it must still reach (dispensers of foods the kitchen lacks, a board, a stove, the
+//! sink and the return), all on its one route to the window, plus its chops and washes.
+//!
 //! Under the game's own clock (the replica mode) cooking can be credited off the stove and
 //! between batches, so the unit chains there leave out the cooking times; cookware energy
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
@@ -48,6 +52,7 @@ use super::oracle::layout::{
 };
 use super::oracle::model::{Item, Job, State};
 
+mod lone;
 mod route;
 mod visits;
 
@@ -75,6 +80,8 @@ pub enum Argument {
     Route,
     /// A team's visits still to make, shared out among its cooks (one order).
     Visits,
+    /// A lone cook's route through the stations it must still reach.
+    Walk,
 }
 
 impl Argument {
@@ -87,6 +94,7 @@ impl Argument {
             Argument::Load => "load",
             Argument::Route => "route",
             Argument::Visits => "visits",
+            Argument::Walk => "walk",
         }
     }
 }
@@ -136,6 +144,8 @@ pub struct Estimator {
     stoves: Vec<u8>,
     /// A team's remaining visits (one order only).
     visits: Option<visits::Visits>,
+    /// A lone cook's route (one cook only).
+    lone: Option<lone::Lone>,
 }
 
 /// From each cell through a cooking place: the unit reaches a stove cell `a` (item metric),
@@ -280,6 +290,7 @@ impl Estimator {
             stove_window,
             stoves: stove_cells,
             visits: visits::Visits::new(lay, rules),
+            lone: lone::Lone::new(lay, rules),
         }
     }
 
@@ -329,6 +340,19 @@ impl Estimator {
         self.visits.as_ref().map_or(0, |v| v.bound(lay, state))
     }
 
+    /// The same estimator without the lone cook's walk: a beam ranks its states by the
+    /// estimate, and on some kitchens it plans better without the walk's pull.
+    pub fn without_walk(mut self) -> Estimator {
+        self.lone = None;
+        self
+    }
+
+    /// The lone cook's walk alone from `state` (0 with a team): the tests check it on its
+    /// own against the exact time left.
+    pub fn walk(&self, lay: &Layout, state: &State) -> i32 {
+        self.lone.as_ref().map_or(0, |l| l.bound(lay, state))
+    }
+
     /// The item metric between two cells.
     pub fn item_dist(&self, a: u8, b: u8) -> i32 {
         self.item[a as usize * self.n + b as usize]
@@ -370,15 +394,20 @@ impl Estimator {
             cells.iter().map(|&a| cost[a as usize]).min().unwrap_or(FAR)
         };
         // Where each item is: (time an agent can have it, the cells it is at).
-        let mut located: Vec<(Item, i32, Vec<u8>, bool)> = Vec::new();
+        let mut located: Vec<(Item, i32, &[u8], bool)> = Vec::new();
         for a in &state.agents {
             if let Some(h) = a.hold {
-                located.push((h, i32::from(a.at.max(0)), vec![a.cell], false));
+                located.push((
+                    h,
+                    i32::from(a.at.max(0)),
+                    std::slice::from_ref(&a.cell),
+                    false,
+                ));
             }
         }
         for (s, place) in state.places.iter().enumerate() {
             if let Some(p) = place {
-                let cells = lay.stations[s].access.clone();
+                let cells = &lay.stations[s].access[..];
                 let on_stove = lay.stations[s].kind == StationKind::Stove;
                 // Being chopped or washed: it is done when its agent is.
                 let worker = state
@@ -395,7 +424,7 @@ impl Estimator {
                         cells,
                         false,
                     )),
-                    _ => located.push((*p, reach(&cells), cells, on_stove)),
+                    _ => located.push((*p, reach(cells), cells, on_stove)),
                 }
             }
         }
@@ -511,12 +540,14 @@ impl Estimator {
         // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
         let load = self.load(lay, state, &located, &returns);
         let visits = self.visits(lay, state);
+        let walk = self.walk(lay, state);
         let candidates = [
             (chains, Argument::Chains),
             (with_plates, Argument::Plates),
             (cook, Argument::Cookware),
             (load, Argument::Load),
             (visits, Argument::Visits),
+            (walk, Argument::Walk),
         ];
         let (value, argument) = candidates
             .iter()
@@ -538,7 +569,7 @@ impl Estimator {
         &self,
         lay: &Layout,
         state: &State,
-        located: &[(Item, i32, Vec<u8>, bool)],
+        located: &[(Item, i32, &[u8], bool)],
         reach: &dyn Fn(&[u8]) -> i32,
         ware: Ware,
     ) -> i32 {
@@ -626,7 +657,7 @@ impl Estimator {
         &self,
         lay: &Layout,
         state: &State,
-        located: &[(Item, i32, Vec<u8>, bool)],
+        located: &[(Item, i32, &[u8], bool)],
         returns: &[u8],
     ) -> i32 {
         let left = &lay.orders[state.served as usize..];

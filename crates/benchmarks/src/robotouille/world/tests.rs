@@ -372,6 +372,18 @@ fn a_held_item_to_go_atop_an_item_still_to_be_cut_is_put_down_first_in_the_bound
     assert_eq!((h, optimum), (10, 12));
 }
 
+/// Cut lettuce between the buns, the top bun clear: the goal of the two kitchens whose top
+/// bun starts on the bottom one and must leave it for the lettuce.
+fn lettuce_under_top_bun() -> Value {
+    json!([
+        {"predicate": "item_on", "args": ["bottombun", "table"], "ids": [1, 2]},
+        {"predicate": "iscut", "args": ["lettuce"], "ids": [3]},
+        {"predicate": "item_at", "args": ["lettuce", "table"], "ids": [3, 2]},
+        {"predicate": "item_at", "args": ["topbun", "table"], "ids": [4, 2]},
+        {"predicate": "clear", "args": ["topbun"], "ids": [4]},
+    ])
+}
+
 #[test]
 fn a_dish_top_lying_under_a_part_that_must_go_below_it_leaves_and_comes_back_in_the_bound() {
     // The top bun lies on the bottom bun with the cut lettuce on it: every literal but
@@ -386,13 +398,7 @@ fn a_dish_top_lying_under_a_part_that_must_go_below_it_leaves_and_comes_back_in_
             ("lettuce", 0, 2, lettuce),
         ],
         1,
-        json!([
-            {"predicate": "item_on", "args": ["bottombun", "table"], "ids": [1, 2]},
-            {"predicate": "iscut", "args": ["lettuce"], "ids": [3]},
-            {"predicate": "item_at", "args": ["lettuce", "table"], "ids": [3, 2]},
-            {"predicate": "item_at", "args": ["topbun", "table"], "ids": [4, 2]},
-            {"predicate": "clear", "args": ["topbun"], "ids": [4]},
-        ]),
+        lettuce_under_top_bun(),
     );
     let (h, optimum) = bound_and_optimum(&k);
     assert!(h <= optimum, "bound {h} above the optimum {optimum}");
@@ -444,13 +450,7 @@ fn with_two_robots_the_top_that_must_leave_steps_aside_and_back_in_the_bound() {
             ("lettuce", 1, 0, lettuce),
         ],
         2,
-        json!([
-            {"predicate": "item_on", "args": ["bottombun", "table"], "ids": [1, 2]},
-            {"predicate": "iscut", "args": ["lettuce"], "ids": [3]},
-            {"predicate": "item_at", "args": ["lettuce", "table"], "ids": [3, 2]},
-            {"predicate": "item_at", "args": ["topbun", "table"], "ids": [4, 2]},
-            {"predicate": "clear", "args": ["topbun"], "ids": [4]},
-        ]),
+        lettuce_under_top_bun(),
     );
     let (h, optimum) = bound_and_optimum(&k);
     assert!(h <= optimum, "bound {h} above the optimum {optimum}");

@@ -139,20 +139,24 @@ impl Lone {
         for (p, &c) in places.iter().enumerate() {
             from[p] = to_window(c);
         }
+        // From cell `c` through every stop of `set` (not empty) to the window: first a side
+        // of one stop of the set, then the rest of the set from that side.
+        let through = |from: &[i32], c: u8, set: usize| -> i32 {
+            let mut best = FAR;
+            for (j, side) in sides.iter().enumerate() {
+                if set & (1 << j) == 0 {
+                    continue;
+                }
+                let rest = (set & !(1 << j)) * p_n;
+                for &q in side {
+                    best = best.min(lay.dist(c, places[q]).saturating_add(from[rest + q]));
+                }
+            }
+            best.min(FAR)
+        };
         for set in 1..sets {
             for (p, &c) in places.iter().enumerate() {
-                let mut best = FAR;
-                for (j, side) in sides.iter().enumerate() {
-                    if set & (1 << j) == 0 {
-                        continue;
-                    }
-                    let rest = (set & !(1 << j)) * p_n;
-                    for &q in side {
-                        let t = lay.dist(c, places[q]).saturating_add(from[rest + q]);
-                        best = best.min(t);
-                    }
-                }
-                from[set * p_n + p] = best.min(FAR);
+                from[set * p_n + p] = through(&from, c, set);
             }
         }
         let n = lay.cell_count();
@@ -161,18 +165,7 @@ impl Lone {
             let row = &mut table[c * sets..(c + 1) * sets];
             row[0] = to_window(c as u8).min(FAR);
             for (set, slot) in row.iter_mut().enumerate().skip(1) {
-                let mut best = FAR;
-                for (j, side) in sides.iter().enumerate() {
-                    if set & (1 << j) == 0 {
-                        continue;
-                    }
-                    let rest = (set & !(1 << j)) * p_n;
-                    for &q in side {
-                        let t = lay.dist(c as u8, places[q]).saturating_add(from[rest + q]);
-                        best = best.min(t);
-                    }
-                }
-                *slot = best.min(FAR);
+                *slot = through(&from, c as u8, set);
             }
         }
         Some(Lone {

@@ -17,21 +17,20 @@
 //!   where it goes), the move to an item before its first pick (one per robot with an empty
 //!   hand may be saved), with one robot the move back to a cooked or fried item (or the
 //!   idle steps beside it), three steps (unstack, move, put) for each item the goal does
-//!   not name stacked on an item to pick, with one robot the put-down and pick-up again of
-//!   a held item whose stack or add must wait for work that needs the hand (the item below
-//!   still to be cut, cooked or carried; no water yet and no fill running), a dish's top
-//!   lying in place under another item while a part of that dish has no candidate below
-//!   it (the top leaves the stack and comes back: nothing is put under an item), the fill, boil
-//!   and pour of each soup and the carries of its pot and bowl, bringing an empty pot to a
-//!   sink for a water not yet made (a pot whose fill runs at its sink makes a second water
-//!   only after a pour and a place, or at another sink), and a new fill for each water
-//!   beyond the fills under way), summed because each action acts on one object and one robot carries one thing at
-//!   a time, and the larger of that sum with dishes assigned to tables (the parts of one
-//!   dish of one kind taking distinct items) and of the same sum with the variables of one
-//!   kind taking distinct objects (the goal's grounding is injective: a finished dish's
-//!   item serves no second dish); (b) the longest chain of timers still ahead (a cook, fry,
-//!   fill or boil takes 4 steps from its action, and the item or pot must be carried there
-//!   first and away after).
+//!   not name stacked on an item to pick, with one robot the put-down and pick-up again of a held
+//!   item whose stack or add must wait for work that needs the hand (the item below still to be
+//!   cut, cooked or carried; no water yet and no fill running), a dish's top lying in place under
+//!   another item while a part of that dish has no candidate below it (the top leaves the stack and
+//!   comes back: nothing is put under an item), the fill, boil and pour of each soup and the
+//!   carries of its pot and bowl, bringing an empty pot to a sink for a water not yet made (a pot
+//!   whose fill runs at its sink makes a second water only after a pour and a place, or at another
+//!   sink), and a new fill for each water beyond the fills under way), summed because each action
+//!   acts on one object and one robot carries one thing at a time, and the larger of that sum with
+//!   dishes assigned to tables (the parts of one dish of one kind taking distinct items) and of the
+//!   same sum with the variables of one kind taking distinct objects (the goal's grounding is
+//!   injective: a finished dish's item serves no second dish); (b) the longest chain of timers
+//!   still ahead (a cook, fry, fill or boil takes 4 steps from its action, and the item or pot must
+//!   be carried there first and away after).
 //! - **Incumbent.** Before A*, a quick plan that proves nothing, the shortest of: the goal
 //!   reached part by part (dish by dish, a dish out of quick reach literal by literal, and
 //!   literal by literal throughout: `staged`), weighted A* on the whole goal, and beams of

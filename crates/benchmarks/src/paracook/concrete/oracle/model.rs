@@ -327,25 +327,27 @@ impl State {
             .enumerate()
             .filter(|&(i, a)| i != except && a.job != Job::Decide && a.at > 0)
             .map(|(_, a)| a.at);
-        let cooking = self.places.iter().enumerate().filter_map(|(s, p)| match p {
-            Some(Item::Ware(_, bag, left))
-                if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove =>
-            {
-                Some(*left)
-            }
-            _ => None,
-        });
         agents
-            .chain(cooking)
+            .chain(self.cooking_stoves(lay).map(|(_, left)| left))
             .chain(self.dues.iter().copied().filter(|&d| d > 0))
             .min()
     }
 
     /// Whether cookware on a stove is cooking.
     pub fn cooking(&self, lay: &Layout) -> bool {
-        self.places.iter().enumerate().any(|(s, p)| {
-            matches!(p, Some(Item::Ware(_, bag, left))
-                if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove)
+        self.cooking_stoves(lay).next().is_some()
+    }
+
+    /// The stoves whose cookware is cooking, each with the steps it has left: the next
+    /// event, and what taking the cookware off finds, depend on them.
+    fn cooking_stoves<'s>(&'s self, lay: &'s Layout) -> impl Iterator<Item = (usize, i16)> + 's {
+        self.places.iter().enumerate().filter_map(|(s, p)| match p {
+            Some(Item::Ware(_, bag, left))
+                if *left > 0 && !bag.is_empty() && lay.stations[s].kind == StationKind::Stove =>
+            {
+                Some((s, *left))
+            }
+            _ => None,
         })
     }
 
@@ -533,11 +535,9 @@ impl State {
     /// taking it off finds a different count at every step.
     fn may_take_off(&self, lay: &Layout, a: &Agent) -> bool {
         a.hold.is_none()
-            && self.places.iter().enumerate().any(|(s, p)| {
-                matches!(p, Some(Item::Ware(_, bag, left)) if *left > 0 && !bag.is_empty())
-                    && lay.stations[s].kind == StationKind::Stove
-                    && lay.stations[s].access.contains(&a.cell)
-            })
+            && self
+                .cooking_stoves(lay)
+                .any(|(s, _)| lay.stations[s].access.contains(&a.cell))
     }
 
     /// The joint model's agents in one order whatever their numbers (the cooks are alike:
@@ -646,10 +646,8 @@ impl State {
                 dt = dt.min(1);
             }
             // Cookware done or a plate back at the new instant changes the kitchen.
-            let done = self.places.iter().enumerate().any(|(s, p)| {
-                matches!(p, Some(Item::Ware(_, bag, left)) if *left > 0 && *left <= dt && !bag.is_empty())
-                    && lay.stations[s].kind == StationKind::Stove
-            }) || self.dues.iter().any(|&d| d <= dt);
+            let done = self.cooking_stoves(lay).any(|(_, left)| left <= dt)
+                || self.dues.iter().any(|&d| d <= dt);
             passed += i32::from(dt);
             self.advance(lay, dt);
             if let Some(log) = log.as_deref_mut() {

@@ -56,7 +56,7 @@ use super::rolling::rolling;
 use super::tasks;
 use super::world::KitchenWorld;
 use super::{answer, replay, replay_in, Planned};
-use crate::paracook::concrete::bounds::{instance_bound, Bound, Estimator, Rules};
+use crate::paracook::concrete::bounds::{instance_bound, Bound};
 use crate::paracook::concrete::replay::schedule_of;
 use crate::paracook::concrete::sim::{self, Mode, Plan};
 use crate::paracook::concrete::Kitchen;
@@ -179,15 +179,24 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         } else {
             &[(300, 3, 0.1, true)]
         };
+        let world = KitchenWorld {
+            restricted: true,
+            ..KitchenWorld::new(&lay)
+        };
         for &(width, weight, part, walk) in beams {
-            let est = Estimator::new(&lay, Rules::Intended);
-            let world = KitchenWorld {
-                restricted: true,
-                est: if walk { est } else { est.without_walk() },
-                ..KitchenWorld::new(&lay)
+            let plain;
+            let world = if walk {
+                &world
+            } else {
+                plain = KitchenWorld {
+                    est: world.est.clone().without_walk(),
+                    start: None,
+                    ..world
+                };
+                &plain
             };
             let cutoff = oracle.upper();
-            if let Some((d, _)) = beam(&world, width, weight, Some(share(part)), cutoff) {
+            if let Some((d, _)) = beam(world, width, weight, Some(share(part)), cutoff) {
                 keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:beam");
             }
         }

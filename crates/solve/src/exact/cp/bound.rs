@@ -66,7 +66,7 @@ impl Progress {
 
     /// Whether the bound meets the best schedule: that schedule is optimal.
     pub fn met(&self) -> bool {
-        self.lower.load(Ordering::SeqCst) >= self.upper.load(Ordering::SeqCst)
+        self.lower() >= self.upper()
     }
 }
 

@@ -42,7 +42,7 @@
 //!   in `Feasible` or `Unknown` with the bound it proved, never in an abort.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use makespan_model::solution::Status;
 use makespan_world::{beam, search_below, Limits, Outcome, World};
@@ -1316,9 +1316,14 @@ fn cheapest_distinct(costs: &[i64], width: usize, row: usize, taken: u64) -> i64
 }
 
 /// The share of the time limit the searches that find the incumbent may take (the first
-/// beam runs to its end whatever the time when no plan is known yet); short, since the
-/// exact search, not the incumbent, closes the proofs.
+/// beam runs to its end whatever the time when no plan is known yet), and at most
+/// [`INCUMBENT_MOST`]; short, since the exact search, not the incumbent, closes the proofs.
 const INCUMBENT_SHARE: f64 = 0.15;
+
+/// The most time the incumbent searches take whatever the limit: a longer limit is for the
+/// exact search. Without it the wider beams grow with the limit, and a kitchen that A*
+/// proves in half a second waits seconds for them.
+const INCUMBENT_MOST: Duration = Duration::from_millis(1500);
 
 /// The widest beam tried for the incumbent.
 const MAX_WIDTH: usize = 4096;
@@ -1386,7 +1391,9 @@ fn solve_with(k: &Kitchen, limits: &Limits, blind: bool) -> Result<KitchenSoluti
     // several robots), so both run.
     let mut incumbent: Option<Vec<Act>> = None;
     if !blind {
-        let share = limits.time.map(|t| t.mul_f64(INCUMBENT_SHARE));
+        let share = limits
+            .time
+            .map(|t| t.mul_f64(INCUMBENT_SHARE).min(INCUMBENT_MOST));
         let weighted = Limits {
             max_states: limits.max_states / 5,
             time: share.map(|t| t / 2),
@@ -1657,14 +1664,18 @@ fn literal_stages(k: &Kitchen) -> Vec<usize> {
     parts
 }
 
-/// The share of the time limit that shortening one quick plan may take.
+/// The share of the time limit that shortening one quick plan may take, and at most
+/// [`POLISH_MOST`] (as [`INCUMBENT_MOST`], a longer limit is for the exact search).
 const POLISH_SHARE: f64 = 0.1;
+
+/// The most time shortening one quick plan takes whatever the limit.
+const POLISH_MOST: Duration = Duration::from_secs(1);
 
 /// When shortening a quick plan found now must stop.
 fn polish(limits: &Limits) -> Instant {
-    let budget = limits.time.map_or(std::time::Duration::from_secs(1), |t| {
-        t.mul_f64(POLISH_SHARE)
-    });
+    let budget = limits
+        .time
+        .map_or(POLISH_MOST, |t| t.mul_f64(POLISH_SHARE).min(POLISH_MOST));
     Instant::now() + budget
 }
 

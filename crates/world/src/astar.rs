@@ -13,6 +13,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use indexmap::map::Entry;
 use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 
@@ -163,28 +164,36 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
         world.successors(state, &mut children);
         for (action, cost, state) in children.drain(..) {
             let reached = elapsed + cost.max(0);
-            let known = nodes.get_index_of(&state);
-            if known.is_some_and(|k| nodes[k].elapsed <= reached) {
-                continue;
+            // One look-up per child: the entry is kept only if the child is new or reached
+            // sooner, and within the bound.
+            let entry = nodes.entry(state);
+            if let Entry::Occupied(known) = &entry {
+                if known.get().elapsed <= reached {
+                    continue;
+                }
             }
-            let h = world.lower_bound(&state).max(0);
+            let h = world.lower_bound(entry.key()).max(0);
             let bound = reached + h;
             if bound >= upper {
                 continue; // cannot beat the plan known already
             }
             // An admissible bound is 0 at a goal: only a state whose bound is 0 can be one
             // (testing the goal costs as much as the bound on some worlds).
-            let goal = h == 0 && world.is_goal(&state);
+            let goal = h == 0 && world.is_goal(entry.key());
             let node = Node {
                 parent: Some((id, action, cost)),
                 elapsed: reached,
             };
-            let child = match known {
-                Some(known) => {
-                    nodes[known] = node;
-                    known
+            let child = match entry {
+                Entry::Occupied(mut known) => {
+                    known.insert(node);
+                    known.index()
                 }
-                None => nodes.insert_full(state, node).0,
+                Entry::Vacant(new) => {
+                    let index = new.index();
+                    new.insert(node);
+                    index
+                }
             };
             if goal && incumbent.is_none_or(|(c, _)| reached < c) {
                 incumbent = Some((reached, child));

@@ -142,6 +142,8 @@ pub struct Estimator {
     stove_window: i32,
     /// The stoves' access cells.
     stoves: Vec<u8>,
+    /// The plate returns' access cells.
+    returns: Vec<u8>,
     /// A team's remaining visits (one order only).
     visits: Option<visits::Visits>,
     /// A lone cook's route (one cook only).
@@ -289,6 +291,7 @@ impl Estimator {
             pot_lag,
             stove_window,
             stoves: stove_cells,
+            returns: access(StationKind::Return),
             visits: visits::Visits::new(lay, rules),
             lone: lone::Lone::new(lay, rules),
         }
@@ -485,17 +488,16 @@ impl Estimator {
         let order_units: Vec<i32> = left
             .iter()
             .map(|(_, needs)| {
-                let times: Vec<i32> = needs.iter().map(|&(f, c)| unit(f, c)).collect();
-                effort += times.iter().map(|&t| i64::from(t.min(FAR))).sum::<i64>();
-                times.into_iter().max().unwrap_or(0)
+                needs.iter().fold(0, |most, &(f, c)| {
+                    let t = unit(f, c);
+                    effort += i64::from(t.min(FAR));
+                    most.max(t)
+                })
             })
             .collect();
         // Plates: when each existing plate can be at the window, soonest first.
-        let returns = lay
-            .of_kind(StationKind::Return)
-            .flat_map(|s| lay.stations[s].access.clone())
-            .collect::<Vec<_>>();
-        let cycle = i32::from(RETURN_TIME as i16) + best(&self.wash_window, &returns);
+        let returns = &self.returns[..];
+        let cycle = i32::from(RETURN_TIME as i16) + best(&self.wash_window, returns);
         let mut plates: Vec<i32> = Vec::new();
         for (item, t, cells, _) in &located {
             match item {
@@ -504,15 +506,15 @@ impl Estimator {
                 _ => {}
             }
         }
-        let at_return = reach(&returns).saturating_add(best(&self.wash_window, &returns));
+        let at_return = reach(returns).saturating_add(best(&self.wash_window, returns));
         for _ in 0..state.dirty {
             plates.push(at_return);
         }
         for &d in &state.dues {
             plates.push(
                 (i32::from(d))
-                    .max(reach(&returns))
-                    .saturating_add(best(&self.wash_window, &returns)),
+                    .max(reach(returns))
+                    .saturating_add(best(&self.wash_window, returns)),
             );
         }
         plates.sort_unstable();
@@ -538,7 +540,7 @@ impl Estimator {
             .energy(lay, state, &located, &reach, Ware::Pan)
             .max(self.energy(lay, state, &located, &reach, Ware::Pot));
         // Load: carrying raw units to boards, chopping, carrying dirty plates to the sink, washing.
-        let load = self.load(lay, state, &located, &returns);
+        let load = self.load(lay, state, &located, returns);
         let visits = self.visits(lay, state);
         let walk = self.walk(lay, state);
         let candidates = [

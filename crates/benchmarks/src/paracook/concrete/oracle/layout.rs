@@ -148,6 +148,9 @@ pub struct Layout {
     pub stations: Vec<Station>,
     /// Ingredient names by number.
     pub foods: Vec<String>,
+    /// Per ingredient: whether a pan takes it, whether a pot does (the searches ask in
+    /// every state, so the names are compared once).
+    cookware: Vec<(bool, bool)>,
     /// Agents' names and start cells, in the game's order.
     pub agents: Vec<(String, u8)>,
     /// The orders in serving order: dish name and the units it needs (sorted).
@@ -247,6 +250,15 @@ impl Layout {
             needs.sort();
             dishes.push((dish.clone(), needs));
         }
+        let cookware = foods
+            .iter()
+            .map(|f| {
+                (
+                    PAN_FOODS.contains(&f.as_str()),
+                    POT_FOODS.contains(&f.as_str()),
+                )
+            })
+            .collect();
         Ok(Layout {
             width,
             height,
@@ -254,6 +266,7 @@ impl Layout {
             dist,
             stations,
             foods,
+            cookware,
             agents: agent_cells,
             orders: dishes,
         })
@@ -271,12 +284,12 @@ impl Layout {
 
     /// Whether a pan takes this ingredient (chopped).
     pub fn pan_food(&self, food: u8) -> bool {
-        PAN_FOODS.contains(&self.foods[food as usize].as_str())
+        self.cookware[food as usize].0
     }
 
     /// Whether a pot takes this ingredient (raw).
     pub fn pot_food(&self, food: u8) -> bool {
-        POT_FOODS.contains(&self.foods[food as usize].as_str())
+        self.cookware[food as usize].1
     }
 
     /// Stations of a kind, by index.

@@ -228,6 +228,7 @@ impl CpModel {
     /// Whether `starts` and `makespan` keep every window and row, so that tests can check a
     /// schedule against the model itself rather than against the problem it came from. Order
     /// variables have no value here: a model with setups or holds is never true.
+    #[cfg(any(test, feature = "internals"))]
     pub fn holds(&self, starts: &[i64], makespan: i64) -> bool {
         let value = |v: Var| match v {
             Var::Start(j) => Some(starts[j]),

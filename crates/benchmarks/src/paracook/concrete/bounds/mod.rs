@@ -497,7 +497,11 @@ impl Estimator {
             .collect();
         // Plates: when each existing plate can be at the window, soonest first.
         let returns = &self.returns[..];
-        let cycle = i32::from(RETURN_TIME as i16) + best(&self.wash_window, returns);
+        // From a plate return to a window through a sink, and when a cook can first be at a
+        // return: the same for every plate on its way back.
+        let wash_from_return = best(&self.wash_window, returns);
+        let reach_return = reach(returns);
+        let cycle = i32::from(RETURN_TIME as i16) + wash_from_return;
         let mut plates: Vec<i32> = Vec::new();
         for (item, t, cells, _) in &located {
             match item {
@@ -506,15 +510,15 @@ impl Estimator {
                 _ => {}
             }
         }
-        let at_return = reach(returns).saturating_add(best(&self.wash_window, returns));
+        let at_return = reach_return.saturating_add(wash_from_return);
         for _ in 0..state.dirty {
             plates.push(at_return);
         }
         for &d in &state.dues {
             plates.push(
-                (i32::from(d))
-                    .max(reach(returns))
-                    .saturating_add(best(&self.wash_window, returns)),
+                i32::from(d)
+                    .max(reach_return)
+                    .saturating_add(wash_from_return),
             );
         }
         plates.sort_unstable();

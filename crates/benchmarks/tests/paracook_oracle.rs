@@ -363,6 +363,49 @@ fn one_order_at_a_time_plans_replay_in_both_modes() {
     assert!(planned.time < 153, "{}", planned.time);
 }
 
+/// The search ranked by the work left plans every lone cook's single order: each plan serves
+/// in both modes of the game at the time the search gives it, never below the kitchen's
+/// bound, and where the exact search proves an optimum quickly, the quick plan meets it.
+#[test]
+fn the_ranked_search_plans_a_lone_cooks_order() {
+    use makespan_benchmarks::paracook::concrete::oracle::guided::guided;
+    use makespan_world::{search, Outcome};
+    let Some(all) = kitchens() else { return };
+    let alone: Vec<&Kitchen> = all
+        .iter()
+        .filter(|k| k.key.ends_with("agent_num_1/orders_num_1"))
+        .collect();
+    assert!(!alone.is_empty());
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for k in alone {
+        let lay = Layout::of_kitchen(k).unwrap();
+        let world = KitchenWorld {
+            restricted: true,
+            ..KitchenWorld::new(&lay)
+        };
+        let (d, cost) = guided(&world, 400_000, deadline).expect("a plan");
+        let planned = replay(&lay, &d).expect("the model replays its own plan");
+        assert_eq!(i64::from(planned.time), cost, "{}", k.key);
+        let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
+        for mode in Mode::BOTH {
+            let run = simulate(k, &plan, mode);
+            assert!(run.done, "{} {mode:?}: {:?}", k.key, run.error);
+            assert_eq!(run.oct, cost as f64, "{} {mode:?}", k.key);
+        }
+        assert!(instance_bound(&lay).0.value <= cost, "{}", k.key);
+        if ["salad/seed_42/", "sashimi/seed_84/"]
+            .iter()
+            .any(|p| k.key.starts_with(p))
+        {
+            let Outcome::Optimal(best) = search(&KitchenWorld::new(&lay), &Limits::default())
+            else {
+                panic!("{}: the exact search ends", k.key);
+            };
+            assert_eq!(cost, best.cost, "{}", k.key);
+        }
+    }
+}
+
 /// The one cook's A* runs for any number of orders: stopped, it raises the bound above the
 /// arguments' (never above the plan); finished, it proves (three sashimi orders).
 #[test]

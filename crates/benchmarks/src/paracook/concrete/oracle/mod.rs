@@ -5,7 +5,9 @@
 //! - [`model`]: the kitchen in motion, agents deciding when free;
 //! - [`world`]: that model as a `makespan_world::World`, for the exact A*;
 //! - [`beam`]: a beam search over the same decisions, for kitchens too large for A*;
-//! - [`rolling`]: one cook's orders one at a time, each stage an exact search;
+//! - [`guided`]: a best-first search ranked by the work left, a lone cook's quick plan;
+//! - [`rolling`]: one cook's orders one at a time, each stage a quick plan, then an exact
+//!   search for a shorter one;
 //! - [`tasks`]: a planner at the level of recipe tasks for any number of cooks, with
 //!   local improvement;
 //! - the bounds are in `concrete::bounds`.
@@ -14,6 +16,7 @@
 //! replay the verifier's, and they share no code.
 
 pub mod beam;
+pub mod guided;
 pub mod layout;
 pub mod model;
 pub mod rolling;

@@ -3,9 +3,11 @@
 //!
 //! The searches, in order:
 //! - **the task planner** (any team): priority rules over recipe tasks and local moves;
-//! - **one order at a time** (one cook, several orders): each stage an exact search from
-//!   where the last one ended; then beams over the whole kitchen at two widths, which
-//!   overlap the orders;
+//! - **the search ranked by the work left** (one cook, one order): a quick plan, most often
+//!   the optimum, which the A* below then only has to prove;
+//! - **one order at a time** (one cook, several orders): each stage planned by that ranked
+//!   search, then an exact search for a shorter one, from where the last stage ended; then
+//!   beams over the whole kitchen at two widths, which overlap the orders;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
 //!   one order also a beam search, and the joint search below for the pair with the best
 //!   plan, whose plans are the three's but whose bounds are not);
@@ -50,6 +52,7 @@ use makespan_world::{search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
+use super::guided::guided;
 use super::layout::Layout;
 use super::model::Decision;
 use super::rolling::rolling;
@@ -66,6 +69,9 @@ use crate::simulated::WorldSolution;
 pub const DEFAULT_TIME: Duration = Duration::from_secs(20);
 /// States the A* keeps at most (about 1 GB).
 pub const MAX_STATES: usize = 1_500_000;
+/// States the quick ranked search keeps at most: it plans one order in far fewer, or not at
+/// all.
+const QUICK_STATES: usize = 400_000;
 
 /// A plan both modes of the game accept.
 #[derive(Debug, Clone)]
@@ -161,6 +167,17 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     });
     for (d, _) in tasks::plan(&lay, until, usize::MAX, 27, 4) {
         keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:tasks");
+    }
+    // One cook, one order: the ranked search's quick plan, so that the A* below keeps only
+    // states that may beat a plan that is most often the optimum already.
+    if m == 1 && k == 1 {
+        let world = KitchenWorld {
+            restricted: true,
+            ..KitchenWorld::new(&lay)
+        };
+        if let Some((d, _)) = guided(&world, QUICK_STATES, share(0.05)) {
+            keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:guided");
+        }
     }
     // One cook, several orders: one order at a time.
     if m == 1 && k > 1 {

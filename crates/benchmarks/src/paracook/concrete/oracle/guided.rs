@@ -1,4 +1,4 @@
-//! A best-first search ranked by the work left: a lone cook's quick plan for a few orders.
+//! A best-first search ranked by the work left: a lone cook's quick plan for one order.
 //!
 //! The exact A* ranks states by time so far plus an admissible bound, and the bounds of a
 //! kitchen are flat (many states share one value), so the A* spreads over them and may not

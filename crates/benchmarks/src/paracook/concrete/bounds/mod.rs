@@ -26,7 +26,10 @@
 //!   since the first addition;
 //! - **agent load**: carrying a raw unit to a board (alone: a raw unit on a plate can never
 //!   leave it, and cookware refuses raw pan foods), chopping, carrying a dirty plate to the
-//!   sink and washing it are work of one agent each, and `m` agents share it.
+//!   sink and washing it are work of one agent each, and `m` agents share it. The carries
+//!   are summed, so each counts its distance with counters crossed free even for one cook,
+//!   who can leave a unit on a counter and take it from the far side after walking round
+//!   with another: one walk then carries both across.
 //!
 //! From the start, a fifth: the **agents' routes** (`route.rs`): who takes each unit from a
 //! dispenser, who chops it, who takes the first plate, in which order, each agent walking
@@ -127,9 +130,9 @@ pub struct Estimator {
     pot_window: Vec<i32>,
     /// A dirty plate, from a cell to a window (sink and wash on the way).
     wash_window: Vec<i32>,
-    /// A raw unit, from a cell to a board (item metric).
+    /// A raw unit, from a cell to a board (counters crossed free, whatever the team).
     to_board: Vec<i32>,
-    /// A dirty plate, from a cell to a sink.
+    /// A dirty plate, from a cell to a sink (counters crossed free).
     to_sink: Vec<i32>,
     /// A chopped pan food to a stove; a raw one through a board.
     to_stove: Vec<i32>,
@@ -200,46 +203,55 @@ fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> 
         .collect()
 }
 
+/// The item metric of a team from the walking distances `plain`: an item crosses a counter
+/// (table, dispenser top, board, stove, sink) in no time, put down on one side and taken up
+/// on another (shortest paths over those free crossings).
+fn across_counters(lay: &Layout, plain: &[i32]) -> Vec<i32> {
+    let n = lay.cell_count();
+    let mut item = plain.to_vec();
+    for s in &lay.stations {
+        if matches!(
+            s.kind,
+            StationKind::Table
+                | StationKind::Dispenser
+                | StationKind::Board
+                | StationKind::Stove
+                | StationKind::Sink
+        ) {
+            for &a in &s.access {
+                for &b in &s.access {
+                    item[a as usize * n + b as usize] = 0;
+                }
+            }
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            let ik = item[i * n + k];
+            if ik >= FAR {
+                continue;
+            }
+            for j in 0..n {
+                let via = ik + item[k * n + j];
+                if via < item[i * n + j] {
+                    item[i * n + j] = via;
+                }
+            }
+        }
+    }
+    item
+}
+
 impl Estimator {
     /// The estimator of a kitchen under `rules`.
     pub fn new(lay: &Layout, rules: Rules) -> Estimator {
         let n = lay.cell_count();
         let agents = lay.agents.len().max(1);
-        let mut item: Vec<i32> = (0..n * n)
+        let plain: Vec<i32> = (0..n * n)
             .map(|k| lay.dist((k / n) as u8, (k % n) as u8))
             .collect();
-        if agents >= 2 {
-            for s in &lay.stations {
-                if matches!(
-                    s.kind,
-                    StationKind::Table
-                        | StationKind::Dispenser
-                        | StationKind::Board
-                        | StationKind::Stove
-                        | StationKind::Sink
-                ) {
-                    for &a in &s.access {
-                        for &b in &s.access {
-                            item[a as usize * n + b as usize] = 0;
-                        }
-                    }
-                }
-            }
-            for k in 0..n {
-                for i in 0..n {
-                    let ik = item[i * n + k];
-                    if ik >= FAR {
-                        continue;
-                    }
-                    for j in 0..n {
-                        let via = ik + item[k * n + j];
-                        if via < item[i * n + j] {
-                            item[i * n + j] = via;
-                        }
-                    }
-                }
-            }
-        }
+        let across = across_counters(lay, &plain);
+        let item = if agents >= 2 { across.clone() } else { plain };
         let access = |kind: StationKind| -> Vec<u8> {
             lay.of_kind(kind)
                 .flat_map(|s| lay.stations[s].access.iter().copied())
@@ -263,8 +275,11 @@ impl Estimator {
         let chop_pan_window = through(n, &item, &boards, CHOP_TIME, &pan_window);
         let pot_window = cooked(n, &item, &stoves, pot_lag, &to_window);
         let wash_window = through(n, &item, &sinks, WASH_TIME, &to_window);
-        let to_board = through(n, &item, &boards, 0, &zero);
-        let to_sink = through(n, &item, &sinks, 0, &zero);
+        // The load sums carries, so each must hold whoever carries what when: a lone cook can
+        // leave a unit on a counter and take it from the far side after walking round with
+        // another unit, one walk carrying both across, so its legs cross counters free too.
+        let to_board = through(n, &across, &boards, 0, &zero);
+        let to_sink = through(n, &across, &sinks, 0, &zero);
         let to_stove = through(n, &item, &stoves, 0, &zero);
         let chop_to_stove = through(n, &item, &boards, CHOP_TIME, &to_stove);
         let stove_window = stoves

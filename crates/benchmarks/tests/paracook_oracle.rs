@@ -8,7 +8,9 @@ use std::time::Duration;
 use makespan_benchmarks::paracook::concrete::bounds::{instance_bound, Estimator, Rules};
 use makespan_benchmarks::paracook::concrete::checkout::read_checkout;
 use makespan_benchmarks::paracook::concrete::oracle::beam::beam;
-use makespan_benchmarks::paracook::concrete::oracle::layout::Layout;
+use makespan_benchmarks::paracook::concrete::oracle::layout::{
+    Layout, Start, StationKind, StationSpec,
+};
 use makespan_benchmarks::paracook::concrete::oracle::model::{Decision, Job, State, Then};
 use makespan_benchmarks::paracook::concrete::oracle::solve::plan_kitchen;
 use makespan_benchmarks::paracook::concrete::oracle::world::KitchenWorld;
@@ -36,6 +38,25 @@ fn kitchen(key: &str) -> Option<&'static Kitchen> {
             .find(|k| k.key == key)
             .expect("the key is in the checkout"),
     )
+}
+
+/// A station of a hand-made kitchen.
+fn station(
+    name: &str,
+    kind: StationKind,
+    x: i32,
+    y: i32,
+    provides: Option<&str>,
+    start: Option<Start>,
+) -> StationSpec {
+    StationSpec {
+        name: name.into(),
+        kind,
+        x,
+        y,
+        provides: provides.map(String::from),
+        start,
+    }
 }
 
 #[test]
@@ -291,23 +312,12 @@ fn the_estimate_never_passes_the_exact_time_still_needed_with_two_orders() {
 /// once summed walking distances, 12 here, and with the chops passed the plan's 18).
 #[test]
 fn the_estimate_holds_where_a_lone_cook_carries_two_units_across_a_table() {
-    use makespan_benchmarks::paracook::concrete::oracle::layout::{
-        Start, StationKind, StationSpec,
-    };
-    let spec = |name: &str, kind, x, y, provides: Option<&str>, start| StationSpec {
-        name: name.into(),
-        kind,
-        x,
-        y,
-        provides: provides.map(String::from),
-        start,
-    };
     // The dispenser and the board face each other across the table; walking round it takes 6.
     let lay = Layout::new(
         5,
         3,
         &[
-            spec(
+            station(
                 "dispenser1",
                 StationKind::Dispenser,
                 0,
@@ -315,10 +325,10 @@ fn the_estimate_holds_where_a_lone_cook_carries_two_units_across_a_table() {
                 Some("lettuce"),
                 None,
             ),
-            spec("table1", StationKind::Table, 2, 0, None, None),
-            spec("chopping_board1", StationKind::Board, 4, 0, None, None),
-            spec("table2", StationKind::Table, 4, 1, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 4, 2, None, None),
+            station("table1", StationKind::Table, 2, 0, None, None),
+            station("chopping_board1", StationKind::Board, 4, 0, None, None),
+            station("table2", StationKind::Table, 4, 1, None, Some(Start::Plate)),
+            station("serving_window", StationKind::Window, 4, 2, None, None),
         ],
         &[(0, 1), (2, 1)],
         &[("agent1".into(), 1, 0)],
@@ -603,23 +613,13 @@ impl World for GamePlans<'_> {
 /// counter, so that a chopped unit must be handed over there, and rice to boil; and the
 /// corridor with three cooks.
 fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
-    use makespan_benchmarks::paracook::concrete::oracle::layout::{
-        Start, StationKind, StationSpec, Ware,
-    };
-    let spec = |name: &str, kind, x, y, provides: Option<&str>, start| StationSpec {
-        name: name.into(),
-        kind,
-        x,
-        y,
-        provides: provides.map(String::from),
-        start,
-    };
+    use makespan_benchmarks::paracook::concrete::oracle::layout::Ware;
     let salad = vec![(
         "salad".to_string(),
         vec![("lettuce".to_string(), "chopped".to_string())],
     )];
     let corridor_stations = [
-        spec(
+        station(
             "dispenser1",
             StationKind::Dispenser,
             0,
@@ -627,9 +627,9 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
             Some("lettuce"),
             None,
         ),
-        spec("chopping_board1", StationKind::Board, 1, 0, None, None),
-        spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
-        spec("serving_window", StationKind::Window, 3, 0, None, None),
+        station("chopping_board1", StationKind::Board, 1, 0, None, None),
+        station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+        station("serving_window", StationKind::Window, 3, 0, None, None),
     ];
     let corridor = Layout::new(
         4,
@@ -644,7 +644,7 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         5,
         3,
         &[
-            spec(
+            station(
                 "dispenser1",
                 StationKind::Dispenser,
                 0,
@@ -652,10 +652,10 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
                 Some("lettuce"),
                 None,
             ),
-            spec("chopping_board1", StationKind::Board, 0, 2, None, None),
-            spec("table1", StationKind::Table, 2, 1, None, None),
-            spec("table2", StationKind::Table, 4, 0, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 4, 2, None, None),
+            station("chopping_board1", StationKind::Board, 0, 2, None, None),
+            station("table1", StationKind::Table, 2, 1, None, None),
+            station("table2", StationKind::Table, 4, 0, None, Some(Start::Plate)),
+            station("serving_window", StationKind::Window, 4, 2, None, None),
         ],
         &[(2, 0), (2, 2)],
         &[("agent1".into(), 1, 1), ("agent2".into(), 3, 1)],
@@ -667,7 +667,7 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         4,
         2,
         &[
-            spec(
+            station(
                 "dispenser1",
                 StationKind::Dispenser,
                 0,
@@ -675,7 +675,7 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
                 Some("rice"),
                 None,
             ),
-            spec(
+            station(
                 "stove1",
                 StationKind::Stove,
                 1,
@@ -683,8 +683,8 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
                 None,
                 Some(Start::Ware(Ware::Pot)),
             ),
-            spec("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 3, 0, None, None),
+            station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+            station("serving_window", StationKind::Window, 3, 0, None, None),
         ],
         &[],
         &[("agent1".into(), 3, 1), ("agent2".into(), 0, 1)],
@@ -829,39 +829,38 @@ fn held_cooking_left<W: World<State = State>>(world: &W, cap: usize) -> BTreeSet
 /// the brute force's, and its plan replays.
 #[test]
 fn the_one_cook_model_finds_the_brute_force_optimum_with_a_shared_stove() {
-    use makespan_benchmarks::paracook::concrete::oracle::layout::{
-        Start, StationKind, StationSpec, Ware,
-    };
+    use makespan_benchmarks::paracook::concrete::oracle::layout::Ware;
     use makespan_world::{search, Outcome};
-    let spec = |name: &str, kind, x, provides: Option<&str>, start| StationSpec {
-        name: name.into(),
-        kind,
-        x,
-        y: 0,
-        provides: provides.map(String::from),
-        start,
-    };
     let lay = Layout::new(
         5,
         2,
         &[
-            spec("dispenser1", StationKind::Dispenser, 0, Some("rice"), None),
-            spec(
+            station(
+                "dispenser1",
+                StationKind::Dispenser,
+                0,
+                0,
+                Some("rice"),
+                None,
+            ),
+            station(
                 "stove1",
                 StationKind::Stove,
                 1,
+                0,
                 None,
                 Some(Start::Ware(Ware::Pot)),
             ),
-            spec(
+            station(
                 "table1",
                 StationKind::Table,
                 2,
+                0,
                 None,
                 Some(Start::Ware(Ware::Pot)),
             ),
-            spec("table2", StationKind::Table, 3, None, Some(Start::Plate)),
-            spec("serving_window", StationKind::Window, 4, None, None),
+            station("table2", StationKind::Table, 3, 0, None, Some(Start::Plate)),
+            station("serving_window", StationKind::Window, 4, 0, None, None),
         ],
         &[],
         &[("agent1".into(), 2, 1)],

@@ -334,7 +334,9 @@ fn a_concrete_plan_is_drawn_with_its_cooks_stations_and_served_orders() {
     ] {
         assert!(svg.contains(what), "nothing drawn as {what}");
     }
-    // The explanation reads the same drawing.
+    // The explanation reads the same drawing, and follows the plan's own chain: each cook's
+    // steps in turn, the cooking between the step that started it and the step that takes
+    // the pan off, and the one cook's wait before that step (the pan was done at 60).
     let explained = makespan(&[
         "explain",
         answer.to_str().unwrap(),
@@ -342,8 +344,43 @@ fn a_concrete_plan_is_drawn_with_its_cooks_stations_and_served_orders() {
         "concrete",
         "--instance",
         &instance,
+        "--json",
     ]);
     assert!(explained.status.success(), "{}", text(&explained));
+    let e: Value = serde_json::from_slice(&explained.stdout).unwrap();
+    let chain = e["chain"].as_array().unwrap();
+    let ids: Vec<&str> = chain
+        .iter()
+        .map(|s| s["activity"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids[0].starts_with("1: ") && chain[0]["from"] == 0,
+        "{ids:?}"
+    );
+    assert!(ids.last().unwrap().contains("serving_window"), "{ids:?}");
+    assert_eq!(chain.last().unwrap()["to"], 72);
+    let pan = ids
+        .iter()
+        .position(|i| i.starts_with("stove2: pan"))
+        .unwrap();
+    let (cooked, taken) = (&chain[pan], &chain[pan + 1]);
+    assert_eq!(
+        (
+            cooked["to"].as_i64(),
+            taken["ready"].as_i64(),
+            taken["start"].as_i64()
+        ),
+        (Some(60), Some(60), Some(71)),
+        "{taken}"
+    );
+    assert!(taken["activity"].as_str().unwrap().contains("stove2"));
+    let waits = e["waits"].as_array().unwrap();
+    assert!(
+        waits
+            .iter()
+            .all(|w| !w["activity"].as_str().unwrap().contains("Wait")),
+        "a wait step is idle time, never itself late: {waits:?}"
+    );
 }
 
 /// `references/paracook-concrete.jsonl`: every kitchen of the checkout, each plan replayed

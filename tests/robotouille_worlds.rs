@@ -72,6 +72,24 @@ fn a_seeded_kitchen_is_solved_to_a_proven_optimum_that_verify_replays_and_gantt_
     assert!(drawn.status.success(), "{}", text(&drawn));
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.contains(&steps[0]), "the first action is drawn");
+
+    // The explanation follows the robot's steps in turn, each right after the one before.
+    let explained = makespan(&["explain", file.to_str().unwrap(), "--json"]);
+    assert!(explained.status.success(), "{}", text(&explained));
+    let e: Value = serde_json::from_slice(&explained.stdout).unwrap();
+    let chain: Vec<&str> = e["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["activity"].as_str().unwrap())
+        .collect();
+    let numbered: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(n, a)| format!("{}: {a}", n + 1))
+        .collect();
+    assert_eq!(chain, numbered);
+    assert_eq!(e["waits"].as_array().unwrap().len(), 0, "{}", e["waits"]);
 }
 
 /// An agent's log as upstream's IO-CoT agent writes it: one response block per action.

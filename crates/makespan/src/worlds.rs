@@ -8,6 +8,7 @@
 //! search at the first plan that meets it, and it is the bound a capped search reports when
 //! its own is weaker.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,7 @@ use makespan_benchmarks::{Limits, Simulated, WorldSolution};
 use makespan_model::solution::BoundSource;
 use makespan_solve::{Run, SolveOptions};
 
-use makespan_model::instance::Activity;
+use makespan_model::instance::{Activity, Precedence};
 use makespan_model::schedule::ScheduledActivity;
 
 use crate::{Instance, Solution, Status};
@@ -206,18 +207,27 @@ fn labelled(
 }
 
 /// Each step of a world's plan as an activity of `graph` named `{prefix}{n}: {action}`, and
-/// the plan as a schedule of those activities.
+/// the plan as a schedule of those activities. An agent's steps run one after another, so
+/// each follows the agent's step before it: an explanation then walks the plan's chain
+/// instead of calling every step free to start at 0.
 fn steps_as_activities(
     graph: &mut Instance,
     plan: &[ScheduledActivity],
     prefix: &str,
 ) -> Vec<ScheduledActivity> {
+    let mut last: HashMap<Option<u32>, (String, i64)> = HashMap::new();
     plan.iter()
         .enumerate()
         .map(|(n, step)| {
             let id = format!("{prefix}{}: {}", n + 1, step.activity);
             let (start, end) = (step.start().unwrap_or(0), step.end().unwrap_or(0));
             graph.activities.push(Activity::new(&id, end - start));
+            match last.insert(step.agent, (id.clone(), end)) {
+                Some((before, ended)) if ended <= start => graph
+                    .precedences
+                    .push(Precedence::finish_to_start(before, &id, 0)),
+                _ => {}
+            }
             ScheduledActivity::at(id, step.agent, start, end - start)
         })
         .collect()
@@ -225,8 +235,8 @@ fn steps_as_activities(
 
 #[cfg(test)]
 mod tests {
-    use makespan_model::instance::Activity;
     use makespan_model::instance::LoadError;
+    use makespan_model::instance::Activity;
     use makespan_model::schedule::{Piece, ScheduledActivity};
     use makespan_verify::{Report, Rule, Violation};
     use makespan_world::{search, Outcome, World};

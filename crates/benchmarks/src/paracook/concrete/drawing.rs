@@ -7,8 +7,18 @@
 //! The times are the replica replay's: what the benchmark's game does with the plan. A step
 //! the game refuses is still drawn where it would have run (the replay goes on past errors),
 //! so a broken plan shows where its violations sit.
+//!
+//! What holds a step where it is becomes a precedence, so that an explanation follows the
+//! plan's real chain rather than calling every step free to start at 0:
+//! - a cook's steps run one after another; a wait is idle time, so the step after waits
+//!   follows the last step before them, and an explanation shows those waits as a wait of
+//!   that step (unforced unless a station holds it);
+//! - a step at a station follows the last step another cook took there before it (it finds
+//!   what that one left: a unit on a table, a plate on the window's counter);
+//! - cooking follows the step that started it, and the first step at that stove after the
+//!   cooking is done follows the cooking (taking the pan off sooner takes it half cooked).
 
-use makespan_model::instance::{Activity, AgentUse, Instance, Resource, ResourceUse};
+use makespan_model::instance::{Activity, AgentUse, Instance, Precedence, Resource, ResourceUse};
 use makespan_model::schedule::ScheduledActivity;
 use serde_json::Value;
 
@@ -114,6 +124,11 @@ pub fn draw(
         resource(graph, &t.name);
     }
     let mut out = Vec::new();
+    // Per cook, its last step and its last step that was not a wait; every step at a
+    // station, in time order.
+    let mut last: Vec<Option<String>> = vec![None; plan.agents.len()];
+    let mut last_work: Vec<Option<String>> = vec![None; plan.agents.len()];
+    let mut at_stations: Vec<StationStep> = Vec::new();
     for (n, step) in outcome.steps.iter().enumerate() {
         let Some(list) = plan.agents.get(step.agent) else {
             continue;
@@ -132,9 +147,38 @@ pub fn draw(
             _ => {}
         }
         let (start, end) = (step.start.floor() as i64, step.end.ceil() as i64);
+        let waits = matches!(action, Action::Wait(_));
+        let before = if waits { &last } else { &last_work };
+        if let Some(before) = &before[step.agent] {
+            graph
+                .precedences
+                .push(Precedence::finish_to_start(before, &activity.id, 0));
+        }
+        if let Action::Interact(t) | Action::Process(t) = action {
+            let other = at_stations
+                .iter()
+                .rev()
+                .find(|s| &s.station == t && s.agent != step.agent && s.end <= start);
+            if let Some(other) = other {
+                graph
+                    .precedences
+                    .push(Precedence::finish_to_start(&other.id, &activity.id, 0));
+            }
+            at_stations.push(StationStep {
+                station: t.clone(),
+                agent: step.agent,
+                id: activity.id.clone(),
+                start,
+                end,
+            });
+        }
+        last[step.agent] = Some(activity.id.clone());
+        if !waits {
+            last_work[step.agent] = Some(activity.id.clone());
+        }
         out.push(place(graph, activity, Some(step.agent as u32), start, end));
     }
-    out.extend(cooking(kitchen, &outcome, prefix, graph));
+    out.extend(cooking(kitchen, &outcome, prefix, graph, &at_stations));
     let window = kitchen
         .map
         .tiles
@@ -157,14 +201,25 @@ pub fn draw(
     out
 }
 
+/// A cook's step at a station, for the precedences between steps there.
+struct StationStep {
+    station: String,
+    agent: usize,
+    id: String,
+    start: i64,
+    end: i64,
+}
+
 /// Each stove's cooking spans: from the first event its pan or pot has contents waiting to
 /// cook until they are done (the clock's credit at the last event plus what remains) or the
-/// cookware leaves the stove.
+/// cookware leaves the stove; each after the step there that started it, and before the
+/// first step there once it is done.
 fn cooking(
     kitchen: &Kitchen,
     outcome: &Outcome,
     prefix: &str,
     graph: &mut Instance,
+    steps: &[StationStep],
 ) -> Vec<ScheduledActivity> {
     let mut out = Vec::new();
     for (s, tile) in kitchen.map.tiles.iter().enumerate() {
@@ -214,6 +269,17 @@ fn cooking(
             activity.label = Some(format!("{what} cooking"));
             activity.agent = AgentUse::None;
             activity.uses = using(&tile.name);
+            let here = || steps.iter().filter(|s| s.station == tile.name);
+            if let Some(cause) = here().rfind(|s| s.end <= start) {
+                graph
+                    .precedences
+                    .push(Precedence::finish_to_start(&cause.id, &activity.id, 0));
+            }
+            if let Some(next) = here().find(|s| s.start >= end) {
+                graph
+                    .precedences
+                    .push(Precedence::finish_to_start(&activity.id, &next.id, 0));
+            }
             out.push(place(graph, activity, None, start, end));
         }
     }

@@ -41,8 +41,9 @@ fn explained(
 ///
 /// ``plan`` and ``instance`` as for ``verify``. ``solution``: a ``Solution`` of the same
 /// instance (an optimum); the explanation's ``lost`` then splits the time lost against it
-/// into unforced waits, ordering choices and the rest. ``str()`` of the result is the
-/// CLI's text.
+/// into unforced waits, ordering choices and the rest (a simulated kitchen's plan shares no
+/// steps with its reference: ``against`` sets each agent's time beside the reference's
+/// instead). ``str()`` of the result is the CLI's text.
 ///
 /// >>> why = makespan.explain('[["chop", "serve"], ["boil"]]', inst, solution=sol)  # doctest: +SKIP
 /// >>> why.chain[-1]["to"] == why.makespan, why.waits, why.lost["lost"]              # doctest: +SKIP

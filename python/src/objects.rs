@@ -671,6 +671,14 @@ pymethods_with_json! {
             to_python(py, &self.0.lost)
         }
 
+        /// Against a reference that shares no steps with the plan (a simulated kitchen's
+        /// two plans): the ``reference`` makespan, whether it is ``optimal``, the ``lost``
+        /// time and the reference's ``agents`` beside the plan's; ``None`` otherwise.
+        #[getter]
+        fn against<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            to_python(py, &self.0.against)
+        }
+
         /// One of the tables as a ``pandas.DataFrame``: ``"activities"`` (one row per
         /// placed activity), ``"chain"``, ``"waits"`` or ``"agents"``. Raises
         /// ``ImportError`` without pandas.

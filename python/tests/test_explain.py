@@ -99,3 +99,32 @@ def test_a_paracook_answer_is_explained_and_drawn(paracook):
     why = makespan.explain(answer, inst, solution=sol)
     assert why.valid and why.chain[-1]["to"] == why.makespan == sol.makespan
     assert ET.fromstring(makespan.gantt(answer, inst, compare=sol)).tag.endswith("svg")
+
+
+def test_a_concrete_plan_is_compared_with_the_best_known_cook_by_cook(data):
+    # A simulated kitchen's two plans share no steps, so the loss is not split by step: each
+    # cook's time is set beside the reference's instead.
+    checkout = data / "paracook" / "upstream"
+    if not (checkout / "data" / "cook").is_dir():
+        pytest.skip(f"no ParaCook concrete kitchens (data/cook) in {checkout}")
+    inst = next(
+        i
+        for i in makespan.load(checkout, mode="concrete", agents=2)
+        if i.name == "paracook-concrete-sashimi-s84-o1-m2"
+    )
+    sol = makespan.solve(inst, time_limit=20)
+    # The same plan, each cook first waiting 3 steps: 3 lost, 3 more idle per cook.
+    late = {
+        cook: [{"action": "Wait", "duration": 3}] + actions
+        for cook, actions in json.loads(sol.native_answer()).items()
+    }
+    why = makespan.explain(json.dumps(late), inst, solution=sol)
+    against = why.against
+    assert against["reference"] == sol.makespan and against["lost"] == 3
+    assert against["optimal"] == (sol.status == "optimal")
+    ours = {a["agent"]: a for a in why.agents}
+    for theirs in against["agents"]:
+        mine = ours[theirs["agent"]]
+        assert mine["busy"] == theirs["busy"]
+        assert mine["busy"] + mine["idle_nothing_ready"] + mine["idle_work_ready"] == why.makespan
+    assert f"lost time against the {'optimum' if against['optimal'] else 'reference'}" in str(why)

@@ -302,7 +302,9 @@ pub fn verify_plan(
 /// time lost against `reference` (a solution of the same instance; the caller checks that it
 /// is) when given. See [`mod@explain`] for the definitions. A simulated world's plan is
 /// explained as its [`Drawing`] (its numbered steps as activities); its lost time against a reference
-/// is not split by activity, since two plans of a world share no activities.
+/// is not split by activity, since two plans of a world share no activities: the explanation
+/// sets each agent's time in the reference beside the plan's instead
+/// ([`explain::Explanation::against`]).
 pub fn explain_plan(
     checked: &VerifiedPlan,
     reference: Option<&Solution>,
@@ -312,21 +314,26 @@ pub fn explain_plan(
         &checked.answer.schedule,
         reference.map(|s| s.schedule.as_slice()),
     );
-    let reference = reference
+    let as_reference = |s: &Solution, schedule| explain::Reference {
+        schedule,
+        makespan: s
+            .makespan
+            .unwrap_or_else(|| schedule::makespan(&s.schedule)),
+        optimal: s.status == Status::Optimal,
+    };
+    let shared = reference
         .filter(|_| drawing.comparable)
-        .map(|s| explain::Reference {
-            schedule: &s.schedule,
-            makespan: s
-                .makespan
-                .unwrap_or_else(|| schedule::makespan(&s.schedule)),
-            optimal: s.status == Status::Optimal,
-        });
-    explain::explain(
+        .map(|s| as_reference(s, &s.schedule));
+    let mut explanation = explain::explain(
         &drawing.instance,
         &drawing.schedule,
         &checked.answer.report.violations,
-        reference,
-    )
+        shared,
+    )?;
+    if let (Some(s), Some(drawn), false) = (reference, &drawing.reference, drawing.comparable) {
+        explanation.compare_unshared(&drawing.instance, as_reference(s, drawn));
+    }
+    Ok(explanation)
 }
 
 /// The README's Rust examples, compiled and run as doctests so the front door cannot rot.

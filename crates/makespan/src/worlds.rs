@@ -235,8 +235,8 @@ fn steps_as_activities(
 
 #[cfg(test)]
 mod tests {
-    use makespan_model::instance::LoadError;
     use makespan_model::instance::Activity;
+    use makespan_model::instance::LoadError;
     use makespan_model::schedule::{Piece, ScheduledActivity};
     use makespan_verify::{Report, Rule, Violation};
     use makespan_world::{search, Outcome, World};

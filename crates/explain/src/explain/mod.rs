@@ -44,6 +44,39 @@ pub struct Explanation {
     pub agents: Vec<AgentTime>,
     /// The time lost against the reference, when one is given.
     pub lost: Option<LostTime>,
+    /// Against a reference that shares no activities with the plan (a simulated world's two
+    /// plans): the loss and the reference's agents' time beside the plan's, since the loss
+    /// cannot be split by activity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<Unshared>,
+}
+
+/// A reference that shares no activities with the plan, as the explanation compares it: the
+/// two makespans and each agent's time in both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unshared {
+    /// The reference's makespan.
+    pub reference: i64,
+    /// Whether the reference is a proven optimum.
+    pub optimal: bool,
+    /// `makespan − reference` (negative when the plan is the shorter).
+    pub lost: i64,
+    /// The reference's agents' time, as [`Explanation::agents`] is the plan's.
+    pub agents: Vec<AgentTime>,
+}
+
+impl Explanation {
+    /// Adds the comparison with `reference`, a schedule of `instance` that shares no
+    /// activities with the plan (see [`Explanation::against`]).
+    pub fn compare_unshared(&mut self, instance: &Instance, reference: Reference<'_>) {
+        let placed = Placements::new(instance, reference.schedule);
+        self.against = Some(Unshared {
+            reference: reference.makespan,
+            optimal: reference.optimal,
+            lost: self.makespan - reference.makespan,
+            agents: agents::agent_times(&placed),
+        });
+    }
 }
 
 /// One placed activity.
@@ -159,6 +192,7 @@ pub fn explain(
         chain,
         waits,
         lost,
+        against: None,
     })
 }
 
@@ -215,6 +249,41 @@ mod tests {
             (2, 2, 0, 0)
         );
         assert!(e.render_text().contains("unforced wait 2"));
+    }
+
+    #[test]
+    fn a_reference_that_shares_no_activities_is_compared_agent_by_agent() {
+        let (instance, plan) = dinner();
+        let mut e = explain(&instance, &plan, &[], None).unwrap();
+        // Two activities of the reference's own: cook 0 busy 7, cook 1 busy 3, done at 7.
+        let mut both = instance.clone();
+        both.activities
+            .extend([Activity::new("r: all", 7), Activity::new("r: rice", 3)]);
+        let reference = vec![
+            ScheduledActivity::at("r: all", Some(0), 0, 7),
+            ScheduledActivity::at("r: rice", Some(1), 0, 3),
+        ];
+        e.compare_unshared(
+            &both,
+            Reference {
+                schedule: &reference,
+                makespan: 7,
+                optimal: false,
+            },
+        );
+        let against = e.against.clone().unwrap();
+        assert_eq!((against.reference, against.lost), (7, 5));
+        let busy: Vec<i64> = against.agents.iter().map(|a| a.busy).collect();
+        assert_eq!(busy, [7, 3]);
+        let text = e.render_text();
+        assert!(
+            text.contains("lost time against the reference 7: 5"),
+            "{text}"
+        );
+        assert!(
+            text.contains("agent 1: 9 / 3 / 0   (reference: 3 / 4 / 0)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -125,19 +125,56 @@ impl Explanation {
                 );
             }
         }
+        if let Some(against) = &self.against {
+            let what = if against.optimal {
+                "optimum"
+            } else {
+                "reference"
+            };
+            let _ = if against.lost < 0 {
+                writeln!(
+                    out,
+                    "no time lost: the plan is {} shorter than the {what} {}",
+                    -against.lost, against.reference
+                )
+            } else {
+                writeln!(
+                    out,
+                    "lost time against the {what} {}: {} (the two plans share no steps: each agent's time is beside the {what}'s below)",
+                    against.reference, against.lost
+                )
+            };
+        }
         if !self.agents.is_empty() {
             let _ = writeln!(
                 out,
                 "agents (busy / idle, nothing ready / idle, work ready):"
             );
+            let (theirs, what) = match &self.against {
+                Some(a) => (
+                    &a.agents[..],
+                    if a.optimal { "optimum" } else { "reference" },
+                ),
+                None => (&[][..], ""),
+            };
             for a in &self.agents {
                 let who = match a.agent {
                     Some(g) => format!("agent {g}"),
                     None => format!("{} agents (pool)", a.agents),
                 };
+                let beside =
+                    theirs
+                        .iter()
+                        .find(|r| r.agent == a.agent)
+                        .map_or(String::new(), |r| {
+                            format!(
+                                "   ({what}: {} / {} / {})",
+                                r.busy, r.idle_nothing_ready, r.idle_work_ready
+                            )
+                        });
                 let _ = writeln!(
                     out,
-                    "  {who}: {} / {} / {}",
+                    "  {who}: {} / {} / {}{beside}",
                     a.busy, a.idle_nothing_ready, a.idle_work_ready
                 );
             }

@@ -126,8 +126,8 @@ pub fn draw(
     let mut out = Vec::new();
     // Per cook, its last step and its last step that was not a wait; every step at a
     // station, in time order.
-    let mut last: Vec<Option<String>> = vec![None; plan.agents.len()];
-    let mut last_work: Vec<Option<String>> = vec![None; plan.agents.len()];
+    let mut last: Vec<Option<(String, i64)>> = vec![None; plan.agents.len()];
+    let mut last_work: Vec<Option<(String, i64)>> = vec![None; plan.agents.len()];
     let mut at_stations: Vec<StationStep> = Vec::new();
     for (n, step) in outcome.steps.iter().enumerate() {
         let Some(list) = plan.agents.get(step.agent) else {
@@ -149,10 +149,13 @@ pub fn draw(
         let (start, end) = (step.start.floor() as i64, step.end.ceil() as i64);
         let waits = matches!(action, Action::Wait(_));
         let before = if waits { &last } else { &last_work };
-        if let Some(before) = &before[step.agent] {
-            graph
-                .precedences
-                .push(Precedence::finish_to_start(before, &activity.id, 0));
+        // (A step the game refused may end after the next one starts: no link then.)
+        if let Some((before, ended)) = &before[step.agent] {
+            if *ended <= start {
+                graph
+                    .precedences
+                    .push(Precedence::finish_to_start(before, &activity.id, 0));
+            }
         }
         if let Action::Interact(t) | Action::Process(t) = action {
             let other = at_stations
@@ -172,9 +175,9 @@ pub fn draw(
                 end,
             });
         }
-        last[step.agent] = Some(activity.id.clone());
+        last[step.agent] = Some((activity.id.clone(), end));
         if !waits {
-            last_work[step.agent] = Some(activity.id.clone());
+            last_work[step.agent] = Some((activity.id.clone(), end));
         }
         out.push(place(graph, activity, Some(step.agent as u32), start, end));
     }

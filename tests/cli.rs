@@ -141,17 +141,43 @@ fn paracook_native_answer_is_decoded_and_checked() {
     };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let solved = makespan(&[
-        "solve",
-        file.to_str().unwrap(),
-        "--agents",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-        "--emit-native",
-        "--quiet",
-    ]);
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            file.to_str().unwrap(),
+            "--agents",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        makespan(&args)
+    };
+    // Solved first without answers, then again with `--emit-native`: the kept solution's
+    // answer is written, without solving again.
+    let solved = solve(&["--quiet"]);
     assert!(solved.status.success(), "{}", text(&solved));
+    let answers = || {
+        std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .to_string_lossy()
+                    .contains(".answer.")
+            })
+            .count()
+    };
+    assert_eq!(answers(), 0);
+    let solved = solve(&["--emit-native"]);
+    assert!(solved.status.success(), "{}", text(&solved));
+    assert!(
+        text(&solved).contains("1 kept from an earlier run"),
+        "{}",
+        text(&solved)
+    );
+    assert_eq!(answers(), 1);
     let answer = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -54,7 +54,8 @@ pub struct SolveArgs {
     /// Re-solve instances whose solution file already exists for the same instance.
     #[arg(long)]
     force: bool,
-    /// Also write each benchmark's native answer form (e.g. ParaCook per-agent lists).
+    /// Also write each benchmark's native answer form (e.g. ParaCook per-agent lists), for the
+    /// solutions kept from an earlier run too.
     #[arg(long)]
     emit_native: bool,
     /// Write each MILP that is built to DIR/<instance>.lp.

@@ -256,6 +256,11 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
                 if changed {
                     write_solution(&path, &kept)?;
                 }
+                // `--emit-native` on a folder solved without it writes the kept plans'
+                // answers too.
+                if options.emit_native {
+                    emit_native(instance, &kept, &path)?;
+                }
                 return Ok(Row {
                     uncertified,
                     ..Row::of(&kept, true)
@@ -280,20 +285,28 @@ fn solve_one(instance: &Instance, options: &BatchOptions) -> Result<Row, BatchEr
         None
     };
     write_solution(&path, &solution)?;
-    if options.emit_native && !solution.schedule.is_empty() {
-        if let Some(native) = benchmarks::export_native(instance, &solution.schedule) {
-            write_atomically(
-                // `<instance>.answer.<ext>`: never the solution file's own name.
-                &path.with_extension(format!("answer.{}", native.extension)),
-                native.text.as_bytes(),
-            )?;
-        }
+    if options.emit_native {
+        emit_native(instance, &solution, &path)?;
     }
     Ok(Row {
         resolved,
         uncertified,
         ..Row::of(&solution, false)
     })
+}
+
+/// Writes the solution's plan in its benchmark's answer form beside its file at `path`
+/// (`<instance>.answer.<ext>`, never the solution file's own name), if it has a plan and the
+/// benchmark an answer form.
+fn emit_native(instance: &Instance, solution: &Solution, path: &Path) -> Result<(), BatchError> {
+    if solution.schedule.is_empty() {
+        return Ok(());
+    }
+    let Some(native) = benchmarks::export_native(instance, &solution.schedule) else {
+        return Ok(());
+    };
+    let answer = path.with_extension(format!("answer.{}", native.extension));
+    write_atomically(&answer, native.text.as_bytes())
 }
 
 /// Why a simulated world's optimum has no certificate: the proof formats makespan writes

@@ -37,7 +37,10 @@ fn drawn(kind: StationKind) -> bool {
     )
 }
 
-/// What a step does, in a few words for its bar.
+/// What a step does, in a word or two for its bar: a walk is one step per cell, so a long
+/// label would set the chart's scale (bars are drawn wide enough for their labels) and
+/// stretch a plan of a hundred steps over many screens. The full action and its station are
+/// in the step's name, shown on hover; a chop's board and a serve's window are its lane.
 fn label(kitchen: &Kitchen, action: &Action) -> String {
     let kind = |name: &str| {
         kitchen
@@ -48,14 +51,12 @@ fn label(kitchen: &Kitchen, action: &Action) -> String {
             .map(|t| t.kind)
     };
     match action {
-        Action::MoveTo((x, y)) => format!("walk to ({x}, {y})"),
-        Action::Interact(t) if kind(t) == Some(StationKind::ServingWindow) => {
-            format!("serve at {t}")
-        }
-        Action::Interact(t) => format!("use {t}"),
+        Action::MoveTo((x, y)) => format!("→ ({x}, {y})"),
+        Action::Interact(t) if kind(t) == Some(StationKind::ServingWindow) => "serve".to_string(),
+        Action::Interact(t) => t.clone(),
         Action::Process(t) => match kind(t) {
-            Some(StationKind::ChoppingBoard) => format!("chop at {t}"),
-            Some(StationKind::Sink) => format!("wash at {t}"),
+            Some(StationKind::ChoppingBoard) => "chop".to_string(),
+            Some(StationKind::Sink) => "wash".to_string(),
             _ => format!("process {t}"),
         },
         Action::Wait(d) => format!("wait {d}"),
@@ -194,7 +195,7 @@ pub fn draw(
             format!("{prefix}order {} served: {dish} at {time}", k + 1),
             0,
         );
-        activity.label = Some(format!("order {} served: {dish}", k + 1));
+        activity.label = Some(format!("order {}", k + 1));
         activity.agent = AgentUse::None;
         if let Some(w) = &window {
             activity.uses = using(w);

@@ -107,7 +107,7 @@ impl Explanation {
                 -lost.lost, lost.reference
             );
         } else if let Some(lost) = &self.lost {
-            let what = if lost.optimal { "optimum" } else { "reference" };
+            let what = reference_word(lost.optimal);
             let _ = writeln!(
                 out,
                 "lost time against the {what} {}: {} = unforced waits on the chain {} + ordering choices {} + rest {}",
@@ -126,11 +126,7 @@ impl Explanation {
             }
         }
         if let Some(against) = &self.against {
-            let what = if against.optimal {
-                "optimum"
-            } else {
-                "reference"
-            };
+            let what = reference_word(against.optimal);
             let _ = if against.lost < 0 {
                 writeln!(
                     out,
@@ -151,10 +147,7 @@ impl Explanation {
                 "agents (busy / idle, nothing ready / idle, work ready):"
             );
             let (theirs, what) = match &self.against {
-                Some(a) => (
-                    &a.agents[..],
-                    if a.optimal { "optimum" } else { "reference" },
-                ),
+                Some(a) => (&a.agents[..], reference_word(a.optimal)),
                 None => (&[][..], ""),
             };
             for a in &self.agents {
@@ -180,6 +173,15 @@ impl Explanation {
             }
         }
         out
+    }
+}
+
+/// What the text calls a reference: an optimum when it is proven.
+fn reference_word(optimal: bool) -> &'static str {
+    if optimal {
+        "optimum"
+    } else {
+        "reference"
     }
 }
 

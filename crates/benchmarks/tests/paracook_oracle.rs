@@ -974,3 +974,28 @@ fn the_joint_model_takes_cookware_off_at_every_step() {
         .count();
     assert!(woken > 0);
 }
+
+/// Two cooks, one order: the joint model's first plans of 22 have a cook take its turn
+/// twice in one instant (it puts its unit on the plate, the other cook puts its unit on,
+/// then it takes the plate and serves), which the game cannot run; they are passed over and
+/// the search goes on to a plan the game accepts, shorter than the previous reference's 24.
+/// The bound stays at the refused plans' 22.
+#[test]
+fn the_joint_search_passes_over_plans_the_game_orders_differently() {
+    let Some(k) = kitchen("salad/seed_84/agent_num_2/orders_num_1") else {
+        return;
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs(40)),
+        ..Limits::default()
+    };
+    let oracle = plan_kitchen(k, &limits).unwrap();
+    let best = oracle.best.as_ref().expect("a plan");
+    assert!(oracle.reordered > 0);
+    assert!(oracle.refused.is_empty(), "{:?}", oracle.refused);
+    assert_eq!(best.method, "world:astar-team");
+    assert_eq!(best.time, 23);
+    assert!(best.replica.done && best.intended.done);
+    assert_eq!(oracle.bound(), 22);
+    assert!(!oracle.optimal);
+}

@@ -112,6 +112,23 @@ pub fn search<W: World>(world: &W, limits: &Limits) -> Outcome<W::Action> {
 /// [`Outcome::Infeasible`] then says that no plan shorter than `upper` exists (the known
 /// one is optimal), and [`Outcome::Unknown`] that none was found before a limit.
 pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome<W::Action> {
+    search_accepting(world, limits, upper, |_| true)
+}
+
+/// [`search_below`] where a goal counts only once `accept` takes the plan that reached it:
+/// for a world that relaxes the real rules, whose plans a stricter judge (the game's own
+/// replay) must pass. A refused goal is dropped and the search goes on to the next.
+///
+/// What is proven then: every plan of the world either passes a state still queued or ends
+/// at a goal state that was reached and refused, so the bound is the least of the queue's
+/// smallest elapsed-plus-bound and the cheapest refused goal's time. A plan the judge
+/// accepts at that bound is optimal for the judge's rules too, since they are stricter.
+pub fn search_accepting<W: World>(
+    world: &W,
+    limits: &Limits,
+    upper: i64,
+    mut accept: impl FnMut(&Plan<W::Action>) -> bool,
+) -> Outcome<W::Action> {
     let started = Instant::now();
     let initial = world.initial();
     let mut nodes: Nodes<W::State, W::Action> = IndexMap::default();
@@ -131,10 +148,14 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
     );
     queue.push((Reverse(f0), 0, Reverse(0)));
     let mut incumbent: Option<(i64, usize)> = None;
+    // The cheapest goal `accept` refused: no bound may pass it.
+    let mut refused = i64::MAX;
     let mut children = Vec::new();
     let mut steps = 0u64;
-    while let Some(&(Reverse(f), elapsed, Reverse(id))) = queue.peek() {
-        // Every plan still to be found costs at least the smallest f queued.
+    while let Some(&(Reverse(queued), elapsed, Reverse(id))) = queue.peek() {
+        // Every plan still to be found costs at least the smallest f queued, or ends at a
+        // refused goal.
+        let f = queued.min(refused);
         if let Some((cost, goal)) = incumbent {
             if cost <= f {
                 return Outcome::Optimal(plan(&nodes, goal));
@@ -158,7 +179,21 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
             continue; // reached again sooner since it was queued
         }
         if world.is_goal(state) {
-            return Outcome::Optimal(plan(&nodes, id));
+            // A goal taken from the queue before any incumbent reaches it: the initial
+            // state, or one refused when it was reached.
+            let found = plan(&nodes, id);
+            if accept(&found) {
+                return if refused >= elapsed {
+                    Outcome::Optimal(found)
+                } else {
+                    Outcome::Feasible {
+                        plan: found,
+                        bound: refused,
+                    }
+                };
+            }
+            refused = refused.min(elapsed);
+            continue;
         }
         children.clear();
         world.successors(state, &mut children);
@@ -180,31 +215,51 @@ pub fn search_below<W: World>(world: &W, limits: &Limits, upper: i64) -> Outcome
             // An admissible bound is 0 at a goal: only a state whose bound is 0 can be one
             // (testing the goal costs as much as the bound on some worlds).
             let goal = h == 0 && world.is_goal(entry.key());
+            if goal && incumbent.is_some_and(|(c, _)| reached >= c) {
+                continue; // nothing follows a goal, and this one beats no plan kept
+            }
             let node = Node {
                 parent: Some((id, action, cost)),
                 elapsed: reached,
             };
-            let child = match entry {
+            let (child, earlier) = match entry {
                 Entry::Occupied(mut known) => {
-                    known.insert(node);
-                    known.index()
+                    let earlier = known.insert(node);
+                    (known.index(), Some(earlier))
                 }
                 Entry::Vacant(new) => {
                     let index = new.index();
                     new.insert(node);
-                    index
+                    (index, None)
                 }
             };
-            if goal && incumbent.is_none_or(|(c, _)| reached < c) {
-                incumbent = Some((reached, child));
+            if goal {
+                if accept(&plan(&nodes, child)) {
+                    incumbent = Some((reached, child));
+                } else {
+                    // Refused: the state keeps the path it had (an incumbent's among them).
+                    refused = refused.min(reached);
+                    match earlier {
+                        Some(earlier) => nodes[child] = earlier,
+                        None => {
+                            nodes.pop();
+                        }
+                    }
+                    continue;
+                }
             }
             queue.push((Reverse(bound.max(f)), reached, Reverse(child)));
         }
     }
     match incumbent {
-        // The queue ran dry after a goal was seen: nothing shorter exists.
-        Some((_, goal)) => Outcome::Optimal(plan(&nodes, goal)),
-        None => Outcome::Infeasible,
+        // The queue ran dry after a goal was seen: nothing shorter exists but refused plans.
+        Some((cost, goal)) if cost <= refused => Outcome::Optimal(plan(&nodes, goal)),
+        Some((_, goal)) => Outcome::Feasible {
+            plan: plan(&nodes, goal),
+            bound: refused,
+        },
+        None if refused == i64::MAX => Outcome::Infeasible,
+        None => Outcome::Unknown { bound: refused },
     }
 }
 

@@ -50,6 +50,6 @@ mod astar;
 mod beam;
 mod world;
 
-pub use astar::{search, search_below, Cancelled, Limits, Outcome};
+pub use astar::{search, search_accepting, search_below, Cancelled, Limits, Outcome};
 pub use beam::beam;
 pub use world::{Plan, Step, World};

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BinaryHeap};
 
-use makespan_world::{beam, search, search_below, Limits, Outcome, Plan, World};
+use makespan_world::{beam, search, search_accepting, search_below, Limits, Outcome, Plan, World};
 use proptest::prelude::*;
 
 /// A directed graph; states are vertices, actions are arcs, the goal is the last vertex.
@@ -186,6 +186,58 @@ proptest! {
             beam(&graph, 64, weight, &Limits::default(), i64::MAX).is_some(),
             graph.distance[0].is_some()
         );
+    }
+}
+
+/// The shortest path from the start to the goal that avoids the vertices in `banned`
+/// (Dijkstra forwards), the optimum for a judge that refuses every plan through them.
+fn shortest_avoiding(graph: &Graph, banned: &[usize]) -> Option<i64> {
+    let mut settled = BTreeMap::new();
+    let mut queue = BinaryHeap::new();
+    queue.push(std::cmp::Reverse((0i64, graph.initial())));
+    while let Some(std::cmp::Reverse((d, v))) = queue.pop() {
+        if banned.contains(&v) || settled.contains_key(&v) {
+            continue;
+        }
+        settled.insert(v, d);
+        if graph.is_goal(&v) {
+            return Some(d);
+        }
+        for &(to, w) in graph.arcs.get(&v).into_iter().flatten() {
+            queue.push(std::cmp::Reverse((d + w, to)));
+        }
+    }
+    None
+}
+
+proptest! {
+    #[test]
+    fn a_judged_search_keeps_only_accepted_plans_and_bounds_the_judges_optimum(
+        graph in graphs(),
+        banned in prop::collection::vec(1usize..12, 0..4),
+        cap in 1usize..40,
+    ) {
+        // The judge refuses every plan through a banned vertex (the goal and the start
+        // stay allowed, so the refusal is about the path, not the state).
+        let banned: Vec<usize> = banned.into_iter().filter(|&v| v != graph.goal).collect();
+        let passes = |plan: &Plan<(usize, usize, i64)>| {
+            plan.steps.iter().all(|s| !banned.contains(&s.action.1))
+        };
+        let optimum = shortest_avoiding(&graph, &banned);
+        let limits = Limits { max_states: cap, ..Limits::default() };
+        match search_accepting(&graph, &limits, i64::MAX, passes) {
+            Outcome::Optimal(plan) => {
+                prop_assert!(passes(&plan) && replays(&graph, &plan));
+                prop_assert_eq!(Some(plan.cost), optimum);
+            }
+            Outcome::Feasible { plan, bound } => {
+                prop_assert!(passes(&plan) && replays(&graph, &plan));
+                prop_assert!(bound < plan.cost);
+                prop_assert!(optimum.is_some_and(|d| bound <= d && d <= plan.cost));
+            }
+            Outcome::Unknown { bound } => prop_assert!(optimum.is_none_or(|d| bound <= d)),
+            Outcome::Infeasible => prop_assert_eq!(optimum, None),
+        }
     }
 }
 

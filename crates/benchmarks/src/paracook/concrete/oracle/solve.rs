@@ -23,7 +23,10 @@
 //!   loses no plan, so an exhaustive end is a proof and a
 //!   stopped one a lower bound (a test checks on tiny kitchens that it meets a brute force
 //!   over every plan in the game's order, and that its estimate never passes the exact time
-//!   still needed from any state);
+//!   still needed from any state); within an instant its cooks act in any order, which the
+//!   game does not always allow, so each plan it reaches is replayed by the game at once,
+//!   and one the game refuses is passed over (the bound then stays at or below its time)
+//!   while the search goes on to the next;
 //! - **one cook alone**, for each cook (except a team with one or two orders, which the
 //!   joint search covers): a plan where the others stand still is a plan for the team, so
 //!   it is an incumbent for every team size; with one cook the A* over the model runs first,
@@ -49,7 +52,7 @@ use std::time::{Duration, Instant};
 
 use makespan_model::instance::{Instance, LoadError};
 use makespan_model::solution::Status;
-use makespan_world::{search_below, Limits, Outcome as Search};
+use makespan_world::{search_accepting, search_below, Limits, Outcome as Search};
 use serde_json::Value;
 
 use super::beam::beam;
@@ -107,6 +110,10 @@ pub struct Oracle {
     pub optimal: bool,
     /// Plans a search returned that the game refused in a mode: defects of the model.
     pub refused: Vec<String>,
+    /// Plans of the joint model the game would run in another order within an instant (the
+    /// game gives each cook one turn per instant, the turns in the order the cooks' actions
+    /// began): the joint searches went on past them.
+    pub reordered: usize,
     /// States the searches kept.
     pub states: u64,
     /// A lower bound an exact A* established (the one cook's, or the team's over the joint
@@ -144,6 +151,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         replica_bound,
         optimal: false,
         refused: Vec::new(),
+        reordered: 0,
         states: 0,
         searched: 0,
     };
@@ -265,21 +273,20 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         if k == 1 && !cancelled() {
             let sub = lay.team(&best_pair);
             let world = KitchenWorld::joint(&sub);
-            match search_below(&world, &astar_limits(0.3), oracle.upper()) {
-                Search::Optimal(plan) | Search::Feasible { plan, .. } => {
-                    let d = decisions(&plan.steps);
-                    keep_joint(
-                        &mut oracle,
-                        kitchen,
-                        &lay,
-                        &sub,
-                        &best_pair,
-                        &d,
-                        "world:astar-pair",
-                    );
-                }
-                Search::Infeasible | Search::Unknown { .. } => {}
-            }
+            let upper = oracle.upper();
+            // Each plan is judged (and kept) as the search reaches it.
+            search_accepting(&world, &astar_limits(0.3), upper, |plan| {
+                let d = decisions(&plan.steps);
+                judge_joint(
+                    &mut oracle,
+                    kitchen,
+                    &lay,
+                    &sub,
+                    &best_pair,
+                    &d,
+                    "world:astar-pair",
+                )
+            });
         }
     }
     // A team with one order: the team's beam before the joint search, whose incumbent it
@@ -302,26 +309,11 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             _ => 0.25,
         });
         let upper = oracle.upper();
-        let found = match search_below(&world, &caps, upper) {
-            Search::Optimal(plan) => {
-                let cost = plan.cost;
-                Some((plan, cost))
-            }
-            Search::Feasible { plan, bound } => Some((plan, bound)),
-            Search::Infeasible if upper < i64::MAX => {
-                oracle.searched = oracle.searched.max(upper);
-                None
-            }
-            Search::Unknown { bound } => {
-                oracle.searched = oracle.searched.max(bound.min(upper));
-                None
-            }
-            Search::Infeasible => None,
-        };
-        if let Some((plan, bound)) = found {
-            oracle.searched = oracle.searched.max(bound);
+        // Each plan is judged (and kept) as the search reaches it; one the game orders
+        // differently is passed over, and the bound stays at or below its time.
+        let searched = match search_accepting(&world, &caps, upper, |plan| {
             let d = decisions(&plan.steps);
-            keep_joint(
+            judge_joint(
                 &mut oracle,
                 kitchen,
                 &lay,
@@ -329,7 +321,15 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 &[],
                 &d,
                 "world:astar-team",
-            );
+            )
+        }) {
+            Search::Optimal(plan) => plan.cost,
+            Search::Feasible { bound, .. } => bound,
+            Search::Infeasible => upper,
+            Search::Unknown { bound } => bound.min(upper),
+        };
+        if searched < i64::MAX {
+            oracle.searched = oracle.searched.max(searched);
         }
     }
     // One cook alone, each in turn (a team with one or two orders has the joint search
@@ -459,20 +459,6 @@ fn team_beam(
     }
 }
 
-/// [`keep`] for decisions of the joint model.
-fn keep_joint(
-    oracle: &mut Oracle,
-    kitchen: &Kitchen,
-    team: &Layout,
-    searched: &Layout,
-    cooks: &[usize],
-    d: &[Decision],
-    method: &str,
-) {
-    let replayed = replay_in(searched, d, true);
-    keep_replayed(oracle, kitchen, team, cooks, replayed, method);
-}
-
 fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
     steps.iter().map(|s| s.action).collect()
 }
@@ -489,42 +475,77 @@ fn keep(
     d: &[Decision],
     method: &str,
 ) {
-    keep_replayed(oracle, kitchen, team, cooks, replay(searched, d), method);
+    let planned = renamed(replay(searched, d), cooks);
+    keep_planned(oracle, kitchen, team, planned, method);
 }
 
-/// The model's replay of a plan, its cooks renamed to the team's, given to [`keep_planned`];
-/// a plan the model cannot replay is refused.
-fn keep_replayed(
+/// A search's plan in the joint model, judged by the game: kept when both modes serve every
+/// order without an error and it is the shortest so far. Returns whether the game accepted
+/// it. The joint model lets cooks act in any order within an instant, which the game does
+/// not always allow (it runs each cook's zero-time actions in one turn, in the order the
+/// cooks' actions began): a plan it orders differently is no defect of the model but a
+/// plan of its relaxation, counted in [`Oracle::reordered`], and the search goes on.
+fn judge_joint(
     oracle: &mut Oracle,
     kitchen: &Kitchen,
     team: &Layout,
+    searched: &Layout,
     cooks: &[usize],
-    replayed: Option<Planned>,
+    d: &[Decision],
     method: &str,
-) {
-    let Some(mut planned) = replayed else {
+) -> bool {
+    let Some(planned) = renamed(replay_in(searched, d, true), cooks) else {
         oracle
             .refused
             .push(format!("{method}: the model does not replay its own plan"));
-        return;
+        return false;
     };
+    if oracle
+        .best
+        .as_ref()
+        .is_some_and(|b| b.time <= i64::from(planned.time))
+    {
+        return true;
+    }
+    match judged(kitchen, team, planned, method) {
+        Ok(v) => {
+            oracle.best = Some(v);
+            true
+        }
+        Err(_) => {
+            oracle.reordered += 1;
+            false
+        }
+    }
+}
+
+/// The model's replay of a plan with its cooks renamed to the team's.
+fn renamed(replayed: Option<Planned>, cooks: &[usize]) -> Option<Planned> {
+    let mut planned = replayed?;
     if !cooks.is_empty() {
         for a in &mut planned.actions {
             a.0 = cooks[a.0 as usize] as u8;
         }
     }
-    keep_planned(oracle, kitchen, team, planned, method);
+    Some(planned)
 }
 
 /// Keeps a plan the model replayed when both modes of the game serve every order without an
-/// error and it is the shortest so far.
+/// error and it is the shortest so far; a plan the model cannot replay, or the game
+/// refuses, is recorded in [`Oracle::refused`].
 fn keep_planned(
     oracle: &mut Oracle,
     kitchen: &Kitchen,
     team: &Layout,
-    planned: Planned,
+    planned: Option<Planned>,
     method: &str,
 ) {
+    let Some(planned) = planned else {
+        oracle
+            .refused
+            .push(format!("{method}: the model does not replay its own plan"));
+        return;
+    };
     if oracle
         .best
         .as_ref()
@@ -532,16 +553,23 @@ fn keep_planned(
     {
         return;
     }
+    match judged(kitchen, team, planned, method) {
+        Ok(v) => oracle.best = Some(v),
+        Err(why) => oracle.refused.push(why),
+    }
+}
+
+/// A plan in the harness's answer form, replayed in both modes of the game; the reason
+/// when a mode refuses it.
+fn judged(
+    kitchen: &Kitchen,
+    team: &Layout,
+    planned: Planned,
+    method: &str,
+) -> Result<Verified, String> {
     let answer = answer(team, &planned);
-    let plan = match Plan::from_json(&answer) {
-        Ok(p) => p,
-        Err(e) => {
-            oracle
-                .refused
-                .push(format!("{method}: the game cannot read the plan: {e}"));
-            return;
-        }
-    };
+    let plan = Plan::from_json(&answer)
+        .map_err(|e| format!("{method}: the game cannot read the plan: {e}"))?;
     let replica = sim::simulate(kitchen, &plan, Mode::Replica);
     let intended = sim::simulate(kitchen, &plan, Mode::Intended);
     for run in [&replica, &intended] {
@@ -550,22 +578,21 @@ fn keep_planned(
                 .error
                 .as_ref()
                 .map_or("orders left open".to_string(), |e| e.rule.clone());
-            oracle.refused.push(format!(
+            return Err(format!(
                 "{method}: refused in {} mode: {why}",
                 run.mode.name()
             ));
-            return;
         }
     }
     let time = replica.oct.max(intended.oct).ceil() as i64;
-    oracle.best = Some(Verified {
+    Ok(Verified {
         answer,
         planned,
         time,
         replica,
         intended,
         method: method.to_string(),
-    });
+    })
 }
 
 /// The `Simulated::solve` of the concrete kitchens: the oracle on the instance's kitchen.

@@ -10,8 +10,9 @@
 //!   search, then an exact search for a shorter one, from where the last stage ended; then
 //!   beams over the whole kitchen at two widths, which overlap the orders;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
-//!   one order also a beam search, and the joint search below for the pair with the best
-//!   plan, whose plans are the three's but whose bounds are not);
+//!   one order also a beam search); then for the pair with the best plan the team's
+//!   widening beams (below), and with one order the joint search below, whose plans are the
+//!   three's but whose bounds are not;
 //! - **a team with one order**: first the team's beam search (below) for a fraction of the
 //!   time, since the A* that follows keeps only states that may beat the incumbent and gets
 //!   the rest of the time (with three cooks, whose joint search rarely ends, part of it,
@@ -245,6 +246,9 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             }
             // With one order, also the pair's beam search, as for two cooks (the third idle).
             if k > 1 {
+                if oracle.upper() < before {
+                    best_pair = pair;
+                }
                 continue;
             }
             let world = KitchenWorld {
@@ -267,9 +271,20 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 best_pair = pair;
             }
         }
-        // With one order, that pair's joint search (the third idle): a plan of two of the
-        // cooks is one of the three, and the pair's search is far smaller; its bounds say
-        // nothing about the three.
+        // That pair's widening beams, as for two cooks (the third idle): a plan of two of
+        // the cooks is one of the three, and two cooks' beams find plans that three cooks'
+        // beams of the same width miss.
+        team_beam(
+            &mut oracle,
+            kitchen,
+            &lay,
+            &best_pair,
+            target,
+            share(0.15),
+            &cancelled,
+        );
+        // With one order, also that pair's joint search: far smaller than the three's; its
+        // bounds say nothing about the three.
         if k == 1 && !cancelled() {
             let sub = lay.team(&best_pair);
             let world = KitchenWorld::joint(&sub);
@@ -293,7 +308,15 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     // tightens (the joint search keeps only states that may beat it), and which then gets
     // the rest of the time.
     if m > 1 && k == 1 {
-        team_beam(&mut oracle, kitchen, &lay, target, share(0.15), &cancelled);
+        team_beam(
+            &mut oracle,
+            kitchen,
+            &lay,
+            &[],
+            target,
+            share(0.15),
+            &cancelled,
+        );
     }
     // A team with one or two orders: the A* over the joint model (every free agent decides, in any
     // order, and may sleep until the next event), under the incumbent. Its model loses no
@@ -410,7 +433,15 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     }
     // The team.
     if m > 1 && !cancelled() {
-        team_beam(&mut oracle, kitchen, &lay, target, deadline, &cancelled);
+        team_beam(
+            &mut oracle,
+            kitchen,
+            &lay,
+            &[],
+            target,
+            deadline,
+            &cancelled,
+        );
     }
     if oracle
         .best
@@ -423,18 +454,27 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
 }
 
 /// The team's beam search, wider and wider until `until`, a cancel, or a plan that meets
-/// `target` or what a search proved.
+/// `target` or what a search proved. `cooks` names the team's cooks that search (empty:
+/// all of them; the others stand still).
 fn team_beam(
     oracle: &mut Oracle,
     kitchen: &Kitchen,
     lay: &Layout,
+    cooks: &[usize],
     target: i64,
     until: Instant,
     cancelled: &dyn Fn() -> bool,
 ) {
+    let sub;
+    let searched = if cooks.is_empty() {
+        lay
+    } else {
+        sub = lay.team(cooks);
+        &sub
+    };
     let world = KitchenWorld {
         restricted: true,
-        ..KitchenWorld::new(lay)
+        ..KitchenWorld::new(searched)
     };
     for (width, weight) in [
         (12, 4),
@@ -454,7 +494,7 @@ fn team_beam(
         }
         let cutoff = oracle.upper();
         if let Some((d, _)) = beam(&world, width, weight, Some(until), cutoff) {
-            keep(oracle, kitchen, lay, lay, &[], &d, "world:beam-team");
+            keep(oracle, kitchen, lay, searched, cooks, &d, "world:beam-team");
         }
     }
 }

@@ -167,6 +167,10 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         known_bound: target,
         cancel: limits.cancel.clone(),
     };
+    // The team's widening beams (see `team_beam`) for `cooks` (empty: all), until `until`.
+    let team_beams = |oracle: &mut Oracle, cooks: &[usize], until: Instant| {
+        team_beam(oracle, kitchen, &lay, cooks, target, until, &cancelled);
+    };
     // The task planner first, for every team size: an incumbent that the searches below
     // must beat (and, for one cook, the A* must prove or improve).
     // It wins most kitchens with a team or several orders; the A* gets the most time where
@@ -274,15 +278,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         // That pair's widening beams, as for two cooks (the third idle): a plan of two of
         // the cooks is one of the three, and two cooks' beams find plans that three cooks'
         // beams of the same width miss.
-        team_beam(
-            &mut oracle,
-            kitchen,
-            &lay,
-            &best_pair,
-            target,
-            share(0.15),
-            &cancelled,
-        );
+        team_beams(&mut oracle, &best_pair, share(0.15));
         // With one order, also that pair's joint search: far smaller than the three's; its
         // bounds say nothing about the three.
         if k == 1 && !cancelled() {
@@ -308,15 +304,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     // tightens (the joint search keeps only states that may beat it), and which then gets
     // the rest of the time.
     if m > 1 && k == 1 {
-        team_beam(
-            &mut oracle,
-            kitchen,
-            &lay,
-            &[],
-            target,
-            share(0.15),
-            &cancelled,
-        );
+        team_beams(&mut oracle, &[], share(0.15));
     }
     // A team with one or two orders: the A* over the joint model (every free agent decides, in any
     // order, and may sleep until the next event), under the incumbent. Its model loses no
@@ -433,15 +421,7 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     }
     // The team.
     if m > 1 && !cancelled() {
-        team_beam(
-            &mut oracle,
-            kitchen,
-            &lay,
-            &[],
-            target,
-            deadline,
-            &cancelled,
-        );
+        team_beams(&mut oracle, &[], deadline);
     }
     if oracle
         .best

@@ -86,8 +86,6 @@ const QUICK_STATES: usize = 400_000;
 pub struct Verified {
     /// The answer in the harness's form.
     pub answer: Value,
-    /// The plan's actions with agents and times.
-    pub planned: Planned,
     /// The time of the last serve, the same in both modes.
     pub time: i64,
     /// Replayed in the game's own rules.
@@ -527,7 +525,7 @@ fn judge_joint(
     {
         return true;
     }
-    match judged(kitchen, team, planned, method) {
+    match judged(kitchen, team, &planned, method) {
         Ok(v) => {
             oracle.best = Some(v);
             true
@@ -573,7 +571,7 @@ fn keep_planned(
     {
         return;
     }
-    match judged(kitchen, team, planned, method) {
+    match judged(kitchen, team, &planned, method) {
         Ok(v) => oracle.best = Some(v),
         Err(why) => oracle.refused.push(why),
     }
@@ -584,10 +582,10 @@ fn keep_planned(
 fn judged(
     kitchen: &Kitchen,
     team: &Layout,
-    planned: Planned,
+    planned: &Planned,
     method: &str,
 ) -> Result<Verified, String> {
-    let answer = answer(team, &planned);
+    let answer = answer(team, planned);
     let plan = Plan::from_json(&answer)
         .map_err(|e| format!("{method}: the game cannot read the plan: {e}"))?;
     let replica = sim::simulate(kitchen, &plan, Mode::Replica);
@@ -607,7 +605,6 @@ fn judged(
     let time = replica.oct.max(intended.oct).ceil() as i64;
     Ok(Verified {
         answer,
-        planned,
         time,
         replica,
         intended,

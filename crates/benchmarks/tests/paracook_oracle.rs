@@ -998,4 +998,10 @@ fn the_joint_search_passes_over_plans_the_game_orders_differently() {
     assert!(best.replica.done && best.intended.done);
     assert_eq!(oracle.bound(), 22);
     assert!(!oracle.optimal);
+    let why = oracle.unproven(best.time);
+    assert!(
+        why.starts_with("best plan 23 against the bound 22 (the exact search)"),
+        "{why}"
+    );
+    assert!(why.contains("plans that the game refuses"), "{why}");
 }

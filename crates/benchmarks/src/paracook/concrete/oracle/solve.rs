@@ -127,6 +127,30 @@ impl Oracle {
         self.best.as_ref().map_or(i64::MAX, |b| b.time)
     }
 
+    /// Why a plan of `time` is not proven: the bound, what gave it, and how many of the
+    /// joint search's plans the game refused for the order of turns within an instant
+    /// (more time does not lift a bound those plans hold down).
+    pub fn unproven(&self, time: i64) -> String {
+        let source = if self.searched > self.intended_bound.value {
+            "the exact search"
+        } else {
+            self.intended_bound.argument.name()
+        };
+        let reordered = match self.reordered {
+            0 => String::new(),
+            n => format!(
+                "; the joint search reached {n} plan{} that the game refuses, since it gives \
+                 each cook one turn per instant, and its bound stops at the shortest",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        format!(
+            "best plan {time} against the bound {} ({source}){reordered}; not proven within \
+             the limits",
+            self.bound()
+        )
+    }
+
     /// The proven lower bound on the optimum: the plan's time when proven.
     pub fn bound(&self) -> i64 {
         match (&self.best, self.optimal) {
@@ -630,6 +654,10 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
         .map_err(|e| LoadError::format(here, "source.notes.world", e))?;
     let bound = oracle.bound();
     let states = oracle.states;
+    let unproven = match &oracle.best {
+        Some(best) if !oracle.optimal => Some(oracle.unproven(best.time)),
+        _ => None,
+    };
     Ok(match oracle.best {
         Some(best) => WorldSolution {
             status: if oracle.optimal {
@@ -644,18 +672,7 @@ pub fn solve(instance: &Instance, limits: &Limits) -> Result<WorldSolution, Load
             },
             lower_bound: Some(bound),
             method: best.method.clone(),
-            reason: (!oracle.optimal).then(|| {
-                format!(
-                    "best plan {} against the bound {} ({}); not proven within the limits",
-                    best.time,
-                    bound,
-                    if oracle.searched > oracle.intended_bound.value {
-                        "the exact search"
-                    } else {
-                        oracle.intended_bound.argument.name()
-                    }
-                )
-            }),
+            reason: unproven,
             states,
         },
         None => WorldSolution {

@@ -271,27 +271,23 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
                 keep(&mut oracle, kitchen, &lay, &sub, &pair, &d, "world:tasks");
             }
             // With one order, also the pair's beam search, as for two cooks (the third idle).
-            if k > 1 {
-                if oracle.upper() < before {
-                    best_pair = pair;
+            if k == 1 {
+                let world = KitchenWorld {
+                    restricted: true,
+                    ..KitchenWorld::new(&sub)
+                };
+                let cutoff = oracle.upper();
+                if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.04)), cutoff) {
+                    keep(
+                        &mut oracle,
+                        kitchen,
+                        &lay,
+                        &sub,
+                        &pair,
+                        &d,
+                        "world:beam-team",
+                    );
                 }
-                continue;
-            }
-            let world = KitchenWorld {
-                restricted: true,
-                ..KitchenWorld::new(&sub)
-            };
-            let cutoff = oracle.upper();
-            if let Some((d, _)) = beam(&world, 100, 4, Some(share(0.04)), cutoff) {
-                keep(
-                    &mut oracle,
-                    kitchen,
-                    &lay,
-                    &sub,
-                    &pair,
-                    &d,
-                    "world:beam-team",
-                );
             }
             if oracle.upper() < before {
                 best_pair = pair;
@@ -506,7 +502,8 @@ fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
 }
 
 /// Replays a search's decisions in the model, then the plan in both modes of the game, and
-/// keeps it when both serve every order without an error and it is the shortest so far.
+/// keeps it when both serve every order without an error and it is the shortest so far; a
+/// plan the game refuses is recorded in [`Oracle::refused`].
 /// `cooks` maps the searched kitchen's cooks to the team's (empty: the team itself).
 fn keep(
     oracle: &mut Oracle,
@@ -517,8 +514,12 @@ fn keep(
     d: &[Decision],
     method: &str,
 ) {
-    let planned = renamed(replay(searched, d), cooks);
-    keep_planned(oracle, kitchen, team, planned, method);
+    let Some(planned) = replayed(oracle, replay(searched, d), cooks, method) else {
+        return;
+    };
+    if let Err(why) = offer(oracle, kitchen, team, &planned, method) {
+        oracle.refused.push(why);
+    }
 }
 
 /// A search's plan in the joint model, judged by the game: kept when both modes serve every
@@ -536,34 +537,30 @@ fn judge_joint(
     d: &[Decision],
     method: &str,
 ) -> bool {
-    let Some(planned) = renamed(replay_in(searched, d, true), cooks) else {
+    let Some(planned) = replayed(oracle, replay_in(searched, d, true), cooks, method) else {
+        return false;
+    };
+    let accepted = offer(oracle, kitchen, team, &planned, method).is_ok();
+    if !accepted {
+        oracle.reordered += 1;
+    }
+    accepted
+}
+
+/// The model's replay of a plan with its cooks renamed to the team's; a plan the model
+/// cannot replay (a defect) is recorded in [`Oracle::refused`].
+fn replayed(
+    oracle: &mut Oracle,
+    replay: Option<Planned>,
+    cooks: &[usize],
+    method: &str,
+) -> Option<Planned> {
+    let Some(mut planned) = replay else {
         oracle
             .refused
             .push(format!("{method}: the model does not replay its own plan"));
-        return false;
+        return None;
     };
-    if oracle
-        .best
-        .as_ref()
-        .is_some_and(|b| b.time <= i64::from(planned.time))
-    {
-        return true;
-    }
-    match judged(kitchen, team, &planned, method) {
-        Ok(v) => {
-            oracle.best = Some(v);
-            true
-        }
-        Err(_) => {
-            oracle.reordered += 1;
-            false
-        }
-    }
-}
-
-/// The model's replay of a plan with its cooks renamed to the team's.
-fn renamed(replayed: Option<Planned>, cooks: &[usize]) -> Option<Planned> {
-    let mut planned = replayed?;
     if !cooks.is_empty() {
         for a in &mut planned.actions {
             a.0 = cooks[a.0 as usize] as u8;
@@ -572,33 +569,24 @@ fn renamed(replayed: Option<Planned>, cooks: &[usize]) -> Option<Planned> {
     Some(planned)
 }
 
-/// Keeps a plan the model replayed when both modes of the game serve every order without an
-/// error and it is the shortest so far; a plan the model cannot replay, or the game
-/// refuses, is recorded in [`Oracle::refused`].
-fn keep_planned(
+/// Keeps a plan the game replays in both modes when it is the shortest so far; a plan no
+/// shorter than the best is left unjudged. The reason when a mode refuses it.
+fn offer(
     oracle: &mut Oracle,
     kitchen: &Kitchen,
     team: &Layout,
-    planned: Option<Planned>,
+    planned: &Planned,
     method: &str,
-) {
-    let Some(planned) = planned else {
-        oracle
-            .refused
-            .push(format!("{method}: the model does not replay its own plan"));
-        return;
-    };
+) -> Result<(), String> {
     if oracle
         .best
         .as_ref()
         .is_some_and(|b| b.time <= i64::from(planned.time))
     {
-        return;
+        return Ok(());
     }
-    match judged(kitchen, team, &planned, method) {
-        Ok(v) => oracle.best = Some(v),
-        Err(why) => oracle.refused.push(why),
-    }
+    oracle.best = Some(judged(kitchen, team, planned, method)?);
+    Ok(())
 }
 
 /// A plan in the harness's answer form, replayed in both modes of the game; the reason

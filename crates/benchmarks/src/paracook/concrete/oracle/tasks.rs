@@ -1,17 +1,20 @@
 //! A planner at the level of recipe tasks, for any number of cooks: each unit a dish needs
-//! is one task (fetch it, chop it, put it on its dish's plate or into cookware), each dish
-//! one more (take its plate to the cookware it waits in, then to the window), each plate
-//! that must be used twice one more (fetch it dirty, wash it, put it where its next dish is
-//! assembled). A free cook takes the ready task that comes first in a priority list (walking
-//! distance weighed in) and carries it out alone, step by step, in the planner's model of the
-//! game; boards, cookware and the sink are reserved by the task that uses them, so steps in
-//! flight never collide.
+//! is one task (fetch it, chop it, put it on its dish's plate, into cookware, or on a table
+//! or its board for the plate to take on its way), each dish one more (take its plate past
+//! the cookware, boards and tables its units wait at, then to the window), each plate that
+//! must be used twice one more (fetch it dirty, wash it, put it where its next dish is
+//! assembled, or serve that dish at once if only the plate was missing). A free cook takes
+//! the ready task that comes first in a priority list (walking distance weighed in) and
+//! carries it out alone, step by step, in the planner's model of the game; boards, tables,
+//! cookware and the sink are reserved for the task that uses them (a board from when the
+//! task is taken, or from when its unit is in hand), so steps in flight never collide.
 //!
 //! Why tasks and not single moves: with several cooks the move-level searches lose their way
 //! among interleavings, while a handful of priority lists already give plans a cook would
 //! write. One rollout costs microseconds, so the planner tries several priority rules, then
 //! improves the best by local moves (a task given to another cook, two priorities swapped,
-//! one moved) and random restarts within its time. It proves nothing; its plans count only
+//! one moved, where a unit waits) and starts again from random priorities when the moves
+//! stop finding shorter plans, within its time. It proves nothing; its plans count only
 //! once the game's rules replay them (the oracle's driver does).
 
 use std::time::Instant;
@@ -33,6 +36,18 @@ enum Route {
     Pan,
     /// Dispenser, pot on a stove.
     Pot,
+}
+
+/// Where a unit waits for its dish's plate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leave {
+    /// It is put on the plate itself.
+    Plate,
+    /// A chopped unit stays on its board, and the plate comes to take it there.
+    Board,
+    /// It is put on a free table, and the plate comes to take it there: the unit can be
+    /// made before its plate is back from the sink, and its board is free at once.
+    Table,
 }
 
 /// One unit of one order.
@@ -61,6 +76,8 @@ pub struct Tasks {
     tasks: Vec<Task>,
     /// Stations holding a clean plate at the start.
     plates: Vec<usize>,
+    /// The other tables, where units may wait for their plates.
+    tables: Vec<usize>,
 }
 
 impl Tasks {
@@ -116,10 +133,15 @@ impl Tasks {
         let mut tasks: Vec<Task> = (0..units.len()).map(Task::Unit).collect();
         tasks.extend((0..k).map(Task::Collect));
         tasks.extend((plates.len()..k).map(Task::Wash));
+        let tables = lay
+            .of_kind(StationKind::Table)
+            .filter(|s| !plates.contains(s))
+            .collect();
         Some(Tasks {
             units,
             tasks,
             plates,
+            tables,
         })
     }
 
@@ -171,8 +193,12 @@ pub struct Params {
     ahead: usize,
     /// Which of the starting plates each of the first orders uses (a rotation).
     rotate: usize,
-    /// Per task: a chopped unit stays on its board, and the plate comes to take it there.
-    scoop: Vec<bool>,
+    /// Per task: where its unit waits for the plate.
+    leave: Vec<Leave>,
+    /// A unit's board is chosen and reserved once the unit is in hand, not when its task is
+    /// taken: where one board serves every dish well, the cooks then share it, one fetching
+    /// while another chops, instead of one waiting for the whole task before it.
+    late: bool,
 }
 
 /// What a task is at.
@@ -198,7 +224,9 @@ struct Book {
     stage: Vec<Stage>,
     board_of: Vec<Option<usize>>,
     ware_of: Vec<Option<usize>>,
+    /// The unit each board (or, for a unit left on a table, that table) is kept for.
     board_owner: Vec<Option<usize>>,
+    table_of: Vec<Option<usize>>,
     ware_owner: Vec<Option<usize>>,
     sink_owner: Vec<bool>,
     sink_of: Vec<Option<usize>>,
@@ -279,6 +307,47 @@ impl Roll<'_> {
             .min_by_key(|&d| (state.places[d].is_some(), self.nearest(from, d)))
     }
 
+    /// The board for unit `u`: of the free ones (no owner, nothing on it; every one unless
+    /// `free`), the one nearest the way on to its plate or the stoves, `to(s)` being the walk
+    /// to board `s`.
+    fn board(
+        &self,
+        b: &Book,
+        state: &State,
+        u: usize,
+        to: impl Fn(usize) -> i32,
+        free: bool,
+    ) -> Option<usize> {
+        let unit = self.t.units[u];
+        let site = b.site[unit.order];
+        let onward = |s: usize| match unit.route {
+            Route::Chop => self.between(s, site),
+            _ => self
+                .lay
+                .of_kind(StationKind::Stove)
+                .map(|st| self.between(s, st))
+                .min()
+                .unwrap_or(0),
+        };
+        self.lay
+            .of_kind(StationKind::Board)
+            .filter(|&s| !free || (b.board_owner[s].is_none() && state.places[s].is_none()))
+            .min_by_key(|&s| to(s) + onward(s))
+    }
+
+    /// The table for unit `u` to wait on for its plate: of the free ones (no owner, nothing
+    /// on it; every one unless `free`), the nearest on the way from `from` to the window the
+    /// plate will go to. Tables that start with a plate are left to the plates.
+    fn table(&self, b: &Book, state: &State, u: usize, from: u8, free: bool) -> Option<usize> {
+        let window = self.window_near(b.site[self.t.units[u].order]);
+        self.t
+            .tables
+            .iter()
+            .copied()
+            .filter(|&s| !free || (b.board_owner[s].is_none() && state.places[s].is_none()))
+            .min_by_key(|&s| self.nearest(from, s) + window.map_or(0, |w| self.between(s, w)))
+    }
+
     fn units_of(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
         (0..self.t.units.len()).filter(move |&u| self.t.units[u].order == j)
     }
@@ -301,12 +370,31 @@ impl Roll<'_> {
                 let board = b.board_of[u];
                 let ware = b.ware_of[u];
                 let window = self.window_near(site);
-                let to_plate = Step {
+                let leave = self.p.leave[task];
+                let plate = Step {
                     station: site,
                     then: Then::Interact,
                     ready: b.plate_ready[unit.order]
                         && matches!(state.places[site], Some(Item::Plate(_))),
                     next: window,
+                };
+                // Where the unit goes to wait for the plate, or the plate itself.
+                let to_plate = || match (leave, b.table_of[u]) {
+                    (Leave::Table, Some(table)) => Some(Step {
+                        station: table,
+                        then: Then::Interact,
+                        ready: state.places[table].is_none(),
+                        next: None,
+                    }),
+                    // Every table taken: the plate if it is there, else wait at the best
+                    // table.
+                    (Leave::Table, None) if !plate.ready => Some(Step {
+                        station: self.table(b, state, u, from, false)?,
+                        then: Then::Interact,
+                        ready: false,
+                        next: None,
+                    }),
+                    _ => Some(plate),
                 };
                 let to_ware = |s: usize| Step {
                     station: s,
@@ -315,7 +403,7 @@ impl Roll<'_> {
                     next: None,
                 };
                 let first_next = match unit.route {
-                    Route::Raw => Some(site),
+                    Route::Raw => to_plate().map(|s| s.station),
                     Route::Chop | Route::Pan => board,
                     Route::Pot => ware,
                 };
@@ -329,15 +417,24 @@ impl Roll<'_> {
                     });
                 }
                 match (unit.route, step) {
-                    (Route::Chop, 3 | 4) if self.p.scoop[task] => None,
-                    (Route::Raw, 1) => Some(to_plate),
+                    (Route::Chop, 3 | 4) if leave == Leave::Board => None,
+                    (Route::Raw, 1) => to_plate(),
                     (Route::Pot, 1) => Some(to_ware(ware?)),
-                    (Route::Chop | Route::Pan, 1) => Some(Step {
-                        station: board?,
-                        then: Then::Interact,
-                        ready: state.places[board?].is_none() && !busy(board?),
-                        next: board,
-                    }),
+                    (Route::Chop | Route::Pan, 1) => match board {
+                        Some(board) => Some(Step {
+                            station: board,
+                            then: Then::Interact,
+                            ready: state.places[board].is_none() && !busy(board),
+                            next: Some(board),
+                        }),
+                        // Chosen late, and every board taken: wait at the best of them.
+                        None => Some(Step {
+                            station: self.board(b, state, u, |s| self.nearest(from, s), false)?,
+                            then: Then::Interact,
+                            ready: false,
+                            next: None,
+                        }),
+                    },
                     (Route::Chop | Route::Pan, 2) => Some(Step {
                         station: board?,
                         then: Then::Process,
@@ -354,7 +451,7 @@ impl Roll<'_> {
                             ware
                         },
                     }),
-                    (Route::Chop, 4) => Some(to_plate),
+                    (Route::Chop, 4) => to_plate(),
                     (Route::Pan, 4) => Some(to_ware(ware?)),
                     _ => None,
                 }
@@ -369,16 +466,19 @@ impl Roll<'_> {
                         next: self.window_near(site),
                     });
                 }
-                // The cookware and boards still holding this order's units, nearest first;
-                // then the window.
-                let wares: Vec<usize> = (0..lay.stations.len())
-                    .filter(|&s| {
-                        b.ware_owner[s] == Some(j)
-                            || b.board_owner[s].is_some_and(|u| {
-                                self.t.units[u].order == j && self.p.scoop[self.task_of(u)]
-                            })
-                    })
+                // The cookware, boards and tables still holding this order's units, nearest
+                // first; then the window.
+                let mut wares: Vec<usize> = (0..lay.stations.len())
+                    .filter(|&s| b.ware_owner[s] == Some(j))
                     .collect();
+                for u in self.units_of(j) {
+                    let waits = match self.p.leave[self.task_of(u)] {
+                        Leave::Plate => None,
+                        Leave::Board => b.board_of[u],
+                        Leave::Table => b.table_of[u],
+                    };
+                    wares.extend(waits.filter(|&s| b.board_owner[s] == Some(u)));
+                }
                 if let Some(&s) = wares.iter().min_by_key(|&&s| self.nearest(from, s)) {
                     let cooked = match state.places[s] {
                         Some(Item::Ware(_, bag, left)) => {
@@ -386,7 +486,7 @@ impl Roll<'_> {
                                 && !bag.is_empty()
                                 && bag.units().all(|(_, c)| c == Cut::Cooked)
                         }
-                        Some(Item::Food(_, Cut::Chopped)) => !busy(s),
+                        Some(Item::Food(..)) => !busy(s),
                         _ => false,
                     };
                     return Some(Step {
@@ -502,6 +602,26 @@ impl Roll<'_> {
             }
         }
         b.cooks[i] = Some(d);
+        // A washed plate in hand whose order waits only for it: its cook serves it at once,
+        // taking the units from where they wait, rather than leave it for another to fetch.
+        if let Task::Wash(j) = self.t.tasks[d.task] {
+            let collect = self.collect_of(j);
+            if d.step == 4
+                && b.stage[collect] == Stage::Open
+                && self.p.cook[collect].is_none_or(|c| c as usize == i)
+                && self.collectable(b, j)
+            {
+                b.stage[d.task] = Stage::Done;
+                b.plate_ready[j] = true;
+                b.stage[collect] = Stage::Taken;
+                b.cooks[i] = Some(Doing {
+                    task: collect,
+                    step: 1,
+                    sent: None,
+                });
+                return;
+            }
+        }
         if self.step(b, state, i, d.task, d.step).is_none() {
             b.stage[d.task] = Stage::Done;
             if let Task::Wash(j) = self.t.tasks[d.task] {
@@ -509,6 +629,27 @@ impl Roll<'_> {
             }
             b.cooks[i] = None;
         }
+    }
+
+    /// Whether order `j`'s units are all where its plate takes them and the order before
+    /// it is being served: all its collect waits for besides a plate.
+    fn collectable(&self, b: &Book, j: usize) -> bool {
+        let units_done = self
+            .units_of(j)
+            .all(|u| b.stage[self.task_of(u)] == Stage::Done);
+        let before = j == 0 || b.stage[self.collect_of(j - 1)] != Stage::Open;
+        units_done && before
+    }
+
+    /// The task collecting order `j` (the collects follow the units).
+    fn collect_of(&self, j: usize) -> usize {
+        self.t.units.len() + j
+    }
+
+    /// The task washing the plate of order `j`, if it needs one (the washes come last).
+    fn wash_of(&self, j: usize) -> Option<usize> {
+        let (k, p) = (self.lay.orders.len(), self.t.plates.len());
+        (j >= p).then(|| self.t.units.len() + k + j - p)
     }
 
     /// Whether task `t` can be taken now; reserves what it needs when `take`.
@@ -523,34 +664,33 @@ impl Roll<'_> {
                 if unit.order > served + self.p.ahead {
                     return false;
                 }
+                // A unit that waits on a table needs a free table if its plate is not there.
+                let table_free = self.p.leave[t] == Leave::Table
+                    && self
+                        .t
+                        .tables
+                        .iter()
+                        .any(|&s| b.board_owner[s].is_none() && state.places[s].is_none());
                 if matches!(unit.route, Route::Raw | Route::Chop)
+                    && !table_free
                     && !b.plate_ready[unit.order]
-                    && !(0..self.t.tasks.len()).any(|w| {
-                        self.t.tasks[w] == Task::Wash(unit.order) && b.stage[w] != Stage::Open
-                    })
+                    && !self
+                        .wash_of(unit.order)
+                        .is_some_and(|w| b.stage[w] != Stage::Open)
                 {
                     return false;
                 }
                 let disp = self.lay.dispensers_of(unit.food).next();
                 let site = b.site[unit.order];
-                let board = if matches!(unit.route, Route::Chop | Route::Pan) {
-                    // The free board nearest the way from the dispenser on to the plate or
-                    // the stoves.
-                    let onward = |s: usize| match unit.route {
-                        Route::Chop => self.between(s, site),
-                        _ => self
-                            .lay
-                            .of_kind(StationKind::Stove)
-                            .map(|st| self.between(s, st))
-                            .min()
-                            .unwrap_or(0),
-                    };
-                    match self
-                        .lay
-                        .of_kind(StationKind::Board)
-                        .filter(|&s| b.board_owner[s].is_none() && state.places[s].is_none())
-                        .min_by_key(|&s| disp.map_or(0, |d| self.between(d, s)) + onward(s))
-                    {
+                let board = if matches!(unit.route, Route::Chop | Route::Pan) && !self.p.late {
+                    // The free board nearest the way from the dispenser on.
+                    match self.board(
+                        b,
+                        state,
+                        u,
+                        |s| disp.map_or(0, |d| self.between(d, s)),
+                        true,
+                    ) {
                         Some(s) => Some(s),
                         None => return false,
                     }
@@ -604,36 +744,12 @@ impl Roll<'_> {
                 }
                 true
             }
-            Task::Collect(j) => {
-                let units_done = self.units_of(j).all(|u| {
-                    let task = self.t.tasks.iter().position(|&x| x == Task::Unit(u));
-                    task.is_some_and(|x| b.stage[x] == Stage::Done)
-                });
-                let before = j == 0
-                    || self
-                        .t
-                        .tasks
-                        .iter()
-                        .position(|&x| x == Task::Collect(j - 1))
-                        .is_some_and(|x| b.stage[x] != Stage::Open);
-                units_done && before && b.plate_ready[j]
-            }
+            Task::Collect(j) => self.collectable(b, j) && b.plate_ready[j],
             Task::Wash(j) => {
                 let p = self.t.plates.len();
-                let collected = (0..=j - p).all(|c| {
-                    self.t
-                        .tasks
-                        .iter()
-                        .position(|&x| x == Task::Collect(c))
-                        .is_some_and(|x| b.stage[x] != Stage::Open)
-                });
-                let earlier = (p..j).all(|w| {
-                    self.t
-                        .tasks
-                        .iter()
-                        .position(|&x| x == Task::Wash(w))
-                        .is_some_and(|x| b.stage[x] != Stage::Open)
-                });
+                let collected = (0..=j - p).all(|c| b.stage[self.collect_of(c)] != Stage::Open);
+                let earlier =
+                    (p..j).all(|w| self.wash_of(w).is_some_and(|x| b.stage[x] != Stage::Open));
                 let sink = self
                     .lay
                     .of_kind(StationKind::Sink)
@@ -700,6 +816,25 @@ impl Roll<'_> {
         let Some(mut doing) = b.cooks[i] else {
             return wait;
         };
+        if let Task::Unit(u) = self.t.tasks[doing.task] {
+            let route = self.t.units[u].route;
+            // A board chosen late: the best free one once the unit is in hand.
+            let chops = matches!(route, Route::Chop | Route::Pan);
+            if chops && doing.step == 1 && b.board_of[u].is_none() {
+                if let Some(s) = self.board(b, state, u, |s| self.nearest(agent.cell, s), true) {
+                    b.board_of[u] = Some(s);
+                    b.board_owner[s] = Some(u);
+                }
+            }
+            // A table to wait on, chosen once the unit is ready for it.
+            let last = matches!((route, doing.step), (Route::Raw, 1) | (Route::Chop, 4));
+            if last && self.p.leave[doing.task] == Leave::Table && b.table_of[u].is_none() {
+                if let Some(s) = self.table(b, state, u, agent.cell, true) {
+                    b.table_of[u] = Some(s);
+                    b.board_owner[s] = Some(u);
+                }
+            }
+        }
         let Some(step) = self.step(b, state, i, doing.task, doing.step) else {
             return wait;
         };
@@ -743,6 +878,10 @@ impl Roll<'_> {
     }
 }
 
+/// Local moves in a row without a shorter plan after which the improvement starts again
+/// from random priorities (the best plans found stay found).
+const RESTART: usize = 5_000;
+
 /// One rollout: the decisions and the time of the last serve, or `None` when the cooks get
 /// stuck or pass `cap`.
 fn rollout(lay: &Layout, t: &Tasks, p: &Params, cap: i32) -> Option<(Vec<Decision>, i32)> {
@@ -766,6 +905,7 @@ fn rollout(lay: &Layout, t: &Tasks, p: &Params, cap: i32) -> Option<(Vec<Decisio
         board_of: vec![None; t.units.len()],
         ware_of: vec![None; t.units.len()],
         board_owner: vec![None; n],
+        table_of: vec![None; t.units.len()],
         ware_owner: vec![None; n],
         sink_owner: vec![false; n],
         sink_of: vec![None; t.tasks.len()],
@@ -823,30 +963,41 @@ pub fn plan(
     let mut cap = 4000;
     let mut best: Option<(Params, i32)> = None;
     let mut tries = 0;
+    let mut stale = 0;
     let consider = |p: Params,
                     found: &mut Vec<(Vec<Decision>, i32)>,
                     best: &mut Option<(Params, i32)>,
                     cap: &mut i32| {
         let Some(r) = rollout(lay, &t, &p, *cap) else {
-            return;
+            return false;
         };
         let time = r.1;
+        let shorter = best.as_ref().is_none_or(|(_, b)| time < *b);
         if best.as_ref().is_none_or(|(_, b)| time <= *b) {
             *best = Some((p, time));
-            *cap = time + time / 2 + 20;
+            *cap = (*cap).min(time + time / 2 + 20);
         }
         if !found.iter().any(|f| f.1 == time) {
             found.push(r);
             found.sort_by_key(|f| f.1);
             found.truncate(keep);
         }
+        shorter
     };
-    // The rules: priorities × walking weights × how far ahead × plate rotations.
+    // Where units may wait for their plates: on tables only where there are free ones.
+    let leaves: &[Leave] = if t.tables.is_empty() {
+        &[Leave::Plate, Leave::Board]
+    } else {
+        &[Leave::Plate, Leave::Board, Leave::Table]
+    };
+    // The rules: priorities × walking weights × how far ahead × plate rotations × where
+    // units wait × when boards are chosen.
     for rule in 0..2 {
         for walk in [0.0, 0.3, 1.0, 3.0] {
             for ahead in [0, 1, k] {
-                for (rotate, scoop) in
-                    (0..t.plates.len().min(2)).flat_map(|r| [(r, false), (r, true)])
+                for (rotate, &leave, late) in (0..t.plates.len().min(2))
+                    .flat_map(|r| leaves.iter().map(move |l| (r, l)))
+                    .flat_map(|(r, l)| [(r, l, false), (r, l, true)])
                 {
                     let p = Params {
                         prio: t.rule(rule),
@@ -854,7 +1005,8 @@ pub fn plan(
                         walk,
                         ahead,
                         rotate,
-                        scoop: vec![scoop; t.len()],
+                        leave: vec![leave; t.len()],
+                        late,
                     };
                     tries += 1;
                     consider(p, &mut found, &mut best, &mut cap);
@@ -869,7 +1021,7 @@ pub fn plan(
             Some((b, _)) if rng.random_bool(0.9) => {
                 let mut p = b.clone();
                 let n = p.prio.len();
-                match rng.random_range(0..6) {
+                match rng.random_range(0..7) {
                     0 if m > 1 => {
                         let task = rng.random_range(0..n);
                         p.cook[task] = if rng.random_bool(0.3) {
@@ -888,9 +1040,10 @@ pub fn plan(
                     }
                     3 => {
                         let a = rng.random_range(0..n);
-                        p.scoop[a] = !p.scoop[a];
+                        p.leave[a] = leaves[rng.random_range(0..leaves.len())];
                     }
                     4 => p.walk = [0.0, 0.3, 1.0, 3.0][rng.random_range(0..4)],
+                    5 => p.late = !p.late,
                     _ => p.ahead = rng.random_range(0..=k),
                 }
                 p
@@ -907,11 +1060,86 @@ pub fn plan(
                     walk: [0.0, 0.3, 1.0, 3.0][rng.random_range(0..4)],
                     ahead: rng.random_range(0..=k),
                     rotate: rng.random_range(0..t.plates.len()),
-                    scoop: (0..t.len()).map(|_| rng.random_bool(0.5)).collect(),
+                    leave: (0..t.len())
+                        .map(|_| leaves[rng.random_range(0..leaves.len())])
+                        .collect(),
+                    late: rng.random_bool(0.5),
                 }
             }
         };
-        consider(p, &mut found, &mut best, &mut cap);
+        if consider(p, &mut found, &mut best, &mut cap) {
+            stale = 0;
+        } else {
+            stale += 1;
+        }
+        if stale > RESTART {
+            best = None;
+            stale = 0;
+        }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paracook::concrete::checkout::read_checkout;
+    use crate::paracook::concrete::oracle::{answer, replay};
+    use crate::paracook::concrete::sim::{simulate, Mode, Plan};
+    use crate::paracook::concrete::tests::upstream;
+
+    /// Each place a unit may wait for its plate, with boards chosen when a task is taken or
+    /// once its unit is in hand, gives plans the game serves in both modes at the time the
+    /// model gives them, on the seed-84 team kitchens with three orders (whose third order
+    /// waits for a washed plate, which its washer may serve at once).
+    #[test]
+    fn every_place_to_wait_and_every_board_choice_gives_plans_the_game_serves() {
+        let Some(root) = upstream() else { return };
+        let kitchens = read_checkout(&root).unwrap();
+        let variants = [Leave::Plate, Leave::Board, Leave::Table]
+            .into_iter()
+            .flat_map(|leave| [(leave, false), (leave, true)]);
+        let mut served: Vec<usize> = vec![0; 6];
+        let mut tried = 0;
+        for k in kitchens
+            .iter()
+            .filter(|k| k.seed == 84 && k.agents() > 1 && k.orders.len() == 3)
+        {
+            let lay = Layout::of_kitchen(k).unwrap();
+            let t = Tasks::new(&lay).unwrap();
+            tried += 1;
+            for (v, (leave, late)) in variants.clone().enumerate() {
+                let p = Params {
+                    prio: t.rule(0),
+                    cook: vec![None; t.len()],
+                    walk: 0.3,
+                    ahead: 1,
+                    rotate: 0,
+                    leave: vec![leave; t.len()],
+                    late,
+                };
+                let Some((d, time)) = rollout(&lay, &t, &p, 4000) else {
+                    continue;
+                };
+                let planned = replay(&lay, &d).expect("the model replays its own plan");
+                assert_eq!(planned.time, time, "{} {leave:?} {late}", k.key);
+                let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
+                for mode in [Mode::Replica, Mode::Intended] {
+                    let out = simulate(k, &plan, mode);
+                    assert!(
+                        out.done,
+                        "{} {leave:?} {late} {mode:?}: {:?}",
+                        k.key, out.error
+                    );
+                    assert_eq!(out.oct, f64::from(time), "{} {leave:?} {late}", k.key);
+                }
+                served[v] += 1;
+            }
+        }
+        assert_eq!(tried, 12);
+        assert!(
+            served.iter().all(|&n| n >= 10),
+            "plans per variant: {served:?}"
+        );
+    }
 }

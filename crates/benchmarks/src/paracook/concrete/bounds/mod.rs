@@ -45,6 +45,10 @@
 //! stations it must still reach (dispensers of foods the kitchen lacks, a board, a stove, the
 //! sink and the return), all on its one route to the window, plus its chops and washes.
 //!
+//! The instance's bound takes the orders one prefix at a time: a plan's first `j` serves
+//! are a plan for the first `j` orders alone, so the `j`-th serve is no sooner than their
+//! bound, which the plate cycle carries on to the orders that reuse its plate.
+//!
 //! Under the game's own clock (the replica mode) cooking can be credited off the stove and
 //! between batches, so the unit chains there leave out the cooking times; cookware energy
 //! still holds. Every bound is the larger of the arguments, and the instance bound is the
@@ -85,6 +89,9 @@ pub enum Argument {
     Visits,
     /// A lone cook's route through the stations it must still reach.
     Walk,
+    /// A search's bound on the kitchen's first orders alone, carried on to the later ones by
+    /// the plate cycle and first-in first-out serving.
+    Orders,
 }
 
 impl Argument {
@@ -98,6 +105,7 @@ impl Argument {
             Argument::Route => "route",
             Argument::Visits => "visits",
             Argument::Walk => "walk",
+            Argument::Orders => "the first orders' search",
         }
     }
 }
@@ -386,6 +394,12 @@ impl Estimator {
     /// their chains' lengths: no bound, but a measure of the work left that every useful step
     /// lowers, which the beam search ranks by.
     pub fn estimate(&self, lay: &Layout, state: &State) -> (Bound, i64) {
+        self.estimate_with(lay, state, &[])
+    }
+
+    /// [`Estimator::estimate`] where the `j`-th order still to serve is known to be served no
+    /// sooner than `floors[j]` from `state` (as far as `floors` goes).
+    fn estimate_with(&self, lay: &Layout, state: &State, floors: &[i32]) -> (Bound, i64) {
         let left = &lay.orders[state.served as usize..];
         if left.is_empty() {
             return (
@@ -551,7 +565,10 @@ impl Estimator {
             } else {
                 FAR
             };
-            with_plates = with_plates.max(units).max(plate);
+            with_plates = with_plates
+                .max(units)
+                .max(plate)
+                .max(floors.get(j).copied().unwrap_or(0));
             serves.push(with_plates);
         }
         // Cookware energy: fresh units for pans and pots, one after another per cookware.
@@ -784,18 +801,54 @@ impl Estimator {
 
 /// The instance's lower bound under the intended rules and under the game's clock: the
 /// largest of what the arguments give at the start (a reference plan must pass both).
+///
+/// The orders are bounded one prefix at a time: the first `j` orders served form a plan for
+/// the same kitchen with only those orders (the window looks at the first order left alone,
+/// so nothing before the `j`-th serve depends on the orders after it), so the `j`-th serve is
+/// no sooner than that kitchen's bound, and the plate cycle and first-in first-out serving
+/// carry it on to the later serves.
 pub fn instance_bound(lay: &Layout) -> (Bound, Bound) {
-    let start = State::initial(lay);
+    instance_bound_with(lay, &[])
+}
+
+/// [`instance_bound`] where `searched[j]` is a bound on the first `j + 1` orders alone under
+/// the intended rules, such as a search proved (the game's clock gets none of them).
+pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
     let with_route = |rules: Rules| {
-        let est = Estimator::new(lay, rules);
-        let bound = est.remaining(lay, &start);
-        match est.route(lay) {
-            Some(value) if i64::from(value) > bound.value => Bound {
-                value: i64::from(value),
-                argument: Argument::Route,
-            },
-            _ => bound,
+        let mut floors: Vec<i32> = Vec::new();
+        let mut bound = Bound {
+            value: 0,
+            argument: Argument::Chains,
+        };
+        for j in 1..=lay.orders.len() {
+            let prefix = lay.first_orders(j);
+            let est = Estimator::new(&prefix, rules);
+            let start = State::initial(&prefix);
+            let mut next = est.estimate_with(&prefix, &start, &floors).0;
+            if let Some(value) = est.route(&prefix).filter(|&v| i64::from(v) > next.value) {
+                next = Bound {
+                    value: i64::from(value),
+                    argument: Argument::Route,
+                };
+            }
+            let proved = match rules {
+                Rules::Intended => searched.get(j - 1).copied().unwrap_or(0),
+                Rules::Replica => 0,
+            };
+            if proved > next.value {
+                next = Bound {
+                    value: proved,
+                    argument: Argument::Orders,
+                };
+            }
+            // No higher than the prefix before: that prefix's bound, by its own argument.
+            if next.value <= bound.value {
+                next = bound;
+            }
+            floors.push(next.value as i32);
+            bound = next;
         }
+        bound
     };
     (with_route(Rules::Intended), with_route(Rules::Replica))
 }

@@ -2,6 +2,9 @@
 //! game's rules in both modes before it counts, the shortest kept.
 //!
 //! The searches, in order:
+//! - **the first order alone** (several orders, one or two cooks): an exact search's bound
+//!   on it holds for the first serve, and the plate cycle carries it on to the orders that
+//!   reuse its plate (a bound only: a plan for one order is none for the kitchen);
 //! - **the task planner** (any team): priority rules over recipe tasks and local moves;
 //! - **the search ranked by the work left** (one cook, one order): a quick plan, most often
 //!   the optimum, which the A* below then only has to prove (it does not prove it sooner,
@@ -64,7 +67,7 @@ use super::rolling::rolling;
 use super::tasks;
 use super::world::KitchenWorld;
 use super::{answer, replay, replay_in, Planned};
-use crate::paracook::concrete::bounds::{instance_bound, Bound};
+use crate::paracook::concrete::bounds::{instance_bound_with, Bound};
 use crate::paracook::concrete::replay::schedule_of;
 use crate::paracook::concrete::sim::{self, Mode, Plan};
 use crate::paracook::concrete::Kitchen;
@@ -166,7 +169,34 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let budget = limits.time.unwrap_or(DEFAULT_TIME);
     let deadline = started + budget;
     let lay = Layout::of_kitchen(kitchen)?;
-    let (intended_bound, replica_bound) = instance_bound(&lay);
+    let m = lay.agents.len();
+    let k = lay.orders.len();
+    let share = |part: f64| deadline.min(Instant::now() + budget.mul_f64(part));
+    // The first order alone, with several: the exact search's bound on it holds for the
+    // first serve, which the plate cycle carries on to the later orders (one cook's search
+    // ends on most kitchens; a pair's bound rises fast; three cooks' rarely passes the
+    // arguments' within such a share).
+    let mut searched_first = Vec::new();
+    if k > 1 && m <= 2 {
+        let first = lay.first_orders(1);
+        let world = if m == 1 {
+            KitchenWorld::new(&first)
+        } else {
+            KitchenWorld::joint(&first)
+        };
+        let caps = Limits {
+            max_states: limits.max_states.min(MAX_STATES),
+            time: Some(share(0.1).saturating_duration_since(Instant::now())),
+            known_bound: 0,
+            cancel: limits.cancel.clone(),
+        };
+        searched_first.push(match search_below(&world, &caps, i64::MAX) {
+            Search::Optimal(p) => p.cost,
+            Search::Feasible { bound, .. } | Search::Unknown { bound } => bound,
+            Search::Infeasible => 0,
+        });
+    }
+    let (intended_bound, replica_bound) = instance_bound_with(&lay, &searched_first);
     let target = intended_bound.value.max(limits.known_bound);
     let mut oracle = Oracle {
         best: None,
@@ -179,9 +209,6 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         searched: 0,
     };
     let cancelled = || limits.cancel.as_ref().is_some_and(|c| c()) || Instant::now() >= deadline;
-    let m = lay.agents.len();
-    let k = lay.orders.len();
-    let share = |part: f64| deadline.min(Instant::now() + budget.mul_f64(part));
     // An A*'s limits: the state cap, `part` of the budget, the bound it may stop at.
     let astar_limits = |part: f64| Limits {
         max_states: limits.max_states.min(MAX_STATES),

@@ -155,6 +155,14 @@ impl Tasks {
         self.tasks.is_empty()
     }
 
+    /// The order task `t` is for.
+    fn order(&self, t: usize) -> usize {
+        match self.tasks[t] {
+            Task::Unit(u) => self.units[u].order,
+            Task::Collect(j) | Task::Wash(j) => j,
+        }
+    }
+
     /// A priority rule: lower first. `Critical` puts the long chains (pans, then pots, then
     /// chopping) first within each order; `Fifo` keeps the recipe's order.
     fn rule(&self, rule: usize) -> Vec<f64> {
@@ -226,6 +234,7 @@ struct Book {
     ware_of: Vec<Option<usize>>,
     /// The unit each board (or, for a unit left on a table, that table) is kept for.
     board_owner: Vec<Option<usize>>,
+    /// The table each unit waits on for its plate, once chosen.
     table_of: Vec<Option<usize>>,
     ware_owner: Vec<Option<usize>>,
     sink_owner: Vec<bool>,
@@ -1021,7 +1030,7 @@ pub fn plan(
             Some((b, _)) if rng.random_bool(0.9) => {
                 let mut p = b.clone();
                 let n = p.prio.len();
-                match rng.random_range(0..7) {
+                match rng.random_range(0..8) {
                     0 if m > 1 => {
                         let task = rng.random_range(0..n);
                         p.cook[task] = if rng.random_bool(0.3) {
@@ -1044,6 +1053,14 @@ pub fn plan(
                     }
                     4 => p.walk = [0.0, 0.3, 1.0, 3.0][rng.random_range(0..4)],
                     5 => p.late = !p.late,
+                    6 if m > 1 => {
+                        // A whole order to one cook (or to any).
+                        let j = rng.random_range(0..k);
+                        let cook = rng.random_bool(0.8).then(|| rng.random_range(0..m) as u8);
+                        for task in (0..n).filter(|&x| t.order(x) == j) {
+                            p.cook[task] = cook;
+                        }
+                    }
                     _ => p.ahead = rng.random_range(0..=k),
                 }
                 p

@@ -172,6 +172,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     let m = lay.agents.len();
     let k = lay.orders.len();
     let share = |part: f64| deadline.min(Instant::now() + budget.mul_f64(part));
+    // An A*'s limits: the state cap, `part` of the budget, the bound it may stop at.
+    let search_limits = |part: f64, known_bound: i64| Limits {
+        max_states: limits.max_states.min(MAX_STATES),
+        time: Some(share(part).saturating_duration_since(Instant::now())),
+        known_bound,
+        cancel: limits.cancel.clone(),
+    };
     // The first order alone, with several: the exact search's bound on it holds for the
     // first serve, which the plate cycle carries on to the later orders (one cook's search
     // ends on most kitchens; a pair's bound rises fast; three cooks' rarely passes the
@@ -184,17 +191,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         } else {
             KitchenWorld::joint(&first)
         };
-        let caps = Limits {
-            max_states: limits.max_states.min(MAX_STATES),
-            time: Some(share(0.1).saturating_duration_since(Instant::now())),
-            known_bound: 0,
-            cancel: limits.cancel.clone(),
-        };
-        searched_first.push(match search_below(&world, &caps, i64::MAX) {
-            Search::Optimal(p) => p.cost,
-            Search::Feasible { bound, .. } | Search::Unknown { bound } => bound,
-            Search::Infeasible => 0,
-        });
+        searched_first.push(
+            match search_below(&world, &search_limits(0.1, 0), i64::MAX) {
+                Search::Optimal(p) => p.cost,
+                Search::Feasible { bound, .. } | Search::Unknown { bound } => bound,
+                Search::Infeasible => 0,
+            },
+        );
     }
     let (intended_bound, replica_bound) = instance_bound_with(&lay, &searched_first);
     let target = intended_bound.value.max(limits.known_bound);
@@ -209,13 +212,8 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         searched: 0,
     };
     let cancelled = || limits.cancel.as_ref().is_some_and(|c| c()) || Instant::now() >= deadline;
-    // An A*'s limits: the state cap, `part` of the budget, the bound it may stop at.
-    let astar_limits = |part: f64| Limits {
-        max_states: limits.max_states.min(MAX_STATES),
-        time: Some(share(part).saturating_duration_since(Instant::now())),
-        known_bound: target,
-        cancel: limits.cancel.clone(),
-    };
+    // The A*s below may stop at the instance's bound.
+    let astar_limits = |part: f64| search_limits(part, target);
     // The team's widening beams (see `team_beam`) for `cooks` (empty: all), until `until`.
     let team_beams = |oracle: &mut Oracle, cooks: &[usize], until: Instant| {
         team_beam(oracle, kitchen, &lay, cooks, target, until, &cancelled);

@@ -340,7 +340,7 @@ impl Roll<'_> {
         };
         self.lay
             .of_kind(StationKind::Board)
-            .filter(|&s| !free || (b.board_owner[s].is_none() && state.places[s].is_none()))
+            .filter(|&s| !free || vacant(b, state, s))
             .min_by_key(|&s| to(s) + onward(s))
     }
 
@@ -353,7 +353,7 @@ impl Roll<'_> {
             .tables
             .iter()
             .copied()
-            .filter(|&s| !free || (b.board_owner[s].is_none() && state.places[s].is_none()))
+            .filter(|&s| !free || vacant(b, state, s))
             .min_by_key(|&s| self.nearest(from, s) + window.map_or(0, |w| self.between(s, w)))
     }
 
@@ -675,11 +675,7 @@ impl Roll<'_> {
                 }
                 // A unit that waits on a table needs a free table if its plate is not there.
                 let table_free = self.p.leave[t] == Leave::Table
-                    && self
-                        .t
-                        .tables
-                        .iter()
-                        .any(|&s| b.board_owner[s].is_none() && state.places[s].is_none());
+                    && self.t.tables.iter().any(|&s| vacant(b, state, s));
                 if matches!(unit.route, Route::Raw | Route::Chop)
                     && !table_free
                     && !b.plate_ready[unit.order]
@@ -885,6 +881,11 @@ impl Roll<'_> {
         b.cooks[i] = Some(doing);
         decision
     }
+}
+
+/// Whether station `s` (a board or a table) holds nothing and is kept for no unit.
+fn vacant(b: &Book, state: &State, s: usize) -> bool {
+    b.board_owner[s].is_none() && state.places[s].is_none()
 }
 
 /// Local moves in a row without a shorter plan after which the improvement starts again

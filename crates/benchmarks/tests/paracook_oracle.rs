@@ -413,6 +413,28 @@ fn the_route_argument_rises_where_cooks_share_the_visits() {
     }
 }
 
+/// The cooks' trips rise above the other arguments where many units cross the kitchen:
+/// one cook or two with four salads on seed 126 (whose best plans take 191 and 111).
+#[test]
+fn the_trips_argument_rises_where_many_units_cross_the_kitchen() {
+    use makespan_benchmarks::paracook::concrete::bounds::Argument;
+    for (key, trips, plan) in [
+        ("salad/seed_126/agent_num_1/orders_num_4", 123, 191),
+        ("salad/seed_126/agent_num_2/orders_num_4", 61, 111),
+    ] {
+        let Some(k) = kitchen(key) else { return };
+        let lay = Layout::of_kitchen(k).unwrap();
+        let (intended, replica) = instance_bound(&lay);
+        assert_eq!(intended.argument, Argument::Trips, "{key}");
+        assert_eq!(intended.value, trips, "{key}");
+        assert!(intended.value < plan, "{key}");
+        assert_eq!(
+            replica.value, intended.value,
+            "{key}: nothing here waits for cooking"
+        );
+    }
+}
+
 /// One order at a time: the plan serves every order in both modes of the game at the time
 /// the model gives it, and on four sashimi orders it beats the task planner's 153 of the
 /// previous references.

@@ -37,11 +37,16 @@
 //! happen at once); a lone cook's route also puts each dish's cookware on a stove, comes
 //! back for it once cooked and serves every order in turn.
 //!
-//! For a team with one order, from any state, a sixth: the **team's visits** (`visits.rs`):
+//! From the start, a sixth: the **cooks' trips** (`trips.rs`): the trips every plan makes with
+//! something in hand (each unit from a dispenser, each dish to the window, each dirty plate
+//! to a sink), with counters crossed free, plus the cheapest way of walking empty-handed from
+//! each trip's end to another trip's start, the chops and the washes, shared among the cooks.
+//!
+//! For a team with one order, from any state, a seventh: the **team's visits** (`visits.rs`):
 //! the dispensers, boards, stoves and the window that cooks must still stand at, shared out
 //! among the cooks, each walking its share's shortest route from where it is next free.
 //!
-//! For one cook, from any state, a seventh: the **lone cook's walk** (`lone.rs`): the
+//! For one cook, from any state, an eighth: the **lone cook's walk** (`lone.rs`): the
 //! stations it must still reach (dispensers of foods the kitchen lacks, a board, a stove, the
 //! sink and the return), all on its one route to the window, plus its chops and washes.
 //!
@@ -61,6 +66,7 @@ use super::oracle::model::{Item, Job, State};
 
 mod lone;
 mod route;
+mod trips;
 mod visits;
 
 /// Which rules a bound must hold under.
@@ -92,6 +98,9 @@ pub enum Argument {
     /// A search's bound on the kitchen's first orders alone, carried on to the later ones by
     /// the plate cycle and first-in first-out serving.
     Orders,
+    /// The trips every plan makes in hand and the cooks' walks between them (at the start
+    /// only).
+    Trips,
 }
 
 impl Argument {
@@ -106,6 +115,7 @@ impl Argument {
             Argument::Visits => "visits",
             Argument::Walk => "walk",
             Argument::Orders => "the first orders' search",
+            Argument::Trips => "trips",
         }
     }
 }
@@ -126,6 +136,8 @@ pub struct Estimator {
     agents: usize,
     /// Item metric between cells.
     item: Vec<i32>,
+    /// The item metric with counters crossed free, whatever the team (sums of carries).
+    across: Vec<i32>,
     /// From a cell to a window (item metric).
     to_window: Vec<i32>,
     /// A raw unit that must be chopped, from a cell to a window.
@@ -299,6 +311,7 @@ impl Estimator {
             n,
             agents,
             item,
+            across,
             to_window,
             chop_window,
             pan_window,
@@ -829,6 +842,13 @@ pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
                 next = Bound {
                     value: i64::from(value),
                     argument: Argument::Route,
+                };
+            }
+            let trips = i64::from(trips::trips(&prefix, &est.across));
+            if trips > next.value {
+                next = Bound {
+                    value: trips,
+                    argument: Argument::Trips,
                 };
             }
             let proved = match rules {

@@ -456,6 +456,36 @@ fn one_order_at_a_time_plans_replay_in_both_modes() {
     assert!(planned.time < 153, "{}", planned.time);
 }
 
+/// The large-neighbourhood search plans the end of a lone cook's plan for two orders again
+/// from a state part-way through it: the one-order-at-a-time plan of sashimi on seed 126
+/// overlaps the orders and gets shorter, and it serves every order in both modes of the game
+/// at the time the search gives it.
+#[test]
+fn the_neighbourhood_search_shortens_one_order_at_a_time() {
+    use makespan_benchmarks::paracook::concrete::oracle::lns::improve;
+    use makespan_benchmarks::paracook::concrete::oracle::rolling::rolling;
+    let Some(k) = kitchen("sashimi/seed_126/agent_num_1/orders_num_2") else {
+        return;
+    };
+    let lay = Layout::of_kitchen(k).unwrap();
+    let soon = || std::time::Instant::now() + Duration::from_secs(30);
+    let first = rolling(&lay, soon()).expect("a plan");
+    let before = replay(&lay, &first)
+        .expect("the model replays its own plan")
+        .time;
+    let (d, time) = improve(&lay, &first, soon()).expect("a shorter plan");
+    let planned = replay(&lay, &d).expect("the model replays the new plan");
+    assert_eq!(i64::from(planned.time), time);
+    assert!(planned.time < before, "{} against {before}", planned.time);
+    assert!(i64::from(planned.time) >= instance_bound(&lay).0.value);
+    let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
+    for mode in Mode::BOTH {
+        let run = simulate(k, &plan, mode);
+        assert!(run.done, "{mode:?}: {:?}", run.error);
+        assert_eq!(run.oct, f64::from(planned.time), "{mode:?}");
+    }
+}
+
 /// The search ranked by the work left plans every lone cook's single order: each plan serves
 /// in both modes of the game at the time the search gives it, never below the kitchen's
 /// bound, and where the exact search proves an optimum quickly, the quick plan meets it.

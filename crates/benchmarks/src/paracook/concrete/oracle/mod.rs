@@ -10,6 +10,7 @@
 //!   search for a shorter one;
 //! - [`tasks`]: a planner at the level of recipe tasks for any number of cooks, with
 //!   local improvement;
+//! - [`lns`]: a plan's first decisions kept and the rest planned again by a wide beam;
 //! - the bounds are in `concrete::bounds`.
 //!
 //! A plan is kept only after the game's rules replay it; the model is the planner's, the
@@ -18,6 +19,7 @@
 pub mod beam;
 pub mod guided;
 pub mod layout;
+pub mod lns;
 pub mod model;
 pub mod rolling;
 pub mod solve;

@@ -62,6 +62,7 @@ use serde_json::Value;
 use super::beam::beam;
 use super::guided::guided;
 use super::layout::Layout;
+use super::lns;
 use super::model::Decision;
 use super::rolling::rolling;
 use super::tasks;
@@ -83,6 +84,10 @@ pub const MAX_STATES: usize = 4_000_000;
 /// States the quick ranked search keeps at most: it plans one order in far fewer, or not at
 /// all.
 const QUICK_STATES: usize = 400_000;
+
+/// The share of the time limit the large-neighbourhood search gets on one cook's plan for
+/// several orders (see [`lns`]).
+const LNS_SHARE: f64 = 0.25;
 
 /// A plan both modes of the game accept.
 #[derive(Debug, Clone)]
@@ -229,8 +234,13 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
         (2, _) => 0.7,
         _ => 0.5,
     });
+    // The decisions of the best plan so far in the model of the whole kitchen, which the
+    // large-neighbourhood search below plans again in part.
+    let mut incumbent: Option<Vec<Decision>> = None;
     for (d, _) in tasks::plan(&lay, until, usize::MAX, 27, 4) {
-        keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:tasks");
+        if keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:tasks") {
+            incumbent = Some(d);
+        }
     }
     // One cook, one order: the ranked search's quick plan, most often the optimum, which
     // the A* below then only has to prove; under a short limit, where the A* cannot finish,
@@ -247,7 +257,9 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
     // One cook, several orders: one order at a time.
     if m == 1 && k > 1 {
         if let Some(d) = rolling(&lay, share(if k == 2 { 0.15 } else { 0.3 })) {
-            keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:rolling");
+            if keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:rolling") {
+                incumbent = Some(d);
+            }
         }
         // Then beams over the whole kitchen, which overlap the orders (the next order's
         // chopping and cooking while the first cooks) where the two planners above do not.
@@ -279,7 +291,15 @@ pub fn plan_kitchen(kitchen: &Kitchen, limits: &Limits) -> Result<Oracle, String
             };
             let cutoff = oracle.upper();
             if let Some((d, _)) = beam(world, width, weight, Some(share(part)), cutoff) {
-                keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:beam");
+                if keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:beam") {
+                    incumbent = Some(d);
+                }
+            }
+        }
+        // Then the best of them, its first decisions kept and the rest planned again.
+        if let Some(d) = &incumbent {
+            if let Some((d, _)) = lns::improve(&lay, d, share(LNS_SHARE)) {
+                keep(&mut oracle, kitchen, &lay, &lay, &[], &d, "world:lns");
             }
         }
     }
@@ -528,8 +548,8 @@ fn decisions(steps: &[makespan_world::Step<Decision>]) -> Vec<Decision> {
 
 /// Replays a search's decisions in the model, then the plan in both modes of the game, and
 /// keeps it when both serve every order without an error and it is the shortest so far; a
-/// plan the game refuses is recorded in [`Oracle::refused`].
-/// `cooks` maps the searched kitchen's cooks to the team's (empty: the team itself).
+/// plan the game refuses is recorded in [`Oracle::refused`]. Returns whether it is now the
+/// best. `cooks` maps the searched kitchen's cooks to the team's (empty: the team itself).
 fn keep(
     oracle: &mut Oracle,
     kitchen: &Kitchen,
@@ -538,13 +558,15 @@ fn keep(
     cooks: &[usize],
     d: &[Decision],
     method: &str,
-) {
+) -> bool {
     let Some(planned) = replayed(oracle, replay(searched, d), cooks, method) else {
-        return;
+        return false;
     };
+    let before = oracle.upper();
     if let Err(why) = offer(oracle, kitchen, team, &planned, method) {
         oracle.refused.push(why);
     }
+    oracle.upper() < before
 }
 
 /// A search's plan in the joint model, judged by the game: kept when both modes serve every

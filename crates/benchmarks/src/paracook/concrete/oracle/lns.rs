@@ -1,9 +1,10 @@
 //! Large-neighbourhood search on a plan: keep the first decisions of the best plan so far,
 //! and let a beam search plan the rest again from the state they reach, under the plan's
-//! time. The beam then searches only what is left, so it can be wide; where a plan for one
-//! order at a time is the incumbent, it overlaps the next order's work with the current
-//! one's, which a beam over the whole kitchen too narrow to keep such states misses. It proves
-//! nothing; what it returns is an incumbent like any other.
+//! time. The beam then searches only what is left, so each round is quick and the rounds
+//! build on one another; where a plan for one order at a time is the incumbent, it overlaps
+//! the next order's work with the current one's, which a beam over the whole kitchen too
+//! narrow to keep such states misses. It proves nothing; what it returns is an incumbent like
+//! any other.
 
 use std::time::Instant;
 
@@ -16,8 +17,11 @@ use super::world::KitchenWorld;
 /// planned again.
 const CUTS: [f64; 5] = [0.15, 0.3, 0.45, 0.6, 0.75];
 
-/// The beam's width and weight (see [`beam`]).
-const WIDTH: usize = 2000;
+/// The beams' widths, in turn: a narrow one for as long as its rounds shorten the plan
+/// (many quick rounds do more than a few wide ones), then wider ones, each while its rounds
+/// shorten it.
+const WIDTHS: [usize; 3] = [500, 1000, 2000];
+/// The beams' weight (see [`beam`]).
 const WEIGHT: i64 = 3;
 
 /// The states a plan passes through, each with the time it is reached at, and the plan's
@@ -40,7 +44,12 @@ pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Ve
     let (_, mut best) = states(lay, plan)?;
     let first = best;
     let mut plan = plan.to_vec();
-    loop {
+    let mut widths = WIDTHS.iter();
+    let mut width = widths.next().copied();
+    while let Some(w) = width {
+        if Instant::now() >= deadline {
+            break;
+        }
         let mut improved = false;
         for (i, share) in CUTS.iter().enumerate() {
             let now = Instant::now();
@@ -57,7 +66,7 @@ pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Ve
             };
             // The cuts left in this round share the time that is left evenly.
             let until = now + (deadline - now) / (CUTS.len() - i) as u32;
-            let Some((rest, _)) = beam(&world, WIDTH, WEIGHT, Some(until), best - elapsed) else {
+            let Some((rest, _)) = beam(&world, w, WEIGHT, Some(until), best - elapsed) else {
                 continue;
             };
             let mut candidate = plan[..cut].to_vec();
@@ -68,8 +77,8 @@ pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Ve
                 improved = true;
             }
         }
-        if !improved || Instant::now() >= deadline {
-            break;
+        if !improved {
+            width = widths.next().copied();
         }
     }
     (best < first).then_some((plan, best))

@@ -75,7 +75,7 @@ impl Lone {
                     for &(f, c) in needs {
                         let f = f as usize;
                         n[0][f] += 1;
-                        if c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f as u8)) {
+                        if lay.must_chop(f as u8, c) {
                             n[1][f] += 1;
                         }
                         if c == Cut::Cooked && (lay.pan_food(f as u8) || lay.pot_food(f as u8)) {

@@ -712,14 +712,12 @@ impl Estimator {
         returns: &[u8],
     ) -> i32 {
         let left = &lay.orders[state.served as usize..];
-        let chopped_need =
-            |f: u8, c: Cut| c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f));
         let mut work = 0i32;
         // Units still to chop: each must be carried alone from where it is to a board.
         let mut to_chop: Vec<u8> = left
             .iter()
             .flat_map(|(_, needs)| needs.iter())
-            .filter(|&&(f, c)| chopped_need(f, c))
+            .filter(|&&(f, c)| lay.must_chop(f, c))
             .map(|&(f, _)| f)
             .collect();
         let mut loose_raw: Vec<(u8, i32)> = Vec::new();

@@ -146,7 +146,7 @@ impl Estimator {
                     .dispensers_of(food)
                     .map(|d| (d, min_over(d, raw)))
                     .collect();
-                let chop = need == Cut::Chopped || (need == Cut::Cooked && lay.pan_food(food));
+                let chop = lay.must_chop(food, need);
                 let chops = match self.cost(lay, food, need, Cut::Chopped) {
                     Some(after) if chop => lay
                         .of_kind(StationKind::Board)

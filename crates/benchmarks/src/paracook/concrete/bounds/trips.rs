@@ -34,7 +34,7 @@
 //!
 //! Nothing here depends on when cookware cooks, so the bound holds under both rule sets.
 
-use super::super::oracle::layout::{Cut, Layout, Start, StationKind, CHOP_TIME, FAR, WASH_TIME};
+use super::super::oracle::layout::{Layout, Start, StationKind, CHOP_TIME, FAR, WASH_TIME};
 
 /// A trip every plan makes, from a cell of `from` to a cell of `to`, something in hand.
 struct Trip {
@@ -114,7 +114,7 @@ fn following(lay: &Layout, item: &[i32], follow: Follow) -> i32 {
                 .dispensers_of(food)
                 .flat_map(|d| lay.stations[d].access.iter().copied())
                 .collect();
-            let chop = need == Cut::Chopped || (need == Cut::Cooked && lay.pan_food(food));
+            let chop = lay.must_chop(food, need);
             let candidate = if chop {
                 work += i64::from(CHOP_TIME);
                 (leg(&boards, &windows), None)

@@ -76,7 +76,7 @@ impl Visits {
             kinds.push(Kind::Pick(food));
         }
         for &(food, need) in needs {
-            if chopped(lay, food, need) {
+            if lay.must_chop(food, need) {
                 kinds.push(Kind::Chop(food));
             }
         }
@@ -328,11 +328,6 @@ impl Visits {
 /// The counters a plate starts on.
 fn plate_counters(lay: &Layout) -> impl Iterator<Item = usize> + '_ {
     (0..lay.stations.len()).filter(|&s| lay.stations[s].start == Some(Start::Plate))
-}
-
-/// Whether a unit of `food` that must be `need` at the window must be chopped first.
-fn chopped(lay: &Layout, food: u8, need: Cut) -> bool {
-    need == Cut::Chopped || (need == Cut::Cooked && lay.pan_food(food))
 }
 
 /// The cookware a food cooks in: a pan (true), a pot (false), none.

@@ -292,6 +292,12 @@ impl Layout {
         self.cookware[food as usize].1
     }
 
+    /// Whether a unit of `food` that must be `need` at the window must be chopped on its way:
+    /// a chopped one, and a cooked one a pan takes (pans take only chopped food).
+    pub fn must_chop(&self, food: u8, need: Cut) -> bool {
+        need == Cut::Chopped || (need == Cut::Cooked && self.pan_food(food))
+    }
+
     /// Stations of a kind, by index.
     pub fn of_kind(&self, kind: StationKind) -> impl Iterator<Item = usize> + '_ {
         (0..self.stations.len()).filter(move |&s| self.stations[s].kind == kind)

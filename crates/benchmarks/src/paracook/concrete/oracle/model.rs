@@ -867,11 +867,7 @@ pub fn items(state: &State) -> impl Iterator<Item = &Item> {
 fn useful_chop(lay: &Layout, state: &State, food: u8) -> bool {
     lay.orders[state.served as usize..]
         .iter()
-        .any(|(_, needs)| {
-            needs.iter().any(|&(f, c)| {
-                f == food && (c == Cut::Chopped || (c == Cut::Cooked && lay.pan_food(f)))
-            })
-        })
+        .any(|(_, needs)| needs.iter().any(|&(f, c)| f == food && lay.must_chop(f, c)))
 }
 
 /// Whether the kitchen can still serve the remaining orders as far as its contents go:

@@ -136,8 +136,6 @@ pub struct Estimator {
     agents: usize,
     /// Item metric between cells.
     item: Vec<i32>,
-    /// The item metric with counters crossed free, whatever the team (sums of carries).
-    across: Vec<i32>,
     /// From a cell to a window (item metric).
     to_window: Vec<i32>,
     /// A raw unit that must be chopped, from a cell to a window.
@@ -223,6 +221,14 @@ fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> 
         .collect()
 }
 
+/// Walking distances between every two cells, `[a * n + b]`.
+fn walking(lay: &Layout) -> Vec<i32> {
+    let n = lay.cell_count();
+    (0..n * n)
+        .map(|k| lay.dist((k / n) as u8, (k % n) as u8))
+        .collect()
+}
+
 /// The item metric of a team from the walking distances `plain`: an item crosses a counter
 /// (table, dispenser top, board, stove, sink) in no time, put down on one side and taken up
 /// on another (shortest paths over those free crossings).
@@ -267,9 +273,7 @@ impl Estimator {
     pub fn new(lay: &Layout, rules: Rules) -> Estimator {
         let n = lay.cell_count();
         let agents = lay.agents.len().max(1);
-        let plain: Vec<i32> = (0..n * n)
-            .map(|k| lay.dist((k / n) as u8, (k % n) as u8))
-            .collect();
+        let plain = walking(lay);
         let across = across_counters(lay, &plain);
         let item = if agents >= 2 { across.clone() } else { plain };
         let access = |kind: StationKind| -> Vec<u8> {
@@ -311,7 +315,6 @@ impl Estimator {
             n,
             agents,
             item,
-            across,
             to_window,
             chop_window,
             pan_window,
@@ -825,6 +828,11 @@ pub fn instance_bound(lay: &Layout) -> (Bound, Bound) {
 /// [`instance_bound`] where `searched[j]` is a bound on the first `j + 1` orders alone under
 /// the intended rules, such as a search proved (the game's clock gets none of them).
 pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
+    // The trips hold under both rule sets alike: once per prefix.
+    let across = across_counters(lay, &walking(lay));
+    let trips: Vec<i64> = (1..=lay.orders.len())
+        .map(|j| i64::from(trips::trips(&lay.first_orders(j), &across)))
+        .collect();
     let with_route = |rules: Rules| {
         let mut floors: Vec<i32> = Vec::new();
         let mut bound = Bound {
@@ -842,10 +850,9 @@ pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
                     argument: Argument::Route,
                 };
             }
-            let trips = i64::from(trips::trips(&prefix, &est.across));
-            if trips > next.value {
+            if trips[j - 1] > next.value {
                 next = Bound {
-                    value: trips,
+                    value: trips[j - 1],
                     argument: Argument::Trips,
                 };
             }

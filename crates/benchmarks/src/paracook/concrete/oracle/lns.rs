@@ -41,7 +41,7 @@ fn states(lay: &Layout, plan: &[Decision]) -> Option<(Vec<(State, i64)>, i64)> {
 /// A shorter plan than `plan` (decisions of one cook's or a team's model of `lay`), with its
 /// time, found before `deadline`; `None` when none is.
 pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Vec<Decision>, i64)> {
-    let (_, mut best) = states(lay, plan)?;
+    let (mut passed, mut best) = states(lay, plan)?;
     let first = best;
     let mut plan = plan.to_vec();
     let mut widths = WIDTHS.iter();
@@ -57,7 +57,6 @@ pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Ve
                 break;
             }
             let cut = (plan.len() as f64 * share) as usize;
-            let (passed, _) = states(lay, &plan)?;
             let (state, elapsed) = passed[cut].clone();
             let world = KitchenWorld {
                 restricted: true,
@@ -71,9 +70,8 @@ pub fn improve(lay: &Layout, plan: &[Decision], deadline: Instant) -> Option<(Ve
             };
             let mut candidate = plan[..cut].to_vec();
             candidate.extend(rest);
-            if let Some((_, time)) = states(lay, &candidate).filter(|(_, t)| *t < best) {
-                best = time;
-                plan = candidate;
+            if let Some((through, time)) = states(lay, &candidate).filter(|(_, t)| *t < best) {
+                (passed, best, plan) = (through, time, candidate);
                 improved = true;
             }
         }

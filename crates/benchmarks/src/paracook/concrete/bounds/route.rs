@@ -38,7 +38,7 @@
 //! lone cook makes one after another count in full, where the chains let them overlap. The
 //! value is then the last serve (never less than any visit plus its chain's rest).
 
-use super::super::oracle::layout::{Cut, Layout, Start, StationKind, CHOP_TIME, FAR};
+use super::super::oracle::layout::{Cut, Layout, StationKind, CHOP_TIME, FAR};
 use super::Estimator;
 
 /// Nodes the search may visit before it gives up (and the argument gives 0).
@@ -186,8 +186,8 @@ impl Estimator {
         if units.is_empty() {
             return None;
         }
-        let plates: Vec<(usize, i32)> = (0..s_n)
-            .filter(|&s| matches!(lay.stations[s].start, Some(Start::Plate)))
+        let plates: Vec<(usize, i32)> = lay
+            .plate_counters()
             .map(|s| (s, min_over(s, &self.to_window)))
             .collect();
         let pair = |s: usize, t: usize, d: &dyn Fn(u8, u8) -> i32| {

@@ -34,7 +34,7 @@
 //!
 //! Nothing here depends on when cookware cooks, so the bound holds under both rule sets.
 
-use super::super::oracle::layout::{Layout, Start, StationKind, CHOP_TIME, FAR, WASH_TIME};
+use super::super::oracle::layout::{Layout, StationKind, CHOP_TIME, FAR, WASH_TIME};
 
 /// A trip every plan makes, from a cell of `from` to a cell of `to`, something in hand.
 struct Trip {
@@ -82,16 +82,10 @@ fn following(lay: &Layout, item: &[i32], follow: Follow) -> i32 {
     let sinks = cells(&[StationKind::Sink]);
     let windows = cells(&[StationKind::Window]);
     let returns = cells(&[StationKind::Return]);
-    let plates = lay
-        .stations
-        .iter()
-        .filter(|s| s.start == Some(Start::Plate))
-        .count();
+    let plates = lay.plate_counters().count();
     let mut plates_from: Vec<u8> = lay
-        .stations
-        .iter()
-        .filter(|s| s.start == Some(Start::Plate))
-        .flat_map(|s| s.access.iter().copied())
+        .plate_counters()
+        .flat_map(|s| lay.stations[s].access.iter().copied())
         .chain(sinks.iter().copied())
         .collect();
     plates_from.sort_unstable();

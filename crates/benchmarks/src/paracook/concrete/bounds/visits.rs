@@ -97,7 +97,7 @@ impl Visits {
                 Kind::Pick(f) => lay.dispensers_of(f).collect(),
                 Kind::Chop(_) => lay.of_kind(StationKind::Board).collect(),
                 Kind::Stove(_) => lay.of_kind(StationKind::Stove).collect(),
-                Kind::Plate => plate_counters(lay).collect(),
+                Kind::Plate => lay.plate_counters().collect(),
                 Kind::Serve => lay.of_kind(StationKind::Window).collect(),
             };
             stations
@@ -323,11 +323,6 @@ impl Visits {
         }
         best.min(FAR)
     }
-}
-
-/// The counters a plate starts on.
-fn plate_counters(lay: &Layout) -> impl Iterator<Item = usize> + '_ {
-    (0..lay.stations.len()).filter(|&s| lay.stations[s].start == Some(Start::Plate))
 }
 
 /// The cookware a food cooks in: a pan (true), a pot (false), none.

@@ -298,6 +298,11 @@ impl Layout {
         need == Cut::Chopped || (need == Cut::Cooked && self.pan_food(food))
     }
 
+    /// The counters a plate starts on, by index.
+    pub fn plate_counters(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.stations.len()).filter(|&s| self.stations[s].start == Some(Start::Plate))
+    }
+
     /// Stations of a kind, by index.
     pub fn of_kind(&self, kind: StationKind) -> impl Iterator<Item = usize> + '_ {
         (0..self.stations.len()).filter(move |&s| self.stations[s].kind == kind)

@@ -11,7 +11,9 @@
 //!   but a short limit that stops the A* still has it);
 //! - **one order at a time** (one cook, several orders): each stage planned by that ranked
 //!   search, then an exact search for a shorter one, from where the last stage ended; then
-//!   beams over the whole kitchen at two widths, which overlap the orders;
+//!   beams over the whole kitchen at two widths, which overlap the orders; then the
+//!   neighbourhood search on the best of those plans, its first decisions kept and the rest
+//!   planned again by beams;
 //! - **three cooks as pairs**: the task planner for each two of them, the third idle (with
 //!   one order also a beam search); then for the pair with the best plan the team's
 //!   widening beams (below), and with one order the joint search below, whose plans are the

@@ -413,7 +413,7 @@ mod tests {
     fn the_page_escapes_model_names_and_shows_both_figures() {
         let board = Leaderboard {
             format: LEADERBOARD_FORMAT.into(),
-            benchmark: "paracook".into(),
+            benchmark: "any-benchmark".into(),
             folder: "runs".into(),
             data: "data".into(),
             standings: vec![Standing {

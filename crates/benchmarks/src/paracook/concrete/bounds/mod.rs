@@ -7,14 +7,19 @@
 //!   a counter, cookware, a plate) through the stations its state requires (a board, then
 //!   for a pan food a stove) to the serving window, and an agent must first reach it. The
 //!   unit's travel is at least its distance in the *item metric*: walking, except that with
-//!   two or more agents an item crosses a counter (table, dispenser top, board, stove) in no
-//!   time, since one agent can put it down and another pick it up on the other side.
-//!   The sink counts as a counter too in a team (one agent washes, another takes the plate
-//!   out on the far side). Chopping takes 4 with the unit on the board; a pan food cooks 24
-//!   and a pot food 16 on a stove after it is added, and the walk from the side it went in
-//!   to the side it comes out (or to another stove the cookware is carried to) overlaps the
-//!   cooking, so the chain counts the larger of the two, never their sum. Orders are served
-//!   first in, first out, so each serve is no earlier than the one before;
+//!   two or more agents an item crosses a counter in no time, since one agent can put it
+//!   down and another pick it up on the other side. Which counters depends on the item, as
+//!   the game decides what each station takes: a table, a dispenser's top and a board hold
+//!   anything, a stove only cookware, a sink only a dirty plate, which it gives back washed.
+//!   So a plate, or a unit of a food no cookware takes, crosses only the first three;
+//!   cookware with what it holds (a unit of a pan or pot food may be in it) also a stove;
+//!   and nothing crosses a sink but a plate by its wash, taken out on the far side in a team
+//!   (one agent washes, another takes it). Chopping takes 4 with the unit on the board; a
+//!   pan food cooks 24 and a pot food 16 on a stove after it is added, and the walk from the
+//!   side it went in to the side it comes out (or to another stove the cookware is carried
+//!   to) overlaps the cooking, so the chain counts the larger of the two, never their sum.
+//!   Orders are served first in, first out, so each serve is no earlier than the one
+//!   before;
 //! - **plate cycle**: the plates in the kitchen are all there ever are. Of any `P + 1`
 //!   consecutive orders (`P` plates) two share a plate, and a plate comes back dirty 10 after
 //!   its serve, must reach a sink, be washed (6) and reach the window: so serve `j` is at least
@@ -129,14 +134,10 @@ pub struct Bound {
     pub argument: Argument,
 }
 
-/// Distances and costs-to-go the bounds read, precomputed once per kitchen and rule set.
+/// A unit's chain from each cell to a window, by the state it is in, in one metric.
 #[derive(Debug, Clone)]
-pub struct Estimator {
-    n: usize,
-    agents: usize,
-    /// Item metric between cells.
-    item: Vec<i32>,
-    /// From a cell to a window (item metric).
+struct Chains {
+    /// From a cell to a window.
     to_window: Vec<i32>,
     /// A raw unit that must be chopped, from a cell to a window.
     chop_window: Vec<i32>,
@@ -146,11 +147,49 @@ pub struct Estimator {
     chop_pan_window: Vec<i32>,
     /// A raw pot food.
     pot_window: Vec<i32>,
-    /// A dirty plate, from a cell to a window (sink and wash on the way).
+}
+
+impl Chains {
+    fn new(n: usize, item: &[i32], cells: &Cells, lags: (i32, i32)) -> Chains {
+        let zero = vec![0; n];
+        let to_window = through(n, item, &cells.windows, 0, &zero);
+        let pan_window = cooked(n, item, &cells.stoves, lags.0, &to_window);
+        Chains {
+            chop_window: through(n, item, &cells.boards, CHOP_TIME, &to_window),
+            chop_pan_window: through(n, item, &cells.boards, CHOP_TIME, &pan_window),
+            pot_window: cooked(n, item, &cells.stoves, lags.1, &to_window),
+            pan_window,
+            to_window,
+        }
+    }
+}
+
+/// The access cells of the stations a chain passes.
+struct Cells {
+    windows: Vec<u8>,
+    boards: Vec<u8>,
+    stoves: Vec<u8>,
+}
+
+/// Distances and costs-to-go the bounds read, precomputed once per kitchen and rule set.
+#[derive(Debug, Clone)]
+pub struct Estimator {
+    n: usize,
+    agents: usize,
+    /// The item metric of what never rides in cookware (see [`across_counters`]).
+    carry: Vec<i32>,
+    /// The item metric of cookware and what rides in it (stoves crossed too).
+    ware: Vec<i32>,
+    /// The chains of foods no cookware takes, and of plates, in the carry metric.
+    plain: Chains,
+    /// The chains of foods a pan or a pot takes, in the cookware metric (such a unit may ride
+    /// in cookware even where it must reach the window only chopped).
+    cookable: Chains,
+    /// A dirty plate, from a cell to a window (sink and wash on the way, see [`washed`]).
     wash_window: Vec<i32>,
     /// A raw unit, from a cell to a board (counters crossed free, whatever the team).
     to_board: Vec<i32>,
-    /// A dirty plate, from a cell to a sink (counters crossed free).
+    /// A dirty plate, from a cell to a sink (counters crossed free, whatever the team).
     to_sink: Vec<i32>,
     /// A chopped pan food to a stove; a raw one through a board.
     to_stove: Vec<i32>,
@@ -221,6 +260,43 @@ fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> 
         .collect()
 }
 
+/// From each cell through a sink: a dirty plate reaches a side of one (`carry` metric) and
+/// is washed there; in a `team` another cook may take the clean plate out on any side of
+/// the same sink, while a lone cook takes it where it stands (walking round after); then it
+/// costs `after` from there.
+fn washed(lay: &Layout, carry: &[i32], after: &[i32], team: bool) -> Vec<i32> {
+    let n = lay.cell_count();
+    let sinks: Vec<(&[u8], i32)> = lay
+        .of_kind(StationKind::Sink)
+        .map(|s| {
+            let access = &lay.stations[s].access[..];
+            let out = access
+                .iter()
+                .map(|&b| after[b as usize])
+                .min()
+                .unwrap_or(FAR);
+            (access, out)
+        })
+        .collect();
+    (0..n)
+        .map(|c| {
+            sinks
+                .iter()
+                .flat_map(|&(access, out)| {
+                    access.iter().map(move |&a| {
+                        let out = if team { out } else { after[a as usize] };
+                        carry[c * n + a as usize]
+                            .saturating_add(WASH_TIME)
+                            .saturating_add(out)
+                    })
+                })
+                .min()
+                .unwrap_or(FAR)
+                .min(FAR)
+        })
+        .collect()
+}
+
 /// Walking distances between every two cells, `[a * n + b]`.
 fn walking(lay: &Layout) -> Vec<i32> {
     let n = lay.cell_count();
@@ -230,20 +306,21 @@ fn walking(lay: &Layout) -> Vec<i32> {
 }
 
 /// The item metric of a team from the walking distances `plain`: an item crosses a counter
-/// (table, dispenser top, board, stove, sink) in no time, put down on one side and taken up
-/// on another (shortest paths over those free crossings).
-fn across_counters(lay: &Layout, plain: &[i32]) -> Vec<i32> {
+/// in no time, put down on one side and taken up on another (shortest paths over those free
+/// crossings). Which counters: a table, a dispenser's top and a board hold anything; a stove
+/// holds only cookware, so only cookware (with what it holds) crosses one, when `stoves`; a
+/// sink takes only a dirty plate and gives it back washed, so nothing crosses one but by
+/// that wash, which the chains through a sink count on their own.
+fn across_counters(lay: &Layout, plain: &[i32], stoves: bool) -> Vec<i32> {
     let n = lay.cell_count();
     let mut item = plain.to_vec();
     for s in &lay.stations {
-        if matches!(
-            s.kind,
-            StationKind::Table
-                | StationKind::Dispenser
-                | StationKind::Board
-                | StationKind::Stove
-                | StationKind::Sink
-        ) {
+        let holds = match s.kind {
+            StationKind::Table | StationKind::Dispenser | StationKind::Board => true,
+            StationKind::Stove => stoves,
+            StationKind::Window | StationKind::Sink | StationKind::Return => false,
+        };
+        if holds {
             for &a in &s.access {
                 for &b in &s.access {
                     item[a as usize * n + b as usize] = 0;
@@ -273,63 +350,61 @@ impl Estimator {
     pub fn new(lay: &Layout, rules: Rules) -> Estimator {
         let n = lay.cell_count();
         let agents = lay.agents.len().max(1);
-        let plain = walking(lay);
-        let across = across_counters(lay, &plain);
-        let item = if agents >= 2 { across.clone() } else { plain };
+        let walk = walking(lay);
+        // The load sums carries, so each must hold whoever carries what when: a lone cook can
+        // leave a unit on a counter and take it from the far side after walking round with
+        // another unit, one walk carrying both across, so its legs cross counters free too.
+        let across = across_counters(lay, &walk, false);
+        let (carry, ware) = if agents >= 2 {
+            (across.clone(), across_counters(lay, &walk, true))
+        } else {
+            (walk.clone(), walk)
+        };
         let access = |kind: StationKind| -> Vec<u8> {
             lay.of_kind(kind)
                 .flat_map(|s| lay.stations[s].access.iter().copied())
                 .collect()
         };
-        let stove_cells = access(StationKind::Stove);
-        let (windows, boards, stoves, sinks) = (
-            access(StationKind::Window),
-            access(StationKind::Board),
-            access(StationKind::Stove),
-            access(StationKind::Sink),
-        );
+        let cells = Cells {
+            windows: access(StationKind::Window),
+            boards: access(StationKind::Board),
+            stoves: access(StationKind::Stove),
+        };
         let zero = vec![0; n];
-        let to_window = through(n, &item, &windows, 0, &zero);
-        let (pan_lag, pot_lag) = match rules {
+        let lags = match rules {
             Rules::Intended => (PAN_TIME, POT_TIME),
             Rules::Replica => (0, 0),
         };
-        let chop_window = through(n, &item, &boards, CHOP_TIME, &to_window);
-        let pan_window = cooked(n, &item, &stoves, pan_lag, &to_window);
-        let chop_pan_window = through(n, &item, &boards, CHOP_TIME, &pan_window);
-        let pot_window = cooked(n, &item, &stoves, pot_lag, &to_window);
-        let wash_window = through(n, &item, &sinks, WASH_TIME, &to_window);
-        // The load sums carries, so each must hold whoever carries what when: a lone cook can
-        // leave a unit on a counter and take it from the far side after walking round with
-        // another unit, one walk carrying both across, so its legs cross counters free too.
-        let to_board = through(n, &across, &boards, 0, &zero);
-        let to_sink = through(n, &across, &sinks, 0, &zero);
-        let to_stove = through(n, &item, &stoves, 0, &zero);
-        let chop_to_stove = through(n, &item, &boards, CHOP_TIME, &to_stove);
-        let stove_window = stoves
+        let plain = Chains::new(n, &carry, &cells, lags);
+        let cookable = Chains::new(n, &ware, &cells, lags);
+        let wash_window = washed(lay, &carry, &plain.to_window, agents >= 2);
+        let to_board = through(n, &across, &cells.boards, 0, &zero);
+        let to_sink = through(n, &across, &access(StationKind::Sink), 0, &zero);
+        let to_stove = through(n, &ware, &cells.stoves, 0, &zero);
+        let chop_to_stove = through(n, &ware, &cells.boards, CHOP_TIME, &to_stove);
+        let stove_window = cells
+            .stoves
             .iter()
-            .map(|&a| to_window[a as usize])
+            .map(|&a| cookable.to_window[a as usize])
             .min()
             .unwrap_or(FAR);
         Estimator {
             n,
             agents,
-            item,
-            to_window,
-            chop_window,
-            pan_window,
-            chop_pan_window,
-            pot_window,
+            carry,
+            ware,
+            plain,
+            cookable,
             wash_window,
             to_board,
             to_sink,
             pot_to_stove: to_stove.clone(),
             to_stove,
             chop_to_stove,
-            pan_lag,
-            pot_lag,
+            pan_lag: lags.0,
+            pot_lag: lags.1,
             stove_window,
-            stoves: stove_cells,
+            stoves: cells.stoves,
             returns: access(StationKind::Return),
             visits: visits::Visits::new(lay, rules),
             lone: lone::Lone::new(lay, rules),
@@ -344,14 +419,14 @@ impl Estimator {
         let mut best = FAR;
         for &c in cells {
             for &a in &self.stoves {
-                let to = self.item[c as usize * n + a as usize];
+                let to = self.ware[c as usize * n + a as usize];
                 if to >= best {
                     continue;
                 }
                 for &b in &self.stoves {
                     let t = to
-                        .saturating_add(cook.max(self.item[a as usize * n + b as usize]))
-                        .saturating_add(self.to_window[b as usize]);
+                        .saturating_add(cook.max(self.ware[a as usize * n + b as usize]))
+                        .saturating_add(self.cookable.to_window[b as usize]);
                     best = best.min(t);
                 }
             }
@@ -364,14 +439,19 @@ impl Estimator {
     fn cost(&self, lay: &Layout, food: u8, need: Cut, now: Cut) -> Option<&Vec<i32>> {
         let pan = lay.pan_food(food);
         let pot = lay.pot_food(food);
+        let chains = if pan || pot {
+            &self.cookable
+        } else {
+            &self.plain
+        };
         match (need, now) {
-            (Cut::Raw, Cut::Raw) => Some(&self.to_window),
-            (Cut::Chopped, Cut::Raw) => Some(&self.chop_window),
-            (Cut::Chopped, Cut::Chopped) => Some(&self.to_window),
-            (Cut::Cooked, Cut::Raw) if pan => Some(&self.chop_pan_window),
-            (Cut::Cooked, Cut::Chopped) if pan => Some(&self.pan_window),
-            (Cut::Cooked, Cut::Raw) if pot => Some(&self.pot_window),
-            (Cut::Cooked, Cut::Cooked) => Some(&self.to_window),
+            (Cut::Raw, Cut::Raw) => Some(&chains.to_window),
+            (Cut::Chopped, Cut::Raw) => Some(&chains.chop_window),
+            (Cut::Chopped, Cut::Chopped) => Some(&chains.to_window),
+            (Cut::Cooked, Cut::Raw) if pan => Some(&chains.chop_pan_window),
+            (Cut::Cooked, Cut::Chopped) if pan => Some(&chains.pan_window),
+            (Cut::Cooked, Cut::Raw) if pot => Some(&chains.pot_window),
+            (Cut::Cooked, Cut::Cooked) => Some(&chains.to_window),
             _ => None,
         }
     }
@@ -395,9 +475,20 @@ impl Estimator {
         self.lone.as_ref().map_or(0, |l| l.bound(lay, state))
     }
 
-    /// The item metric between two cells.
+    /// The item metric between two cells for what never rides in cookware (a raw unit on
+    /// its way to a board, a plate).
     pub fn item_dist(&self, a: u8, b: u8) -> i32 {
-        self.item[a as usize * self.n + b as usize]
+        self.carry[a as usize * self.n + b as usize]
+    }
+
+    /// From each cell to a window: a plate (or what never rides in cookware) with
+    /// `cookware` false, cookware or what it holds with `cookware` true.
+    pub(super) fn to_window(&self, cookware: bool) -> &[i32] {
+        if cookware {
+            &self.cookable.to_window
+        } else {
+            &self.plain.to_window
+        }
     }
 
     /// A lower bound on the time from `state` until the last order is served, and the
@@ -494,7 +585,7 @@ impl Estimator {
                         }
                     }
                     Item::Plate(bag) if bag.units().any(|u| u == (food, need)) => {
-                        best_t = best_t.min(t.saturating_add(best(&self.to_window, cells)));
+                        best_t = best_t.min(t.saturating_add(best(&self.plain.to_window, cells)));
                     }
                     Item::Ware(w, bag, left_time)
                         if need == Cut::Cooked && bag.units().any(|(f, _)| f == food) =>
@@ -512,12 +603,12 @@ impl Estimator {
                             // on one it cooks from now, even while an agent comes to move it.
                             let out = if *on_stove {
                                 (*t).max(cook)
-                                    .saturating_add(best(&self.to_window, cells))
+                                    .saturating_add(best(&self.cookable.to_window, cells))
                                     .min(self.cook_out(cells, cook))
                             } else if cook == 0 {
                                 // Cooked (or credited) already: carried anywhere, a
                                 // plate takes it there.
-                                t.saturating_add(best(&self.to_window, cells))
+                                t.saturating_add(best(&self.cookable.to_window, cells))
                             } else {
                                 t.saturating_add(self.cook_out(cells, cook))
                             };
@@ -550,7 +641,7 @@ impl Estimator {
         let mut plates: Vec<i32> = Vec::new();
         for (item, t, cells, _) in &located {
             match item {
-                Item::Plate(_) => plates.push(t.saturating_add(best(&self.to_window, cells))),
+                Item::Plate(_) => plates.push(t.saturating_add(best(&self.plain.to_window, cells))),
                 Item::Dirty => plates.push(t.saturating_add(best(&self.wash_window, cells))),
                 _ => {}
             }
@@ -829,9 +920,13 @@ pub fn instance_bound(lay: &Layout) -> (Bound, Bound) {
 /// the intended rules, such as a search proved (the game's clock gets none of them).
 pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
     // The trips hold under both rule sets alike: once per prefix.
-    let across = across_counters(lay, &walking(lay));
+    let walk = walking(lay);
+    let (carry, ware) = (
+        across_counters(lay, &walk, false),
+        across_counters(lay, &walk, true),
+    );
     let trips: Vec<i64> = (1..=lay.orders.len())
-        .map(|j| i64::from(trips::trips(&lay.first_orders(j), &across)))
+        .map(|j| i64::from(trips::trips(&lay.first_orders(j), &carry, &ware)))
         .collect();
     let with_route = |rules: Rules| {
         let mut floors: Vec<i32> = Vec::new();
@@ -876,4 +971,67 @@ pub fn instance_bound_with(lay: &Layout, searched: &[i64]) -> (Bound, Bound) {
         bound
     };
     (with_route(Rules::Intended), with_route(Rules::Replica))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::oracle::layout::{Start, StationSpec};
+    use super::*;
+
+    /// Two cooks in a kitchen split by a wall with a sink and a stove in it; the way round
+    /// is through a gap at the bottom. A plate or a unit crosses neither (a sink takes only a
+    /// dirty plate, a stove only cookware), so it goes round; cookware and what it holds may
+    /// cross the stove; a plate washed on one side is taken out on the other.
+    ///
+    /// ```text
+    /// . . # . .
+    /// . a K b W     K sink, W window
+    /// . . # . .
+    /// . . S . .     S stove with a pan
+    /// . . . . .
+    /// ```
+    #[test]
+    fn only_cookware_crosses_a_stove_and_nothing_a_sink() {
+        let station = |name: &str, kind, x, y, start| StationSpec {
+            name: name.into(),
+            kind,
+            x,
+            y,
+            provides: None,
+            start,
+        };
+        let lay = Layout::new(
+            5,
+            5,
+            &[
+                station("sink", StationKind::Sink, 2, 1, None),
+                station(
+                    "stove1",
+                    StationKind::Stove,
+                    2,
+                    3,
+                    Some(Start::Ware(Ware::Pan)),
+                ),
+                station("serving_window", StationKind::Window, 4, 1, None),
+            ],
+            &[(2, 0), (2, 2)],
+            &[("agent1".into(), 1, 1), ("agent2".into(), 3, 1)],
+            &[],
+        )
+        .unwrap();
+        let cell = |x, y| lay.cells.iter().position(|&c| c == (x, y)).unwrap() as u8;
+        let (a, b) = (cell(1, 1), cell(3, 1));
+        let est = Estimator::new(&lay, Rules::Intended);
+        // Round by the gap: down 3, across 2, up 3.
+        assert_eq!(lay.dist(a, b), 8);
+        assert_eq!(est.item_dist(a, b), 8);
+        // Cookware crosses the stove: down 2 and up 2.
+        assert_eq!(est.to_window(false)[a as usize], 8);
+        assert_eq!(est.to_window(true)[a as usize], 4);
+        // Washed from this side, taken out on the window's by the other cook; a lone cook
+        // takes it out where it washed.
+        assert_eq!(est.wash_window[a as usize], WASH_TIME);
+        let alone = Estimator::new(&lay.alone(0), Rules::Intended);
+        assert_eq!(alone.wash_window[a as usize], WASH_TIME + 8);
+    }
 }

@@ -188,7 +188,7 @@ impl Estimator {
         }
         let plates: Vec<(usize, i32)> = lay
             .plate_counters()
-            .map(|s| (s, min_over(s, &self.to_window)))
+            .map(|s| (s, min_over(s, self.to_window(false))))
             .collect();
         let pair = |s: usize, t: usize, d: &dyn Fn(u8, u8) -> i32| {
             cells(s)
@@ -224,7 +224,7 @@ impl Estimator {
         let n = units.len();
         let stoves = lay
             .of_kind(StationKind::Stove)
-            .map(|s| (s, min_over(s, &self.to_window)))
+            .map(|s| (s, min_over(s, self.to_window(true))))
             .collect();
         let windows = if alone {
             lay.of_kind(StationKind::Window).collect()

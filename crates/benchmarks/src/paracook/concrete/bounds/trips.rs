@@ -20,8 +20,9 @@
 //!   return and carried to a sink.
 //!
 //! A trip may pass through several hands, put down on a counter and taken up from its far
-//! side: so each counts at least its distance in the item metric, where crossing a counter is
-//! free. A hand holds one thing, and what it holds belongs to one trip at a time, so one
+//! side: so each counts at least its distance in the item metric, where crossing a counter
+//! that can hold what it carries is free (a stove only where the trip may hold cookware,
+//! never a sink: see the metrics in the module above). A hand holds one thing, and what it holds belongs to one trip at a time, so one
 //! cook's trips never overlap: between two of them it walks from where the one ended to where
 //! the next began. Following each trip's end to the
 //! next trip's start along the cooks' walks, and back across the counters where a trip
@@ -52,10 +53,12 @@ enum Follow {
     Units,
 }
 
-/// The trips bound of a kitchen from its start; `item` is the item metric with counters
-/// crossed free, `[a * n + b]`.
-pub(super) fn trips(lay: &Layout, item: &[i32]) -> i32 {
-    following(lay, item, Follow::Plates).max(following(lay, item, Follow::Units))
+/// The trips bound of a kitchen from its start, in item metrics with counters crossed free
+/// (`[a * n + b]`): `carry` crossing those that hold anything, `ware` also stoves. Where
+/// every dish follows its plate, no trip holds cookware, and `carry` holds for all of them
+/// and for the walks back across; where it follows a unit, that unit may ride in cookware.
+pub(super) fn trips(lay: &Layout, carry: &[i32], ware: &[i32]) -> i32 {
+    following(lay, carry, Follow::Plates).max(following(lay, ware, Follow::Units))
 }
 
 /// The trips bound with each dish's trip to the window following `follow`.

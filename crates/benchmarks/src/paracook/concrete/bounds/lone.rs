@@ -95,11 +95,7 @@ impl Lone {
             }
         }
         stops.extend([Stop::Board, Stop::Stove, Stop::Sink, Stop::Return]);
-        let cells_of = |kind: StationKind| -> Vec<u8> {
-            lay.of_kind(kind)
-                .flat_map(|s| lay.stations[s].access.iter().copied())
-                .collect()
-        };
+        let cells_of = |kind: StationKind| lay.sides_of(&[kind]);
         let cells: Vec<Vec<u8>> = stops
             .iter()
             .map(|&stop| match stop {

@@ -360,11 +360,7 @@ impl Estimator {
         } else {
             (walk.clone(), walk)
         };
-        let access = |kind: StationKind| -> Vec<u8> {
-            lay.of_kind(kind)
-                .flat_map(|s| lay.stations[s].access.iter().copied())
-                .collect()
-        };
+        let access = |kind: StationKind| lay.sides_of(&[kind]);
         let cells = Cells {
             windows: access(StationKind::Window),
             boards: access(StationKind::Board),

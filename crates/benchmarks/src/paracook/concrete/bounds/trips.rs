@@ -64,17 +64,7 @@ pub(super) fn trips(lay: &Layout, carry: &[i32], ware: &[i32]) -> i32 {
 /// The trips bound with each dish's trip to the window following `follow`.
 fn following(lay: &Layout, item: &[i32], follow: Follow) -> i32 {
     let n = lay.cell_count();
-    let cells = |kinds: &[StationKind]| -> Vec<u8> {
-        let mut out: Vec<u8> = lay
-            .stations
-            .iter()
-            .filter(|s| kinds.contains(&s.kind))
-            .flat_map(|s| s.access.iter().copied())
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
+    let cells = |kinds: &[StationKind]| lay.sides_of(kinds);
     let boards = cells(&[StationKind::Board]);
     let counters = cells(&[
         StationKind::Table,

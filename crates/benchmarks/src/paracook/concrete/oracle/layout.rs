@@ -308,6 +308,20 @@ impl Layout {
         (0..self.stations.len()).filter(move |&s| self.stations[s].kind == kind)
     }
 
+    /// The floor cells from which a station of one of `kinds` can be worked, each once, in
+    /// order: where a bound's leg to or from such a station may start or end.
+    pub fn sides_of(&self, kinds: &[StationKind]) -> Vec<u8> {
+        let mut out: Vec<u8> = self
+            .stations
+            .iter()
+            .filter(|s| kinds.contains(&s.kind))
+            .flat_map(|s| s.access.iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The dispensers of an ingredient.
     pub fn dispensers_of(&self, food: u8) -> impl Iterator<Item = usize> + '_ {
         (0..self.stations.len()).filter(move |&s| self.stations[s].provides == Some(food))

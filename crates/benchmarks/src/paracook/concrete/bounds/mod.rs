@@ -265,36 +265,23 @@ fn through(n: usize, item: &[i32], targets: &[u8], cost: i32, after: &[i32]) -> 
 /// the same sink, while a lone cook takes it where it stands (walking round after); then it
 /// costs `after` from there.
 fn washed(lay: &Layout, carry: &[i32], after: &[i32], team: bool) -> Vec<i32> {
-    let n = lay.cell_count();
-    let sinks: Vec<(&[u8], i32)> = lay
-        .of_kind(StationKind::Sink)
-        .map(|s| {
-            let access = &lay.stations[s].access[..];
-            let out = access
+    // What it costs from where the plate goes in: in a team the best side of that sink.
+    let mut out = after.to_vec();
+    if team {
+        for s in lay.of_kind(StationKind::Sink) {
+            let access = &lay.stations[s].access;
+            let best = access
                 .iter()
                 .map(|&b| after[b as usize])
                 .min()
                 .unwrap_or(FAR);
-            (access, out)
-        })
-        .collect();
-    (0..n)
-        .map(|c| {
-            sinks
-                .iter()
-                .flat_map(|&(access, out)| {
-                    access.iter().map(move |&a| {
-                        let out = if team { out } else { after[a as usize] };
-                        carry[c * n + a as usize]
-                            .saturating_add(WASH_TIME)
-                            .saturating_add(out)
-                    })
-                })
-                .min()
-                .unwrap_or(FAR)
-                .min(FAR)
-        })
-        .collect()
+            for &a in access {
+                out[a as usize] = out[a as usize].min(best);
+            }
+        }
+    }
+    let sinks = lay.sides_of(&[StationKind::Sink]);
+    through(lay.cell_count(), carry, &sinks, WASH_TIME, &out)
 }
 
 /// Walking distances between every two cells, `[a * n + b]`.

@@ -15,9 +15,10 @@
 //!   cookware with what it holds (a unit of a pan or pot food may be in it) also a stove;
 //!   and nothing crosses a sink but a plate by its wash, taken out on the far side in a team
 //!   (one agent washes, another takes it). Chopping takes 4 with the unit on the board; a
-//!   pan food cooks 24 and a pot food 16 on a stove after it is added, and the walk from the
-//!   side it went in to the side it comes out (or to another stove the cookware is carried
-//!   to) overlaps the cooking, so the chain counts the larger of the two, never their sum.
+//!   pan food cooks 24 and a pot food 16 on a stove after it is added. The walk from the
+//!   side of a stove it went in to the side it comes out overlaps the cooking, so the chain
+//!   counts the larger of the two; cookware carried on to another stove stops cooking while
+//!   it is off one, so there the chain counts the cooking plus that carry.
 //!   Orders are served first in, first out, so each serve is no earlier than the one
 //!   before;
 //! - **plate cycle**: the plates in the kitchen are all there ever are. Of any `P + 1`
@@ -168,7 +169,61 @@ impl Chains {
 struct Cells {
     windows: Vec<u8>,
     boards: Vec<u8>,
-    stoves: Vec<u8>,
+    stoves: StoveSides,
+}
+
+/// The cells cookware is put on a stove from or taken off it from, and between each two
+/// the least time a unit cooking in it needs beyond its cooking.
+#[derive(Debug, Clone)]
+struct StoveSides {
+    cells: Vec<u8>,
+    /// `[i * k + j]` for the `i`-th and `j`-th of `cells`: 0 where one stove has both (the
+    /// cookware may stay on it all along); otherwise it is carried from one stove to
+    /// another, and off a stove it does not cook, so the least carry between a stove beside
+    /// the one and a stove beside the other comes on top of the cooking.
+    hop: Vec<i32>,
+}
+
+impl StoveSides {
+    /// The stoves of `lay`, the carries between them measured in `off_stove`: the item
+    /// metric of cookware, whatever the team, since a carry is at least that whoever makes
+    /// it (crossing a stove on the way is time on a stove, which cooks; crossing a table
+    /// is time off one, at least none).
+    fn new(lay: &Layout, off_stove: &[i32]) -> StoveSides {
+        let n = lay.cell_count();
+        let stoves: Vec<&[u8]> = lay
+            .of_kind(StationKind::Stove)
+            .map(|s| &lay.stations[s].access[..])
+            .collect();
+        let gap = |x: &[u8], y: &[u8]| -> i32 {
+            x.iter()
+                .flat_map(|&c| {
+                    y.iter()
+                        .map(move |&d| off_stove[c as usize * n + d as usize])
+                })
+                .min()
+                .unwrap_or(FAR)
+        };
+        let cells = lay.sides_of(&[StationKind::Stove]);
+        let beside = |c: u8| stoves.iter().filter(move |s| s.contains(&c));
+        let hop = cells
+            .iter()
+            .flat_map(|&a| cells.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| {
+                beside(a)
+                    .flat_map(|x| beside(b).map(move |y| if x == y { 0 } else { gap(x, y) }))
+                    .min()
+                    .unwrap_or(FAR)
+            })
+            .collect();
+        StoveSides { cells, hop }
+    }
+
+    /// From the `i`-th side to the `j`-th, `between` apart in a chain's metric, for a unit
+    /// that must still cook `lag`.
+    fn leg(&self, i: usize, j: usize, lag: i32, between: i32) -> i32 {
+        between.max(lag.saturating_add(self.hop[i * self.cells.len() + j]))
+    }
 }
 
 /// Distances and costs-to-go the bounds read, precomputed once per kitchen and rule set.
@@ -200,8 +255,8 @@ pub struct Estimator {
     pot_lag: i32,
     /// From a stove to a window, the best.
     stove_window: i32,
-    /// The stoves' access cells.
-    stoves: Vec<u8>,
+    /// The stoves' access cells, and the carries between stoves.
+    stoves: StoveSides,
     /// The plate returns' access cells.
     returns: Vec<u8>,
     /// A team's remaining visits (one order only).
@@ -212,18 +267,20 @@ pub struct Estimator {
 
 /// From each cell through a cooking place: the unit reaches a stove cell `a` (item metric),
 /// cooks `lag` there, and leaves from a stove cell `b`, then costs `after[b]`. Cooking is
-/// passive: the walk from `a` to `b` (around the stove, or to another stove, which the
-/// cookware may be carried to) overlaps it, so the two count as their larger, never their
-/// sum (the unit put in from one side and taken out from the other after cooking is no
-/// later than either).
-fn cooked(n: usize, item: &[i32], stoves: &[u8], lag: i32, after: &[i32]) -> Vec<i32> {
-    let out: Vec<i32> = stoves
+/// passive: the walk from `a` to `b` around one stove overlaps it, so the two count as their
+/// larger; a carry on to another stove does not (see [`StoveSides`]).
+fn cooked(n: usize, item: &[i32], stoves: &StoveSides, lag: i32, after: &[i32]) -> Vec<i32> {
+    let sides = &stoves.cells;
+    let out: Vec<i32> = sides
         .iter()
-        .map(|&a| {
-            stoves
+        .enumerate()
+        .map(|(i, &a)| {
+            sides
                 .iter()
-                .map(|&b| {
-                    lag.max(item[a as usize * n + b as usize])
+                .enumerate()
+                .map(|(j, &b)| {
+                    stoves
+                        .leg(i, j, lag, item[a as usize * n + b as usize])
                         .saturating_add(after[b as usize])
                 })
                 .min()
@@ -232,7 +289,7 @@ fn cooked(n: usize, item: &[i32], stoves: &[u8], lag: i32, after: &[i32]) -> Vec
         .collect();
     (0..n)
         .map(|c| {
-            stoves
+            sides
                 .iter()
                 .zip(&out)
                 .map(|(&a, &rest)| item[c * n + a as usize].saturating_add(rest))
@@ -342,8 +399,10 @@ impl Estimator {
         // leave a unit on a counter and take it from the far side after walking round with
         // another unit, one walk carrying both across, so its legs cross counters free too.
         let across = across_counters(lay, &walk, false);
+        let around_stoves = across_counters(lay, &walk, true);
+        let stoves = StoveSides::new(lay, &around_stoves);
         let (carry, ware) = if agents >= 2 {
-            (across.clone(), across_counters(lay, &walk, true))
+            (across.clone(), around_stoves)
         } else {
             (walk.clone(), walk)
         };
@@ -351,7 +410,7 @@ impl Estimator {
         let cells = Cells {
             windows: access(StationKind::Window),
             boards: access(StationKind::Board),
-            stoves: access(StationKind::Stove),
+            stoves,
         };
         let zero = vec![0; n];
         let lags = match rules {
@@ -363,10 +422,11 @@ impl Estimator {
         let wash_window = washed(lay, &carry, &plain.to_window, agents >= 2);
         let to_board = through(n, &across, &cells.boards, 0, &zero);
         let to_sink = through(n, &across, &access(StationKind::Sink), 0, &zero);
-        let to_stove = through(n, &ware, &cells.stoves, 0, &zero);
+        let to_stove = through(n, &ware, &cells.stoves.cells, 0, &zero);
         let chop_to_stove = through(n, &ware, &cells.boards, CHOP_TIME, &to_stove);
         let stove_window = cells
             .stoves
+            .cells
             .iter()
             .map(|&a| cookable.to_window[a as usize])
             .min()
@@ -395,20 +455,26 @@ impl Estimator {
     }
 
     /// From the best of `cells`, for cookware that must still cook `cook` on a stove: to a
-    /// stove cell, the cooking overlapping the walk to the stove cell it leaves from, then
-    /// to a window.
+    /// stove cell, the cooking overlapping the walk around that stove to the cell it leaves
+    /// from (a carry to another stove on top of it), then to a window.
     fn cook_out(&self, cells: &[u8], cook: i32) -> i32 {
         let n = self.n;
+        let sides = &self.stoves.cells;
         let mut best = FAR;
         for &c in cells {
-            for &a in &self.stoves {
+            for (i, &a) in sides.iter().enumerate() {
                 let to = self.ware[c as usize * n + a as usize];
                 if to >= best {
                     continue;
                 }
-                for &b in &self.stoves {
+                for (j, &b) in sides.iter().enumerate() {
                     let t = to
-                        .saturating_add(cook.max(self.ware[a as usize * n + b as usize]))
+                        .saturating_add(self.stoves.leg(
+                            i,
+                            j,
+                            cook,
+                            self.ware[a as usize * n + b as usize],
+                        ))
                         .saturating_add(self.cookable.to_window[b as usize]);
                     best = best.min(t);
                 }

@@ -1095,6 +1095,79 @@ fn the_joint_model_takes_cookware_off_at_every_step() {
     assert!(woken > 0);
 }
 
+/// The game runs one cook's turn at an instant in one piece, and a wait lasts a step at
+/// least: in the joint model a cook that acted and then slept, woken by another cook's
+/// interaction at that same instant, acts again a step later at the soonest (it once acted
+/// again at once, a plan the game cannot run).
+#[test]
+fn a_cook_that_acted_and_slept_acts_again_a_step_later() {
+    let lay = Layout::new(
+        4,
+        2,
+        &[
+            station(
+                "dispenser1",
+                StationKind::Dispenser,
+                0,
+                0,
+                Some("lettuce"),
+                None,
+            ),
+            station("chopping_board1", StationKind::Board, 1, 0, None, None),
+            station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
+            station("serving_window", StationKind::Window, 3, 0, None, None),
+        ],
+        &[],
+        &[("agent1".into(), 0, 1), ("agent2".into(), 2, 1)],
+        &[(
+            "salad".to_string(),
+            vec![("lettuce".to_string(), "raw".to_string())],
+        )],
+    )
+    .unwrap();
+    let world = KitchenWorld::joint(&lay);
+    let mut state = world.initial();
+    let cell = |x, y| lay.cells.iter().position(|&c| c == (x, y)).unwrap() as u8;
+    let take = |agent: u8, x, y, station: u8| Decision::Go {
+        agent,
+        cell: cell(x, y),
+        station,
+        then: Then::Interact,
+    };
+    // The first cook takes lettuce and sleeps; the second takes the plate at that instant.
+    state.apply(&lay, take(0, 0, 1, 0), None).unwrap();
+    state
+        .apply(&lay, Decision::Sleep { agent: 0 }, None)
+        .unwrap();
+    assert_eq!(state.agents[0].job, Job::Sleep);
+    state.apply(&lay, take(1, 2, 1, 2), None).unwrap();
+    assert_eq!((state.agents[0].job, state.agents[0].at), (Job::Wait, 1));
+    // A cook that had not acted yet at that instant decides at once.
+    let mut fresh = world.initial();
+    fresh
+        .apply(&lay, Decision::Sleep { agent: 0 }, None)
+        .unwrap();
+    fresh.apply(&lay, take(1, 2, 1, 2), None).unwrap();
+    assert_eq!((fresh.agents[0].job, fresh.agents[0].at), (Job::Decide, 0));
+    // Both walk to the board to interact and arrive together: one interacts (the first cook
+    // puts its lettuce down), the other stands there free, to take its turn after.
+    let mut both = world.initial();
+    both.apply(&lay, take(0, 0, 1, 0), None).unwrap();
+    let to_board = |agent: u8| Decision::Go {
+        agent,
+        cell: cell(1, 1),
+        station: 1,
+        then: Then::Interact,
+    };
+    both.apply(&lay, to_board(0), None).unwrap();
+    both.apply(&lay, to_board(1), None).unwrap();
+    assert_eq!(both.settle_joint(&lay, None), Ok(1));
+    assert_eq!(both.agents[0].hold, None);
+    assert_eq!(both.agents[1].hold, None);
+    assert!(both.places[1].is_some());
+    assert_eq!(both.joint_deciders(), vec![0]);
+}
+
 /// Two cooks, one order: the joint model's first plans of 22 have a cook take its turn
 /// twice in one instant (it puts its unit on the plate, the other cook puts its unit on,
 /// then it takes the plate and serves), which the game cannot run; they are passed over and

@@ -268,6 +268,11 @@ const FIRST: i16 = i16::MIN;
 /// no longer, and where an agent passes changes nothing).
 const ARRIVED: i16 = 1;
 
+/// The joint model's mark of an agent asleep since an instant at which it acted: the game
+/// runs one agent's turn at an instant in one piece, and a wait lasts a step at least, so
+/// woken by another agent at that same instant it acts again a step later at the soonest.
+const SLEPT_AFTER_ACTING: i16 = 2;
+
 impl Agent {
     /// Whether the agent has just ended a walk in the joint model, and so may not walk on
     /// before it acts or sleeps.
@@ -497,7 +502,11 @@ impl State {
                 let a = &mut self.agents[agent as usize];
                 a.job = Job::Sleep;
                 a.at = 0;
-                a.reg = 0;
+                a.reg = if a.reg == FIRST {
+                    SLEPT_AFTER_ACTING
+                } else {
+                    0
+                };
             }
         }
         Ok(())
@@ -520,12 +529,16 @@ impl State {
             .collect()
     }
 
-    /// Something in the kitchen changed now: every sleeping agent decides again.
+    /// Something in the kitchen changed now: every sleeping agent decides again, now or, if
+    /// it acted earlier at this instant, a step later.
     fn wake(&mut self) {
         for a in &mut self.agents {
             if matches!(a.job, Job::Sleep | Job::TakeOff) {
-                a.job = Job::Decide;
-                a.at = 0;
+                (a.job, a.at) = if a.reg == SLEPT_AFTER_ACTING {
+                    (Job::Wait, 1)
+                } else {
+                    (Job::Decide, 0)
+                };
                 a.reg = 0;
             }
         }
@@ -561,7 +574,9 @@ impl State {
     /// The joint model's [`State::settle`]: every action that ends now completes first
     /// (a walk, a chop or a wash: none of them changes what another agent's action at this
     /// instant finds, except that a finished chop or wash frees its station, which the rules
-    /// as stated let go before any taking), then, if an agent is free, it returns; otherwise
+    /// as stated let go before any taking), then one arrival's interaction (the others who
+    /// arrive now to interact decide there after its turn), then, if an agent is free, it
+    /// returns; otherwise
     /// time runs to the next event. Sleeping agents wake when something in the kitchen
     /// changes (a chop or a wash ends, cookware is done, a plate comes back; an interaction
     /// wakes them in [`State::apply`]); at a step of cooking where nothing else changed,
@@ -572,6 +587,15 @@ impl State {
         let mut passed = 0i32;
         loop {
             let mut changed = false;
+            // One arrival interacts at once; any other agent arriving now to interact stands
+            // there free instead, to act after it: the game runs one agent's turn at an
+            // instant in one piece. No order is lost, since each arrival could as well have
+            // walked there to decide.
+            let mut interacting = self
+                .agents
+                .iter()
+                .any(|a| a.job == Job::Decide && a.reg == FIRST)
+                .then_some(usize::MAX);
             for i in 0..self.agents.len() {
                 let a = self.agents[i];
                 if a.at > 0 || matches!(a.job, Job::Decide | Job::Sleep | Job::TakeOff) {
@@ -583,17 +607,17 @@ impl State {
                         log.done.push((i as u8, act, start, log.now));
                     }
                 };
-                let mut mid_chain = false;
+                let mut arrived = false;
                 match a.job {
                     Job::Go(station, then) => {
+                        if then == Then::Interact && interacting.is_none() {
+                            // After every other action that ends now (a chop or a wash
+                            // frees its station before any taking).
+                            interacting = Some(i);
+                            continue;
+                        }
                         record(Act::MoveTo(a.cell), true);
                         match then {
-                            Then::Interact => {
-                                self.interact(lay, i, station as usize)?;
-                                record(Act::Interact(station), false);
-                                mid_chain = true;
-                                changed = true;
-                            }
                             Then::Process => {
                                 self.start_process(lay, i, station as usize)?;
                                 if let Some(log) = log.as_deref_mut() {
@@ -601,7 +625,7 @@ impl State {
                                 }
                                 continue;
                             }
-                            Then::Stay => {}
+                            Then::Interact | Then::Stay => arrived = true,
                         }
                     }
                     Job::Processing(station) => {
@@ -611,17 +635,29 @@ impl State {
                     }
                     _ => record(Act::Wait, true),
                 }
-                let arrived = matches!(a.job, Job::Go(_, Then::Stay));
                 let a = &mut self.agents[i];
                 a.job = Job::Decide;
                 a.at = 0;
-                a.reg = if mid_chain {
-                    FIRST
-                } else if arrived {
-                    ARRIVED
-                } else {
-                    0
-                };
+                a.reg = if arrived { ARRIVED } else { 0 };
+            }
+            if let Some(i) = interacting.filter(|&i| i != usize::MAX) {
+                let a = self.agents[i];
+                if let Job::Go(station, _) = a.job {
+                    if let Some(log) = log.as_deref_mut() {
+                        log.done
+                            .push((i as u8, Act::MoveTo(a.cell), log.begun[i], log.now));
+                    }
+                    self.interact(lay, i, station as usize)?;
+                    if let Some(log) = log.as_deref_mut() {
+                        log.done
+                            .push((i as u8, Act::Interact(station), log.now, log.now));
+                    }
+                    changed = true;
+                    let a = &mut self.agents[i];
+                    a.job = Job::Decide;
+                    a.at = 0;
+                    a.reg = FIRST;
+                }
             }
             if changed {
                 self.wake();

@@ -37,7 +37,9 @@ impl<'a> KitchenWorld<'a> {
 
     /// The joint model of a team, whose exhaustive search is a proof: at each instant the
     /// free agents decide in any order (one agent's zero-time actions without a break, as
-    /// the game runs them), each acting on a station next to it, walking to a cell next to
+    /// the game runs them: of the agents arriving at once to act, one acts and the others
+    /// decide there after it, and one that acted and then sleeps acts again a step later at
+    /// the soonest), each acting on a station next to it, walking to a cell next to
     /// a station to decide again there, or sleeping until something in the kitchen changes
     /// (an interaction another agent makes later at the same instant included).
     ///

@@ -40,6 +40,32 @@ fn kitchen(key: &str) -> Option<&'static Kitchen> {
     )
 }
 
+/// `stations` after a rice dispenser at (0, 0) and beside it `stove1` with a pot: the start
+/// of the hand-made kitchens that boil rice.
+fn with_rice_and_pot(stations: &[StationSpec]) -> Vec<StationSpec> {
+    use makespan_benchmarks::paracook::concrete::oracle::layout::Ware;
+    let mut all = vec![
+        station(
+            "dispenser1",
+            StationKind::Dispenser,
+            0,
+            0,
+            Some("rice"),
+            None,
+        ),
+        station(
+            "stove1",
+            StationKind::Stove,
+            1,
+            0,
+            None,
+            Some(Start::Ware(Ware::Pot)),
+        ),
+    ];
+    all.extend_from_slice(stations);
+    all
+}
+
 /// A station of a hand-made kitchen.
 fn station(
     name: &str,
@@ -364,33 +390,16 @@ fn the_estimate_holds_where_a_lone_cook_carries_two_units_across_a_table() {
 #[test]
 fn a_carry_between_stoves_comes_on_top_of_the_cooking() {
     use makespan_benchmarks::paracook::concrete::bounds::Argument;
-    use makespan_benchmarks::paracook::concrete::oracle::layout::Ware;
     let team = [("agent1".into(), 0, 1), ("agent2".into(), 5, 1)];
     for agents in [&team[..1], &team[..]] {
         let lay = Layout::new(
             6,
             2,
-            &[
-                station(
-                    "dispenser1",
-                    StationKind::Dispenser,
-                    0,
-                    0,
-                    Some("rice"),
-                    None,
-                ),
-                station(
-                    "stove1",
-                    StationKind::Stove,
-                    1,
-                    0,
-                    None,
-                    Some(Start::Ware(Ware::Pot)),
-                ),
+            &with_rice_and_pot(&[
                 station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
                 station("stove2", StationKind::Stove, 4, 0, None, None),
                 station("serving_window", StationKind::Window, 5, 0, None, None),
-            ],
+            ]),
             &[(3, 0)],
             agents,
             &[(
@@ -729,16 +738,10 @@ impl World for GamePlans<'_> {
     }
 }
 
-/// Tiny kitchens of two cooks: a corridor with everything on one side, a wall split by one
-/// counter, so that a chopped unit must be handed over there, and rice to boil; and the
-/// corridor with three cooks.
-fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
-    use makespan_benchmarks::paracook::concrete::oracle::layout::Ware;
-    let salad = vec![(
-        "salad".to_string(),
-        vec![("lettuce".to_string(), "chopped".to_string())],
-    )];
-    let corridor_stations = [
+/// A corridor's stations, all on one side: lettuce, a board, a table with a plate, the
+/// window.
+fn corridor() -> Vec<StationSpec> {
+    vec![
         station(
             "dispenser1",
             StationKind::Dispenser,
@@ -750,7 +753,18 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
         station("chopping_board1", StationKind::Board, 1, 0, None, None),
         station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
         station("serving_window", StationKind::Window, 3, 0, None, None),
-    ];
+    ]
+}
+
+/// Tiny kitchens of two cooks: a corridor with everything on one side, a wall split by one
+/// counter, so that a chopped unit must be handed over there, and rice to boil; and the
+/// corridor with three cooks.
+fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
+    let salad = vec![(
+        "salad".to_string(),
+        vec![("lettuce".to_string(), "chopped".to_string())],
+    )];
+    let corridor_stations = corridor();
     let corridor = Layout::new(
         4,
         2,
@@ -786,26 +800,10 @@ fn tiny_kitchens() -> Vec<(&'static str, Layout)> {
     let boil = Layout::new(
         4,
         2,
-        &[
-            station(
-                "dispenser1",
-                StationKind::Dispenser,
-                0,
-                0,
-                Some("rice"),
-                None,
-            ),
-            station(
-                "stove1",
-                StationKind::Stove,
-                1,
-                0,
-                None,
-                Some(Start::Ware(Ware::Pot)),
-            ),
+        &with_rice_and_pot(&[
             station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
             station("serving_window", StationKind::Window, 3, 0, None, None),
-        ],
+        ]),
         &[],
         &[("agent1".into(), 3, 1), ("agent2".into(), 0, 1)],
         &[(
@@ -954,23 +952,7 @@ fn the_one_cook_model_finds_the_brute_force_optimum_with_a_shared_stove() {
     let lay = Layout::new(
         5,
         2,
-        &[
-            station(
-                "dispenser1",
-                StationKind::Dispenser,
-                0,
-                0,
-                Some("rice"),
-                None,
-            ),
-            station(
-                "stove1",
-                StationKind::Stove,
-                1,
-                0,
-                None,
-                Some(Start::Ware(Ware::Pot)),
-            ),
+        &with_rice_and_pot(&[
             station(
                 "table1",
                 StationKind::Table,
@@ -981,7 +963,7 @@ fn the_one_cook_model_finds_the_brute_force_optimum_with_a_shared_stove() {
             ),
             station("table2", StationKind::Table, 3, 0, None, Some(Start::Plate)),
             station("serving_window", StationKind::Window, 4, 0, None, None),
-        ],
+        ]),
         &[],
         &[("agent1".into(), 2, 1)],
         &[(
@@ -1104,19 +1086,7 @@ fn a_cook_that_acted_and_slept_acts_again_a_step_later() {
     let lay = Layout::new(
         4,
         2,
-        &[
-            station(
-                "dispenser1",
-                StationKind::Dispenser,
-                0,
-                0,
-                Some("lettuce"),
-                None,
-            ),
-            station("chopping_board1", StationKind::Board, 1, 0, None, None),
-            station("table1", StationKind::Table, 2, 0, None, Some(Start::Plate)),
-            station("serving_window", StationKind::Window, 3, 0, None, None),
-        ],
+        &corridor(),
         &[],
         &[("agent1".into(), 0, 1), ("agent2".into(), 2, 1)],
         &[(

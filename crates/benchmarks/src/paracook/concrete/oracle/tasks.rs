@@ -1230,6 +1230,35 @@ mod tests {
     use crate::paracook::concrete::oracle::{answer, replay};
     use crate::paracook::concrete::sim::{simulate, Mode, Plan};
     use crate::paracook::concrete::tests::upstream;
+    use crate::paracook::concrete::Kitchen;
+
+    /// The first priority rule's knobs, with where units wait, when boards are chosen and
+    /// where each task is handed on.
+    fn knobs(t: &Tasks, leave: Leave, late: bool, relay: Vec<Option<usize>>) -> Params {
+        Params {
+            prio: t.rule(0),
+            cook: vec![None; t.len()],
+            walk: 0.3,
+            ahead: 1,
+            rotate: 0,
+            leave: vec![leave; t.len()],
+            late,
+            relay,
+        }
+    }
+
+    /// The model's plan `d` serves every order at `time` in the model and in both modes of
+    /// the game.
+    fn assert_served(k: &Kitchen, lay: &Layout, d: &[Decision], time: i32, what: &str) {
+        let planned = replay(lay, d).expect("the model replays its own plan");
+        assert_eq!(planned.time, time, "{} {what}", k.key);
+        let plan = Plan::from_json(&answer(lay, &planned)).unwrap();
+        for mode in [Mode::Replica, Mode::Intended] {
+            let out = simulate(k, &plan, mode);
+            assert!(out.done, "{} {what} {mode:?}: {:?}", k.key, out.error);
+            assert_eq!(out.oct, f64::from(time), "{} {what}", k.key);
+        }
+    }
 
     /// Each place a unit may wait for its plate, with boards chosen when a task is taken or
     /// once its unit is in hand, gives plans the game serves in both modes at the time the
@@ -1252,31 +1281,11 @@ mod tests {
             let t = Tasks::new(&lay).unwrap();
             tried += 1;
             for (v, (leave, late)) in variants.clone().enumerate() {
-                let p = Params {
-                    prio: t.rule(0),
-                    cook: vec![None; t.len()],
-                    walk: 0.3,
-                    ahead: 1,
-                    rotate: 0,
-                    leave: vec![leave; t.len()],
-                    late,
-                    relay: vec![None; t.len()],
-                };
+                let p = knobs(&t, leave, late, vec![None; t.len()]);
                 let Some((d, time)) = rollout(&lay, &t, &p, 4000) else {
                     continue;
                 };
-                let planned = replay(&lay, &d).expect("the model replays its own plan");
-                assert_eq!(planned.time, time, "{} {leave:?} {late}", k.key);
-                let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
-                for mode in [Mode::Replica, Mode::Intended] {
-                    let out = simulate(k, &plan, mode);
-                    assert!(
-                        out.done,
-                        "{} {leave:?} {late} {mode:?}: {:?}",
-                        k.key, out.error
-                    );
-                    assert_eq!(out.oct, f64::from(time), "{} {leave:?} {late}", k.key);
-                }
+                assert_served(k, &lay, &d, time, &format!("{leave:?} {late}"));
                 served[v] += 1;
             }
         }
@@ -1312,33 +1321,17 @@ mod tests {
                         Task::Wash(_) => None,
                     })
                     .collect();
-                let p = Params {
-                    prio: t.rule(0),
-                    cook: vec![None; t.len()],
-                    walk: 0.3,
-                    ahead: 1,
-                    rotate: 0,
-                    leave: vec![Leave::Plate; t.len()],
-                    late: false,
-                    relay,
-                };
+                let p = knobs(&t, Leave::Plate, false, relay);
                 tried += 1;
                 let Some((d, time)) = rollout(&lay, &t, &p, 4000) else {
                     continue;
                 };
-                let planned = replay(&lay, &d).expect("the model replays its own plan");
-                assert_eq!(planned.time, time, "{} at {h}", k.key);
+                assert_served(k, &lay, &d, time, &format!("at {h}"));
                 // A hand-on shows in the plan as an item put on the table and taken off it.
                 if d.iter().any(
                     |x| matches!(x, Decision::Go { station, .. } if usize::from(*station) == h),
                 ) {
                     handed += 1;
-                }
-                let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
-                for mode in [Mode::Replica, Mode::Intended] {
-                    let out = simulate(k, &plan, mode);
-                    assert!(out.done, "{} at {h} {mode:?}: {:?}", k.key, out.error);
-                    assert_eq!(out.oct, f64::from(time), "{} at {h}", k.key);
                 }
                 served += 1;
             }
@@ -1363,10 +1356,6 @@ mod tests {
         let far = Instant::now() + std::time::Duration::from_secs(600);
         let (d, time) = plan(&lay, far, 3000, 27, 1).remove(0);
         assert!(time <= 44, "{time}");
-        let planned = replay(&lay, &d).expect("the model replays its own plan");
-        let plan = Plan::from_json(&answer(&lay, &planned)).unwrap();
-        for mode in [Mode::Replica, Mode::Intended] {
-            assert_eq!(simulate(k, &plan, mode).oct, f64::from(time));
-        }
+        assert_served(k, &lay, &d, time, "handed on");
     }
 }

@@ -576,13 +576,12 @@ impl State {
     /// instant finds, except that a finished chop or wash frees its station, which the rules
     /// as stated let go before any taking), then one arrival's interaction (the others who
     /// arrive now to interact decide there after its turn), then, if an agent is free, it
-    /// returns; otherwise
-    /// time runs to the next event. Sleeping agents wake when something in the kitchen
-    /// changes (a chop or a wash ends, cookware is done, a plate comes back; an interaction
-    /// wakes them in [`State::apply`]); at a step of cooking where nothing else changed,
-    /// only those beside the cooking cookware with an empty hand wake, to take it off or
-    /// sleep on. Returns the time that passed; `Dead` when every agent sleeps and nothing
-    /// can happen any more.
+    /// returns; otherwise time runs to the next event. Sleeping agents wake when something
+    /// in the kitchen changes (a chop or a wash ends, cookware is done, a plate comes back;
+    /// an interaction wakes them in [`State::apply`]); at a step of cooking where nothing
+    /// else changed, only those beside the cooking cookware with an empty hand wake, to take
+    /// it off or sleep on. Returns the time that passed; `Dead` when every agent sleeps and
+    /// nothing can happen any more.
     pub fn settle_joint(&mut self, lay: &Layout, mut log: Option<&mut Log>) -> Result<i32, Dead> {
         let mut passed = 0i32;
         loop {

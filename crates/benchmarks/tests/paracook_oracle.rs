@@ -1138,11 +1138,12 @@ fn a_cook_that_acted_and_slept_acts_again_a_step_later() {
     assert_eq!(both.joint_deciders(), vec![0]);
 }
 
-/// Two cooks, one order: the joint model's first plans of 22 have a cook take its turn
-/// twice in one instant (it puts its unit on the plate, the other cook puts its unit on,
-/// then it takes the plate and serves), which the game cannot run; they are passed over and
-/// the search goes on to a plan the game accepts, shorter than the previous reference's 24.
-/// The bound stays at the refused plans' 22.
+/// Two cooks, one order: in the joint model's first plans of 22, two cooks whose actions
+/// began at the same instant act in the order the search chose (the second puts its unit
+/// on the plate, then the first takes the plate and serves), where the game runs them by
+/// agent number, so the plate leaves without that unit; they are passed over and the search
+/// goes on to a plan the game accepts, shorter than the previous reference's 24. The bound
+/// stays at the refused plans' 22.
 #[test]
 fn the_joint_search_passes_over_plans_the_game_orders_differently() {
     let Some(k) = kitchen("salad/seed_84/agent_num_2/orders_num_1") else {

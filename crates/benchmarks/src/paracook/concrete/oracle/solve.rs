@@ -120,8 +120,8 @@ pub struct Oracle {
     /// Plans a search returned that the game refused in a mode: defects of the model.
     pub refused: Vec<String>,
     /// Plans of the joint model the game would run in another order within an instant (the
-    /// game gives each cook one turn per instant, the turns in the order the cooks' actions
-    /// began): the joint searches went on past them.
+    /// game runs the cooks' turns at an instant in the order their actions began, ties by
+    /// agent number): the joint searches went on past them.
     pub reordered: usize,
     /// States the searches kept.
     pub states: u64,
@@ -149,8 +149,9 @@ impl Oracle {
         let reordered = match self.reordered {
             0 => String::new(),
             n => format!(
-                "; the joint search reached {n} plan{} that the game refuses, since it gives \
-                 each cook one turn per instant, and its bound stops at the shortest",
+                "; the joint search reached {n} plan{} that the game refuses, since it runs \
+                 the cooks' turns at an instant in the order their actions began, and its \
+                 bound stops at the shortest",
                 if n == 1 { "" } else { "s" }
             ),
         };

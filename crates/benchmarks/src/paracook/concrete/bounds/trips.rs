@@ -22,11 +22,11 @@
 //! A trip may pass through several hands, put down on a counter and taken up from its far
 //! side: so each counts at least its distance in the item metric, where crossing a counter
 //! that can hold what it carries is free (a stove only where the trip may hold cookware,
-//! never a sink: see the metrics in the module above). A hand holds one thing, and what it holds belongs to one trip at a time, so one
-//! cook's trips never overlap: between two of them it walks from where the one ended to where
-//! the next began. Following each trip's end to the
-//! next trip's start along the cooks' walks, and back across the counters where a trip
-//! changed hands (free in the item metric), matches every trip's end or cook's start with
+//! never a sink: see the metrics in the module above). A hand holds one thing, and what it
+//! holds belongs to one trip at a time, so one cook's trips never overlap: between two of
+//! them it walks from where the one ended to where the next began. Following each trip's
+//! end to the next trip's start along the cooks' walks, and back across the counters where a
+//! trip changed hands (free in the item metric), matches every trip's end or cook's start with
 //! another trip's start or nothing, one to one, at no more than the plan walks. So the
 //! cheapest such matching (an assignment problem) plus the trips' own lengths, the chops'
 //! 4 and the washes' 6 is at most the cooks' busy time together, and the plan lasts at least

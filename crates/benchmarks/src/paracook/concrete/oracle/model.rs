@@ -259,6 +259,12 @@ impl Log {
             self.now + i32::from(end_rel),
         ));
     }
+
+    /// Records `agent`'s timed action, ending now, from when it began.
+    fn ended(&mut self, agent: usize, act: Act) {
+        self.done
+            .push((agent as u8, act, self.begun[agent], self.now));
+    }
 }
 
 const FIRST: i16 = i16::MIN;
@@ -590,32 +596,31 @@ impl State {
             // there free instead, to act after it: the game runs one agent's turn at an
             // instant in one piece. No order is lost, since each arrival could as well have
             // walked there to decide.
-            let mut interacting = self
+            let chain_open = self
                 .agents
                 .iter()
-                .any(|a| a.job == Job::Decide && a.reg == FIRST)
-                .then_some(usize::MAX);
+                .any(|a| a.job == Job::Decide && a.reg == FIRST);
+            let mut interacting = None;
             for i in 0..self.agents.len() {
                 let a = self.agents[i];
                 if a.at > 0 || matches!(a.job, Job::Decide | Job::Sleep | Job::TakeOff) {
                     continue;
                 }
-                let mut record = |act: Act, began: bool| {
+                let mut record = |act: Act| {
                     if let Some(log) = log.as_deref_mut() {
-                        let start = if began { log.begun[i] } else { log.now };
-                        log.done.push((i as u8, act, start, log.now));
+                        log.ended(i, act);
                     }
                 };
                 let mut arrived = false;
                 match a.job {
                     Job::Go(station, then) => {
-                        if then == Then::Interact && interacting.is_none() {
+                        if then == Then::Interact && !chain_open && interacting.is_none() {
                             // After every other action that ends now (a chop or a wash
                             // frees its station before any taking).
                             interacting = Some(i);
                             continue;
                         }
-                        record(Act::MoveTo(a.cell), true);
+                        record(Act::MoveTo(a.cell));
                         match then {
                             Then::Process => {
                                 self.start_process(lay, i, station as usize)?;
@@ -629,27 +634,25 @@ impl State {
                     }
                     Job::Processing(station) => {
                         self.finish_process(lay, station as usize)?;
-                        record(Act::Process(station), true);
+                        record(Act::Process(station));
                         changed = true;
                     }
-                    _ => record(Act::Wait, true),
+                    _ => record(Act::Wait),
                 }
                 let a = &mut self.agents[i];
                 a.job = Job::Decide;
                 a.at = 0;
                 a.reg = if arrived { ARRIVED } else { 0 };
             }
-            if let Some(i) = interacting.filter(|&i| i != usize::MAX) {
+            if let Some(i) = interacting {
                 let a = self.agents[i];
                 if let Job::Go(station, _) = a.job {
                     if let Some(log) = log.as_deref_mut() {
-                        log.done
-                            .push((i as u8, Act::MoveTo(a.cell), log.begun[i], log.now));
+                        log.ended(i, Act::MoveTo(a.cell));
                     }
                     self.interact(lay, i, station as usize)?;
                     if let Some(log) = log.as_deref_mut() {
-                        log.done
-                            .push((i as u8, Act::Interact(station), log.now, log.now));
+                        log.push(i, Act::Interact(station), 0, 0);
                     }
                     changed = true;
                     let a = &mut self.agents[i];

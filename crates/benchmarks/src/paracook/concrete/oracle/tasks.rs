@@ -230,6 +230,10 @@ pub struct Params {
     /// and waits on its board until one is free (its cook free meanwhile): with few pans
     /// and several orders, the pans' 24 then start as soon as the last dish leaves them.
     park: Vec<bool>,
+    /// Per order past the plates the kitchen has: the table its washed plate is put on and
+    /// its dish assembled at (`None`: where the plate it reuses stood), so a dish can be
+    /// made near the sink or the window rather than where the plates happened to start.
+    sites: Vec<Option<usize>>,
 }
 
 /// What a task is at.
@@ -1047,7 +1051,7 @@ fn rollout(lay: &Layout, t: &Tasks, p: &Params, cap: i32) -> Option<(Vec<Decisio
         };
     }
     for j in plates..k {
-        site[j] = site[j - plates];
+        site[j] = p.sites[j].unwrap_or(site[j - plates]);
     }
     let mut b = Book {
         stage: vec![Stage::Open; t.tasks.len()],
@@ -1178,6 +1182,7 @@ pub fn plan(
                         late,
                         relay: vec![None; t.len()],
                         park: vec![park; t.len()],
+                        sites: vec![None; k],
                     };
                     tries += 1;
                     consider(p, &mut found, &mut best, &mut cap);
@@ -1192,7 +1197,7 @@ pub fn plan(
             Some((b, _)) if rng.random_bool(0.9) => {
                 let mut p = b.clone();
                 let n = p.prio.len();
-                match rng.random_range(0..10) {
+                match rng.random_range(0..11) {
                     0 if m > 1 => {
                         let task = rng.random_range(0..n);
                         p.cook[task] = if rng.random_bool(0.3) {
@@ -1222,6 +1227,17 @@ pub fn plan(
                         p.relay[task] = rng
                             .random_bool(0.7)
                             .then(|| t.tables[rng.random_range(0..t.tables.len())]);
+                    }
+                    9 if k > t.plates.len() => {
+                        // Where a dish on a washed plate is assembled.
+                        let j = rng.random_range(t.plates.len()..k);
+                        let places = t.plates.len() + t.tables.len();
+                        p.sites[j] = rng.random_bool(0.8).then(|| {
+                            let x = rng.random_range(0..places);
+                            *t.plates
+                                .get(x)
+                                .unwrap_or_else(|| &t.tables[x - t.plates.len()])
+                        });
                     }
                     8 if !parkable.is_empty() => {
                         let task = parkable[rng.random_range(0..parkable.len())];
@@ -1257,6 +1273,7 @@ pub fn plan(
                     late: rng.random_bool(0.5),
                     relay: vec![None; t.len()],
                     park: (0..t.len()).map(|_| rng.random_bool(0.5)).collect(),
+                    sites: vec![None; k],
                 }
             }
         };
@@ -1295,6 +1312,7 @@ mod tests {
             late,
             relay,
             park: vec![false; t.len()],
+            sites: vec![None; t.len()],
         }
     }
 
@@ -1401,6 +1419,47 @@ mod tests {
             shorter >= 5,
             "{shorter} of {served} shorter than waiting for a pan"
         );
+    }
+
+    /// Every dish on a washed plate assembled at one table, for each table in turn (the
+    /// plates' own included): the plans the game serves, and the washed plates go there.
+    #[test]
+    fn assembling_on_washed_plates_at_any_table_gives_plans_the_game_serves() {
+        let Some(root) = upstream() else { return };
+        let kitchens = read_checkout(&root).unwrap();
+        let (mut tried, mut served, mut moved) = (0, 0, 0);
+        for k in kitchens
+            .iter()
+            .filter(|k| k.seed == 84 && k.agents() > 1 && k.orders.len() == 4)
+        {
+            let lay = Layout::of_kitchen(k).unwrap();
+            let t = Tasks::new(&lay).unwrap();
+            for &s in t.plates.iter().chain(&t.tables) {
+                let sites: Vec<Option<usize>> = (0..t.len())
+                    .map(|j| (j >= t.plates.len()).then_some(s))
+                    .collect();
+                let p = Params {
+                    sites,
+                    ..knobs(&t, Leave::Plate, false, vec![None; t.len()])
+                };
+                tried += 1;
+                let Some((d, time)) = rollout(&lay, &t, &p, 4000) else {
+                    continue;
+                };
+                assert_served(k, &lay, &d, time, &format!("at {s}"));
+                // A washed plate is put there: the game holds a plate at `s` once the first
+                // wash is done, whoever put it.
+                if d.iter().any(
+                    |x| matches!(x, Decision::Go { station, .. } if usize::from(*station) == s),
+                ) {
+                    moved += 1;
+                }
+                served += 1;
+            }
+        }
+        assert!(tried >= 40, "{tried} variants");
+        assert!(served * 10 >= tried * 8, "{served} of {tried} served");
+        assert_eq!(moved, served);
     }
 
     #[test]

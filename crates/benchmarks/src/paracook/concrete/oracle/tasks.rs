@@ -227,8 +227,9 @@ pub struct Params {
     /// every unit is on the plate).
     relay: Vec<Option<usize>>,
     /// Per task: a unit bound for a pan may be fetched and chopped while every pan is in use,
-    /// and waits on its board until one is free (its cook free meanwhile): with few pans
-    /// and several orders, the pans' 24 then start as soon as the last dish leaves them.
+    /// and waits on its board until one is free (its cook free meanwhile), and one bound for
+    /// a pot fetched and left on a table near the stoves: with few pans or pots and several
+    /// orders, the cooking then starts as soon as the last dish leaves the cookware.
     park: Vec<bool>,
     /// Per order past the plates the kitchen has: the table its washed plate is put on and
     /// its dish assembled at (`None`: where the plate it reuses stood), so a dish can be
@@ -798,6 +799,28 @@ impl Roll<'_> {
             .or_else(|| stoves.iter().copied().min_by_key(|&s| near(s)))
     }
 
+    /// The table a pot unit fetched while every pot is in use waits on: its hand-on table if
+    /// free, else the free table nearest a stove.
+    fn park_table(&self, b: &Book, state: &State, t: usize) -> Option<usize> {
+        let near_stove = |s: usize| {
+            self.lay
+                .of_kind(StationKind::Stove)
+                .map(|st| self.between(s, st))
+                .min()
+                .unwrap_or(FAR)
+        };
+        self.p.relay[t]
+            .filter(|&h| vacant(b, state, h))
+            .or_else(|| {
+                self.t
+                    .tables
+                    .iter()
+                    .copied()
+                    .filter(|&s| vacant(b, state, s))
+                    .min_by_key(|&s| near_stove(s))
+            })
+    }
+
     /// Whether task `t` can be taken now; reserves what it needs when `take`.
     fn ready(&self, b: &mut Book, state: &State, t: usize, take: bool) -> bool {
         if b.stage[t] != Stage::Open {
@@ -807,9 +830,11 @@ impl Roll<'_> {
         match self.t.tasks[t] {
             Task::Unit(u) => {
                 if b.resume[t] > 0 {
-                    // Chopped while every pan was in use: on once one is free.
-                    if b.resume[t] == PARKED && b.ware_of[u].is_none() {
-                        let Some(s) = self.ware(b, state, u, b.board_of[u]) else {
+                    // Made ready while all its cookware was in use: on once some is free.
+                    let cooks = self.t.units[u].route.into_ware().is_some();
+                    if cooks && b.ware_of[u].is_none() {
+                        let from = b.board_of[u].or(b.relay_of[u]);
+                        let Some(s) = self.ware(b, state, u, from) else {
                             return false;
                         };
                         if take {
@@ -856,6 +881,8 @@ impl Roll<'_> {
                         Some(s) => Some(s),
                         // Chopped now, into a pan once one is free.
                         None if unit.route == Route::Pan && self.p.park[t] => None,
+                        // Fetched now and left on a table, into a pot once one is free.
+                        None if self.p.park[t] && self.park_table(b, state, t).is_some() => None,
                         None => return false,
                     }
                 } else {
@@ -863,6 +890,9 @@ impl Roll<'_> {
                 };
                 if take {
                     b.relay_of[u] = self.p.relay[t].filter(|&h| vacant(b, state, h));
+                    if unit.route == Route::Pot && ware.is_none() {
+                        b.relay_of[u] = self.park_table(b, state, t);
+                    }
                     if let Some(h) = b.relay_of[u] {
                         b.board_owner[h] = Some(u);
                     }
@@ -1147,9 +1177,16 @@ pub fn plan(
             Task::Wash(_) => false,
         })
         .collect();
-    // The units bound for a pan, which may be chopped before one is free.
+    // The units bound for cookware, which may be made ready before it is free.
     let parkable: Vec<usize> = (0..t.len())
-        .filter(|&x| matches!(t.tasks[x], Task::Unit(u) if t.units[u].route == Route::Pan))
+        .filter(|&x| match t.tasks[x] {
+            Task::Unit(u) => match t.units[u].route {
+                Route::Pan => true,
+                Route::Pot => !t.tables.is_empty(),
+                Route::Raw | Route::Chop => false,
+            },
+            _ => false,
+        })
         .collect();
     let parks: &[bool] = if parkable.is_empty() {
         &[false]
@@ -1368,11 +1405,12 @@ mod tests {
     /// Handing every unit bound for cookware and every dish on at one table, for each table
     /// in turn, gives plans the game serves in both modes at the time the model gives them
     /// (seed 126, every team, the dishes with cookware).
-    /// Pan units chopped while every pan is in use wait on their boards: the plans the game
-    /// serves, and where the pans are the bottleneck (several orders with a pan food
-    /// each) shorter than waiting for a pan before fetching.
+    /// Pan units chopped while every pan is in use wait on their boards, pot units fetched
+    /// while every pot is, on a table: the plans the game serves, and where the cookware is
+    /// the bottleneck (several orders with a cooked food each) shorter than waiting for it
+    /// before fetching.
     #[test]
-    fn chopping_before_a_pan_is_free_gives_plans_the_game_serves() {
+    fn readying_units_before_their_cookware_is_free_gives_plans_the_game_serves() {
         let Some(root) = upstream() else { return };
         let kitchens = read_checkout(&root).unwrap();
         let (mut served, mut shorter, mut tried) = (0, 0, 0);
@@ -1380,17 +1418,23 @@ mod tests {
             k.seed == 84
                 && k.agents() > 1
                 && k.orders.len() >= 3
-                && matches!(k.category.as_str(), "burger" | "burrito" | "pasta")
+                && matches!(
+                    k.category.as_str(),
+                    "burger" | "burrito" | "pasta" | "sushi"
+                )
         }) {
             let lay = Layout::of_kitchen(k).unwrap();
             let t = Tasks::new(&lay).unwrap();
             tried += 1;
             for leave in [Leave::Plate, Leave::Board, Leave::Table] {
-                // The pan units of every order first, so the pans are what they wait for.
+                // The cookware's units of every order first, so the cookware is what they
+                // wait for.
                 let base = knobs(&t, leave, false, vec![None; t.len()]);
                 let prio = (0..t.len())
                     .map(|x| match t.tasks[x] {
-                        Task::Unit(u) if t.units[u].route == Route::Pan => base.prio[x] - 100.0,
+                        Task::Unit(u) if t.units[u].route.into_ware().is_some() => {
+                            base.prio[x] - 100.0
+                        }
                         _ => base.prio[x],
                     })
                     .collect();
@@ -1413,11 +1457,11 @@ mod tests {
                 }
             }
         }
-        assert_eq!(tried, 12);
-        assert!(served >= 30, "{served} of 36 rollouts served");
+        assert_eq!(tried, 16);
+        assert!(served >= 40, "{served} of 48 rollouts served");
         assert!(
-            shorter >= 5,
-            "{shorter} of {served} shorter than waiting for a pan"
+            shorter >= 8,
+            "{shorter} of {served} shorter than waiting for cookware"
         );
     }
 

@@ -1200,7 +1200,7 @@ pub fn plan(
         &[Leave::Plate, Leave::Board, Leave::Table]
     };
     // The rules: priorities × walking weights × how far ahead × plate rotations × where
-    // units wait × when boards are chosen × whether pan units wait for a pan chopped.
+    // units wait × when boards are chosen × whether units may wait for their cookware.
     for rule in 0..2 {
         for walk in [0.0, 0.3, 1.0, 3.0] {
             for ahead in [0, 1, k] {
@@ -1402,9 +1402,6 @@ mod tests {
         );
     }
 
-    /// Handing every unit bound for cookware and every dish on at one table, for each table
-    /// in turn, gives plans the game serves in both modes at the time the model gives them
-    /// (seed 126, every team, the dishes with cookware).
     /// Pan units chopped while every pan is in use wait on their boards, pot units fetched
     /// while every pot is, on a table: the plans the game serves, and where the cookware is
     /// the bottleneck (several orders with a cooked food each) shorter than waiting for it
@@ -1506,6 +1503,9 @@ mod tests {
         assert_eq!(moved, served);
     }
 
+    /// Handing every unit bound for cookware and every dish on at one table, for each table
+    /// in turn, gives plans the game serves in both modes at the time the model gives them
+    /// (seed 126, every team, the dishes with cookware).
     #[test]
     fn handing_on_at_any_table_gives_plans_the_game_serves() {
         let Some(root) = upstream() else { return };

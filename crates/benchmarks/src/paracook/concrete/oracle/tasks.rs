@@ -1353,6 +1353,12 @@ mod tests {
         }
     }
 
+    /// Whether a cook in plan `d` goes to station `s`.
+    fn goes_to(d: &[Decision], s: usize) -> bool {
+        d.iter()
+            .any(|x| matches!(x, Decision::Go { station, .. } if usize::from(*station) == s))
+    }
+
     /// The model's plan `d` serves every order at `time` in the model and in both modes of
     /// the game.
     fn assert_served(k: &Kitchen, lay: &Layout, d: &[Decision], time: i32, what: &str) {
@@ -1488,11 +1494,8 @@ mod tests {
                     continue;
                 };
                 assert_served(k, &lay, &d, time, &format!("at {s}"));
-                // A washed plate is put there: the game holds a plate at `s` once the first
-                // wash is done, whoever put it.
-                if d.iter().any(
-                    |x| matches!(x, Decision::Go { station, .. } if usize::from(*station) == s),
-                ) {
+                // A washed plate is put there.
+                if goes_to(&d, s) {
                     moved += 1;
                 }
                 served += 1;
@@ -1535,9 +1538,7 @@ mod tests {
                 };
                 assert_served(k, &lay, &d, time, &format!("at {h}"));
                 // A hand-on shows in the plan as an item put on the table and taken off it.
-                if d.iter().any(
-                    |x| matches!(x, Decision::Go { station, .. } if usize::from(*station) == h),
-                ) {
+                if goes_to(&d, h) {
                     handed += 1;
                 }
                 served += 1;
